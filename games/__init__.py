@@ -1,0 +1,1 @@
+"""The games the judge serves, one package each. Only judge.registry imports them."""

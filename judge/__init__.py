@@ -1,0 +1,3 @@
+"""judge: a play-by-email adjudication service."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,76 @@
+"""Finds games by id or alias. The only module of judge/ that imports games.*.
+
+A game lives in ``games/<id>/`` and exports ``GAME``, an object satisfying
+:class:`judge.engine.Game`. Games are imported lazily on first use. Tests may
+:func:`register` extra games (a test-only game) for the contract suite.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from judge.engine import Game
+
+#: Game ids shipped with the judge, in the order HELP lists them.
+BUILTIN: tuple[str, ...] = (
+    "classic",
+    "warring_states",
+    "three_kingdoms",
+    "conflict_of_alliances",
+    "kingdom_wars",
+    "conquest_tactics",
+)
+
+_loaded: dict[str, Game] = {}
+_extra: dict[str, Game] = {}
+
+
+class UnknownGame(LookupError):
+    """No game by that id or alias."""
+
+
+def register(game: Game) -> None:
+    """Make ``game`` findable (used by tests for the test-only game)."""
+    _extra[game.id] = game
+
+
+def unregister(game_id: str) -> None:
+    _extra.pop(game_id, None)
+
+
+def _load(game_id: str) -> Game | None:
+    if game_id in _extra:
+        return _extra[game_id]
+    if game_id in _loaded:
+        return _loaded[game_id]
+    if game_id not in BUILTIN:
+        return None
+    try:
+        module = importlib.import_module(f"games.{game_id}")
+    except ModuleNotFoundError as exc:
+        if exc.name in {f"games.{game_id}", "games"}:
+            return None  # not built yet
+        raise
+    game: Game = module.GAME
+    _loaded[game_id] = game
+    return game
+
+
+def available() -> list[Game]:
+    """Every game that can be played here: built-in ones that exist, then extras."""
+    found = [g for gid in BUILTIN if (g := _load(gid)) is not None]
+    found += [g for gid, g in _extra.items() if gid not in BUILTIN]
+    return found
+
+
+def get(name: str) -> Game:
+    """The game whose id or alias is ``name`` (any case, ``-`` or ``_``)."""
+    key = name.strip().lower().replace("-", "_").replace(" ", "_")
+    game = _load(key)
+    if game is not None:
+        return game
+    for g in available():
+        if key in {a.lower().replace("-", "_") for a in g.aliases}:
+            return g
+    known = ", ".join(g.id for g in available()) or "none"
+    raise UnknownGame(f"no game called {name!r} (games here: {known})")
