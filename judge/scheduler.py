@@ -1,0 +1,173 @@
+"""Deadlines, reminders and grace, as pure functions of ``now``.
+
+Every time is an aware UTC :class:`datetime` inside the judge and an ISO 8601
+string (``2026-11-29T18:00:00+00:00``) in the database; a seat sees times in its
+own time zone through :func:`local`.
+
+A phase's clock, in order:
+
+1. ``remind_at`` (``reminder_hours`` before the deadline): seats that have not
+   acted get one reminder.
+2. ``deadline``: if everyone owing orders has sent them, the phase is
+   processed; otherwise, with a grace period, late seats get a notice and the
+   phase waits until ``grace_until``; without one it is processed at once.
+3. ``grace_until``: processed, with the game's defaults for whoever is silent.
+
+A phase is also processed early when every seat has acted and none asked to
+WAIT (see :func:`judge.adjudicator.ready`).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+#: Settings every game instance has (``SET`` by the GM, ``--setting`` on the CLI).
+DEFAULT_SETTINGS: dict[str, Any] = {
+    "orders_hours": 48.0,  # simultaneous order phases
+    "action_hours": 24.0,  # single actions and response windows
+    "grace_hours": 24.0,  # after the deadline, for late seats; 0 for none
+    "reminder_hours": 12.0,  # before the deadline
+    "max_extend_hours": 72.0,  # EXTEND may add at most this much to one phase
+    "press": "yes",  # yes | no: whether PRESS is delivered
+}
+
+
+def parse_time(text: str) -> datetime:
+    """An ISO 8601 string to an aware UTC datetime."""
+    value = datetime.fromisoformat(text)
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+def iso(value: datetime) -> str:
+    return value.astimezone(UTC).isoformat(timespec="seconds")
+
+
+def zone(name: str) -> ZoneInfo:
+    """A time zone by IANA name; ValueError with advice when unknown."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ValueError(
+            f"unknown time zone {name!r} (use an IANA name such as Europe/Paris or UTC)"
+        ) from exc
+
+
+def local(text: str, tz: str) -> str:
+    """A stored UTC time as the seat reads it: ``Sun 29 Nov 2026 19:00 CET``."""
+    try:
+        where = zone(tz)
+    except ValueError:
+        where = ZoneInfo("UTC")
+    return parse_time(text).astimezone(where).strftime("%a %d %b %Y %H:%M %Z")
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The clock of the current phase of one game."""
+
+    phase: str
+    deadline: datetime
+    remind_at: datetime | None
+    grace_until: datetime | None
+    reminded: bool = False
+    late_notice: bool = False
+    extended_hours: float = 0.0
+
+    def to_row(self, game: str) -> dict[str, Any]:
+        return {
+            "game": game,
+            "phase": self.phase,
+            "deadline": iso(self.deadline),
+            "remind_at": iso(self.remind_at) if self.remind_at else "",
+            "grace_until": iso(self.grace_until) if self.grace_until else "",
+            "reminded": int(self.reminded),
+            "late_notice": int(self.late_notice),
+            "extended_hours": self.extended_hours,
+        }
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> Clock:
+        return cls(
+            phase=row["phase"],
+            deadline=parse_time(row["deadline"]),
+            remind_at=parse_time(row["remind_at"]) if row.get("remind_at") else None,
+            grace_until=parse_time(row["grace_until"]) if row.get("grace_until") else None,
+            reminded=bool(row.get("reminded")),
+            late_notice=bool(row.get("late_notice")),
+            extended_hours=float(row.get("extended_hours") or 0.0),
+        )
+
+
+def plan(now: datetime, phase: str, settings: Mapping[str, Any], simultaneous: bool) -> Clock:
+    """The clock for a phase that opens at ``now``."""
+    hours = float(settings["orders_hours" if simultaneous else "action_hours"])
+    deadline = now + timedelta(hours=hours)
+    return _with_deadline(phase, deadline, settings)
+
+
+def _with_deadline(phase: str, deadline: datetime, settings: Mapping[str, Any]) -> Clock:
+    remind = float(settings.get("reminder_hours", 0) or 0)
+    grace = float(settings.get("grace_hours", 0) or 0)
+    return Clock(
+        phase=phase,
+        deadline=deadline,
+        remind_at=deadline - timedelta(hours=remind) if remind > 0 else None,
+        grace_until=deadline + timedelta(hours=grace) if grace > 0 else None,
+    )
+
+
+def set_deadline(clock: Clock, deadline: datetime, settings: Mapping[str, Any]) -> Clock:
+    """GM's SET DEADLINE: a new deadline; reminder and grace follow it."""
+    fresh = _with_deadline(clock.phase, deadline, settings)
+    return replace(fresh, extended_hours=clock.extended_hours)
+
+
+class ExtendRefused(ValueError):
+    """EXTEND beyond the game's cap."""
+
+
+def extend(clock: Clock, hours: float, settings: Mapping[str, Any]) -> Clock:
+    """GM's EXTEND: push the deadline by ``hours``, at most ``max_extend_hours``
+    in all for one phase."""
+    cap = float(settings["max_extend_hours"])
+    if hours <= 0:
+        raise ExtendRefused("EXTEND takes a positive number of hours")
+    if clock.extended_hours + hours > cap:
+        left = max(cap - clock.extended_hours, 0)
+        raise ExtendRefused(
+            f"this phase may be extended by {cap:g} hours in all; {left:g} hours are left"
+        )
+    moved = _with_deadline(clock.phase, clock.deadline + timedelta(hours=hours), settings)
+    return replace(moved, extended_hours=clock.extended_hours + hours, reminded=False)
+
+
+class Due(enum.StrEnum):
+    REMIND = "remind"
+    LATE = "late"
+    PROCESS = "process"
+
+
+def due(now: datetime, clock: Clock, everyone_in: bool) -> Due | None:
+    """What, if anything, the clock asks for at ``now``.
+
+    ``everyone_in``: every seat owing orders has sent them (WAIT flags aside:
+    at the deadline, WAIT no longer holds the phase back).
+    """
+    if now >= clock.deadline:
+        if everyone_in or clock.grace_until is None:
+            return Due.PROCESS
+        if now >= clock.grace_until:
+            return Due.PROCESS
+        if not clock.late_notice:
+            return Due.LATE
+        return None
+    if clock.remind_at is not None and now >= clock.remind_at and not clock.reminded:
+        return Due.REMIND
+    return None

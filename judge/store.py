@@ -1,0 +1,476 @@
+"""The one database file: games, seats, action log, snapshots, inbox, outbox, deadlines.
+
+SQLite through sqlite-utils, in WAL mode, with versioned migrations (the
+``migrations`` table records which have run). Every write the judge makes for
+one mail happens inside :meth:`Store.atomic`, so a crash leaves either all of it
+or none of it.
+
+Secrets: seat tokens are stored only as scrypt hashes (``token_hash``) and are
+compared in constant time. The game seed is stored (it must survive restarts to
+draw); it never leaves the database before the game ends.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+# --------------------------------------------------------------------------- tokens
+
+#: scrypt cost; the tests lower it through :func:`set_kdf_cost` to stay quick.
+_KDF = {"n": 2**14, "r": 8, "p": 1}
+
+
+def set_kdf_cost(n: int) -> None:
+    """Set scrypt's N (a power of two). Hashes keep their own cost, so old
+    hashes still verify after a change."""
+    _KDF["n"] = n
+
+
+def new_token() -> str:
+    """A fresh seat token: 12 characters, easy to type, about 71 bits."""
+    alphabet = "abcdefghjkmnpqrstuvwxyz23456789"
+    return "".join(secrets.choice(alphabet) for _ in range(12))
+
+
+def hash_token(token: str) -> str:
+    salt = secrets.token_bytes(16)
+    n, r, p = _KDF["n"], _KDF["r"], _KDF["p"]
+    digest = hashlib.scrypt(token.encode(), salt=salt, n=n, r=r, p=p, dklen=32)
+    return f"scrypt${n}${r}${p}${salt.hex()}${digest.hex()}"
+
+
+def check_token(token: str, stored: str | None) -> bool:
+    """Constant-time check of ``token`` against a stored hash."""
+    if not stored:
+        # Spend the same effort so timing does not reveal unknown seats.
+        hash_token(token)
+        return False
+    try:
+        _, n, r, p, salt, digest = stored.split("$")
+        got = hashlib.scrypt(
+            token.encode(), salt=bytes.fromhex(salt), n=int(n), r=int(r), p=int(p), dklen=32
+        )
+    except (ValueError, MemoryError):
+        return False
+    return hmac.compare_digest(got.hex(), digest)
+
+
+# --------------------------------------------------------------------------- migrations
+
+
+def _m1(db: sqlite_utils.Database) -> None:
+    db["games"].create(
+        {
+            "name": str,
+            "game": str,
+            "status": str,  # forming | active | paused | finished
+            "options": str,
+            "settings": str,
+            "seed": str,
+            "seed_hash": str,
+            "table_json": str,  # the adjudicator's Table (state, held orders, flags)
+            "phase": str,
+            "gm_address": str,
+            "gm_token_hash": str,
+            "created": str,
+            "updated": str,
+        },
+        pk="name",
+    )
+    db["seats"].create(
+        {
+            "id": int,
+            "game": str,
+            "role": str,  # None until START assigns it
+            "wanted": str,
+            "address": str,
+            "token_hash": str,
+            "status": str,  # joined | active | resigned | ejected | bouncing
+            "tz": str,
+            "joined": str,
+        },
+        pk="id",
+        foreign_keys=[("game", "games", "name")],
+    )
+    db["seats"].create_index(["game", "role"])
+    db["seats"].create_index(["address"])
+    db["actions"].create(
+        {
+            "seq": int,
+            "game": str,
+            "n": int,  # 1, 2, ... per game
+            "kind": str,
+            "role": str,
+            "payload": str,
+            "draws": str,
+            "message_id": str,
+            "created": str,
+            "undone": int,
+        },
+        pk="seq",
+        foreign_keys=[("game", "games", "name")],
+    )
+    db["actions"].create_index(["game", "n"], unique=True)
+    db["snapshots"].create(
+        {"game": str, "n": int, "table_json": str, "created": str}, pk=("game", "n")
+    )
+    db["inbox"].create(
+        {
+            "id": int,
+            "message_id": str,
+            "body_hash": str,
+            "from_addr": str,
+            "subject": str,
+            "received": str,
+            "status": str,  # processed | dropped | refused | auth-failure | duplicate | failed
+            "reason": str,
+            "game": str,
+            "transport_key": str,
+        },
+        pk="id",
+    )
+    db["inbox"].create_index(["message_id"])
+    db["inbox"].create_index(["from_addr", "body_hash"])
+    db["outbox"].create(
+        {
+            "id": int,
+            "message_id": str,
+            "to_addr": str,
+            "envelope_from": str,
+            "subject": str,
+            "raw": bytes,
+            "kind": str,  # ack | report | reminder | notice | press
+            "game": str,
+            "status": str,  # queued | sent | failed
+            "attempts": int,
+            "next_attempt": str,
+            "last_error": str,
+            "created": str,
+            "sent": str,
+        },
+        pk="id",
+    )
+    db["outbox"].create_index(["message_id"], unique=True)
+    db["outbox"].create_index(["status", "next_attempt"])
+    db["deadlines"].create(
+        {
+            "game": str,
+            "phase": str,
+            "deadline": str,  # UTC ISO 8601
+            "grace_until": str,
+            "remind_at": str,
+            "reminded": int,
+            "late_notice": int,
+            "extended_hours": float,
+        },
+        pk="game",
+    )
+    db["ratelimit"].create({"address": str, "kind": str, "last": str}, pk=("address", "kind"))
+
+
+MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
+    (1, "initial tables", _m1),
+]
+
+
+# --------------------------------------------------------------------------- rows
+
+
+@dataclass
+class Seat:
+    id: int
+    game: str
+    role: str | None
+    wanted: str | None
+    address: str
+    token_hash: str
+    status: str
+    tz: str
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Seat:
+        return cls(
+            id=row["id"],
+            game=row["game"],
+            role=row["role"],
+            wanted=row["wanted"],
+            address=row["address"],
+            token_hash=row["token_hash"],
+            status=row["status"],
+            tz=row["tz"] or "UTC",
+        )
+
+
+class Store:
+    """The judge's database. Open with :meth:`open`; close with :meth:`close`."""
+
+    def __init__(self, db: sqlite_utils.Database) -> None:
+        self.db = db
+
+    @classmethod
+    def open(cls, path: Path | str) -> Store:
+        db = sqlite_utils.Database(str(path))
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA foreign_keys=ON")
+        db.execute("PRAGMA busy_timeout=5000")
+        store = cls(db)
+        store.migrate()
+        return store
+
+    def close(self) -> None:
+        self.db.close()
+
+    # ----------------------------------------------------------------- schema
+
+    def migrate(self) -> list[int]:
+        """Run every migration not yet applied; return the versions run."""
+        if "migrations" not in self.db.table_names():
+            self.db["migrations"].create({"version": int, "name": str}, pk="version")
+        done = {r["version"] for r in self.db["migrations"].rows}
+        ran = []
+        for version, name, step in MIGRATIONS:
+            if version in done:
+                continue
+            with self.db.atomic():
+                step(self.db)
+                self.db["migrations"].insert({"version": version, "name": name})
+            ran.append(version)
+        return ran
+
+    def schema_version(self) -> int:
+        rows = list(self.db.query("select max(version) as v from migrations"))
+        return int(rows[0]["v"] or 0)
+
+    @contextmanager
+    def atomic(self) -> Iterator[Store]:
+        """One transaction; nested calls become savepoints."""
+        with self.db.atomic():
+            yield self
+
+    # ----------------------------------------------------------------- games
+
+    def game(self, name: str) -> dict[str, Any] | None:
+        rows = list(self.db.query("select * from games where name = ?", [name]))
+        return rows[0] if rows else None
+
+    def game_names(self) -> list[str]:
+        return [r["name"] for r in self.db.query("select name from games order by created, name")]
+
+    def insert_game(self, row: dict[str, Any]) -> None:
+        self.db["games"].insert(row)
+
+    def update_game(self, name: str, **fields: Any) -> None:
+        self.db["games"].update(name, fields)
+
+    # ----------------------------------------------------------------- seats
+
+    def seats(self, game: str) -> list[Seat]:
+        return [
+            Seat.from_row(r)
+            for r in self.db.query("select * from seats where game = ? order by id", [game])
+        ]
+
+    def seat(self, game: str, role: str) -> Seat | None:
+        rows = list(
+            self.db.query(
+                "select * from seats where game = ? and lower(role) = lower(?)", [game, role]
+            )
+        )
+        return Seat.from_row(rows[0]) if rows else None
+
+    def add_seat(
+        self,
+        game: str,
+        address: str,
+        token_hash: str,
+        *,
+        role: str | None = None,
+        wanted: str | None = None,
+        status: str = "joined",
+        tz: str = "UTC",
+        now: str = "",
+    ) -> int:
+        table = self.db["seats"]
+        table.insert(
+            {
+                "game": game,
+                "role": role,
+                "wanted": wanted,
+                "address": address.lower(),
+                "token_hash": token_hash,
+                "status": status,
+                "tz": tz,
+                "joined": now,
+            }
+        )
+        return int(table.last_pk)
+
+    def update_seat(self, seat_id: int, **fields: Any) -> None:
+        self.db["seats"].update(seat_id, fields)
+
+    def delete_seat(self, seat_id: int) -> None:
+        self.db["seats"].delete(seat_id)
+
+    def is_registered(self, address: str) -> bool:
+        rows = list(
+            self.db.query(
+                "select 1 from seats where address = ? union "
+                "select 1 from games where gm_address = ? limit 1",
+                [address.lower(), address.lower()],
+            )
+        )
+        return bool(rows)
+
+    # ----------------------------------------------------------------- action log
+
+    def append_action(
+        self,
+        game: str,
+        kind: str,
+        role: str | None,
+        payload: dict[str, Any],
+        draws: list[Any],
+        message_id: str,
+        now: str,
+    ) -> int:
+        rows = list(self.db.query("select max(n) as n from actions where game = ?", [game]))
+        n = int(rows[0]["n"] or 0) + 1
+        self.db["actions"].insert(
+            {
+                "game": game,
+                "n": n,
+                "kind": kind,
+                "role": role,
+                "payload": json.dumps(payload, sort_keys=True),
+                "draws": json.dumps(draws),
+                "message_id": message_id,
+                "created": now,
+                "undone": 0,
+            }
+        )
+        return n
+
+    def actions(self, game: str, *, include_undone: bool = False) -> list[dict[str, Any]]:
+        sql = "select * from actions where game = ?"
+        if not include_undone:
+            sql += " and undone = 0"
+        return list(self.db.query(sql + " order by n", [game]))
+
+    def undo_actions_after(self, game: str, n: int) -> int:
+        cur = self.db.execute(
+            "update actions set undone = 1 where game = ? and n > ? and undone = 0", [game, n]
+        )
+        return int(cur.rowcount)
+
+    def save_snapshot(self, game: str, n: int, table_json: str, now: str) -> None:
+        self.db["snapshots"].upsert(
+            {"game": game, "n": n, "table_json": table_json, "created": now}, pk=("game", "n")
+        )
+
+    def snapshots(self, game: str) -> list[dict[str, Any]]:
+        return list(self.db.query("select * from snapshots where game = ? order by n", [game]))
+
+    def delete_snapshots_after(self, game: str, n: int) -> None:
+        self.db.execute("delete from snapshots where game = ? and n > ?", [game, n])
+
+    # ----------------------------------------------------------------- inbox
+
+    def seen_message(self, message_id: str) -> dict[str, Any] | None:
+        rows = list(
+            self.db.query(
+                "select * from inbox where message_id = ? and status != 'failed' limit 1",
+                [message_id],
+            )
+        )
+        return rows[0] if rows else None
+
+    def seen_body(self, from_addr: str, body_hash: str, since: str) -> bool:
+        rows = list(
+            self.db.query(
+                "select 1 from inbox where from_addr = ? and body_hash = ? and received >= ? "
+                "and status in ('processed', 'auth-failure', 'refused') limit 1",
+                [from_addr, body_hash, since],
+            )
+        )
+        return bool(rows)
+
+    def record_inbox(self, row: dict[str, Any]) -> None:
+        self.db["inbox"].insert(row)
+
+    def inbox(self) -> list[dict[str, Any]]:
+        return list(self.db.query("select * from inbox order by id"))
+
+    # ----------------------------------------------------------------- outbox
+
+    def queue_mail(self, row: dict[str, Any]) -> None:
+        """Queue one outgoing mail; the same Message-ID is never queued twice."""
+        self.db["outbox"].insert(
+            {"status": "queued", "attempts": 0, "last_error": "", "sent": "", **row},
+            ignore=True,
+        )
+
+    def due_mail(self, now: str) -> list[dict[str, Any]]:
+        return list(
+            self.db.query(
+                "select * from outbox where status = 'queued' and next_attempt <= ? order by id",
+                [now],
+            )
+        )
+
+    def mark_sent(self, mail_id: int, now: str) -> None:
+        self.db["outbox"].update(mail_id, {"status": "sent", "sent": now})
+
+    def mark_retry(self, mail_id: int, attempts: int, next_attempt: str, error: str) -> None:
+        self.db["outbox"].update(
+            mail_id, {"attempts": attempts, "next_attempt": next_attempt, "last_error": error}
+        )
+
+    def mark_failed(self, mail_id: int, error: str) -> None:
+        self.db["outbox"].update(mail_id, {"status": "failed", "last_error": error})
+
+    def outbox(self, status: str | None = None) -> list[dict[str, Any]]:
+        if status is None:
+            return list(self.db.query("select * from outbox order by id"))
+        return list(self.db.query("select * from outbox where status = ? order by id", [status]))
+
+    # ----------------------------------------------------------------- deadlines
+
+    def deadline(self, game: str) -> dict[str, Any] | None:
+        rows = list(self.db.query("select * from deadlines where game = ?", [game]))
+        return rows[0] if rows else None
+
+    def set_deadline(self, row: dict[str, Any]) -> None:
+        self.db["deadlines"].upsert(row, pk="game")
+
+    def clear_deadline(self, game: str) -> None:
+        self.db.execute("delete from deadlines where game = ?", [game])
+
+    def deadlines(self) -> list[dict[str, Any]]:
+        return list(self.db.query("select * from deadlines order by deadline"))
+
+    # ----------------------------------------------------------------- rate limits
+
+    def allow(self, address: str, kind: str, now: str, since: str) -> bool:
+        """True (and record ``now``) unless ``address`` had a ``kind`` mail after ``since``."""
+        rows = list(
+            self.db.query(
+                "select last from ratelimit where address = ? and kind = ?", [address, kind]
+            )
+        )
+        if rows and rows[0]["last"] > since:
+            return False
+        self.db["ratelimit"].upsert(
+            {"address": address, "kind": kind, "last": now}, pk=("address", "kind")
+        )
+        return True
