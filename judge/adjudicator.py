@@ -196,6 +196,17 @@ def start(game: Game, options: Mapping[str, JSON], seed: bytes) -> Step:
     return Step(table, [entry], [])
 
 
+def assign_seats(table: Table, seed: bytes, count: int) -> Step:
+    """Draw the order in which ``count`` seats without a chosen role take the free
+    roles (a Fisher-Yates shuffle from the game's seed, so the lot is auditable).
+    ``payload["order"][i]`` is the index of the free role seat ``i`` gets."""
+    rng = _rng(seed, table)
+    order = rng.shuffled(list(range(count)), "seats")
+    new = copy.deepcopy(table)
+    new.counter = rng.counter
+    return Step(new, [Entry("seats", None, {"count": count, "order": order}, rng.draws)], [])
+
+
 def submit(
     game: Game, table: Table, role: Role, actions: Sequence[Action], *, replace_all: bool = False
 ) -> Step:
@@ -338,6 +349,8 @@ def apply_entry(game: Game, table: Table | None, row: Mapping[str, Any], seed: b
         return step
     if kind == "resolve":
         return resolve(game, table, seed, payload.get("trigger", "deadline"))
+    if kind == "seats":
+        return assign_seats(table, seed, int(payload["count"]))
     if kind == "flag":
         return set_flag(table, role, payload["flag"], payload["on"])
     if kind == "draw":

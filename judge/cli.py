@@ -1,0 +1,346 @@
+"""The ``judge`` command: a thin layer over the library.
+
+Every command finds its home by ``--home DIR``, else ``$JUDGE_HOME``, else the
+current folder.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from judge import adjudicator as adj
+from judge import config as cfg
+from judge import registry
+from judge.rng import Draw, VerifyError, commitment, recompute
+from judge.service import CommandError, Judge
+
+
+def _home(ctx: click.Context) -> Path:
+    return cfg.find_home(ctx.obj.get("home"))
+
+
+def _open(ctx: click.Context) -> Judge:
+    try:
+        return Judge.open(_home(ctx))
+    except cfg.ConfigError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--home", metavar="DIR", help="The judge's folder (default: $JUDGE_HOME or .).")
+@click.option("-v", "--verbose", is_flag=True, help="Log debug detail.")
+@click.pass_context
+def main(ctx: click.Context, home: str | None, verbose: bool) -> None:
+    """judge: a play-by-email adjudication service.
+
+    \b
+    Example:
+      judge init --home ~/judge && judge --home ~/judge serve --once
+    """
+    ctx.ensure_object(dict)
+    ctx.obj["home"] = home
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(message)s",
+        stream=sys.stderr,
+    )
+
+
+@main.command()
+@click.option("--home", "home_opt", metavar="DIR", help="Where to create it.")
+@click.pass_context
+def init(ctx: click.Context, home_opt: str | None) -> None:
+    """Write a config file and an empty database (Maildir transports, no server).
+
+    \b
+    Example:
+      judge init --home ./league
+    """
+    home = cfg.find_home(home_opt or ctx.obj.get("home"))
+    path = cfg.init_home(home)
+    judge = Judge.open(home)
+    judge.close()
+    click.echo(f"wrote {path} and {home / 'judge.db'}; players write to the Maildir "
+               f"{home / 'mail' / 'in'}")
+
+
+@main.command()
+@click.option("--once", is_flag=True, help="Do one full cycle and exit.")
+@click.pass_context
+def serve(ctx: click.Context, once: bool) -> None:
+    """Run the daemon: poll mail, handle it, run deadlines, relay the outbox.
+
+    \b
+    Example:
+      judge --home ./league serve --once
+    """
+    judge = _open(ctx)
+    try:
+        while True:
+            for line in judge.cycle():
+                click.echo(line)
+            if once:
+                return
+            time.sleep(judge.config.poll_seconds)
+    finally:
+        judge.close()
+
+
+@main.group()
+def game() -> None:
+    """Create, list and show games.
+
+    \b
+    Example:
+      judge game create league42 --game classic --option max_year=1910
+    """
+
+
+@game.command("create")
+@click.argument("name")
+@click.option("--game", "kind", required=True, help="The game kind (id or alias).")
+@click.option("--option", "options", multiple=True, metavar="K=V", help="A game option.")
+@click.option("--gm", default="", help="The GM's address (default: the judge's own).")
+@click.pass_context
+def game_create(ctx: click.Context, name: str, kind: str, options: tuple[str, ...],
+                gm: str) -> None:
+    """Create a game that players then JOIN by mail.
+
+    \b
+    Example:
+      judge game create league42 --game classic --option max_year=1910 --gm gm@example.org
+    """
+    judge = _open(ctx)
+    try:
+        opts: dict[str, str] = {}
+        for item in options:
+            if "=" not in item:
+                raise click.BadParameter(f"{item!r} is not K=V", param_hint="--option")
+            k, v = item.split("=", 1)
+            opts[k] = v
+        with judge.store.atomic():
+            token = judge.create_game(name, kind, opts, gm or judge.config.address)
+        click.echo(f"created {name}; GM token: {token}")
+    except CommandError as exc:
+        raise click.ClickException(exc.message + (f" ({exc.hint})" if exc.hint else "")) from exc
+    finally:
+        judge.close()
+
+
+@game.command("seat")
+@click.argument("name")
+@click.argument("address")
+@click.option("--role", default=None, help="The role wanted (default: by lot at START).")
+@click.pass_context
+def game_seat(ctx: click.Context, name: str, address: str, role: str | None) -> None:
+    """Give ADDRESS a seat in a forming game and print its token.
+
+    \b
+    Example:
+      judge game seat league42 marie@example.fr --role France
+    """
+    judge = _open(ctx)
+    try:
+        with judge.store.atomic():
+            token = judge.join(name, address, role)
+        click.echo(f"{address} joined {name}; token: {token}")
+    except CommandError as exc:
+        raise click.ClickException(exc.message) from exc
+    finally:
+        judge.close()
+
+
+@game.command("start")
+@click.argument("name")
+@click.pass_context
+def game_start(ctx: click.Context, name: str) -> None:
+    """Start a forming game (reports go out with the next `serve`).
+
+    \b
+    Example:
+      judge game start league42
+    """
+    judge = _open(ctx)
+    try:
+        with judge.store.atomic():
+            for note in judge.start(name):
+                click.echo(note)
+    except CommandError as exc:
+        raise click.ClickException(exc.message + (f" ({exc.hint})" if exc.hint else "")) from exc
+    finally:
+        judge.close()
+
+
+@game.command("list")
+@click.pass_context
+def game_list(ctx: click.Context) -> None:
+    """List the games.
+
+    \b
+    Example:
+      judge game list
+    """
+    judge = _open(ctx)
+    try:
+        for name in judge.store.game_names():
+            row = judge.store.game(name)
+            assert row is not None
+            click.echo(f"{name}\t{row['game']}\t{row['status']}\t{row['phase']}")
+    finally:
+        judge.close()
+
+
+@game.command("show")
+@click.argument("name")
+@click.option("--as", "role", default=None, help="Whose view (default: observers).")
+@click.option("--json", "as_json", is_flag=True, help="Print the view as JSON.")
+@click.pass_context
+def game_show(ctx: click.Context, name: str, role: str | None, as_json: bool) -> None:
+    """Show a game as ROLE's report shows it.
+
+    \b
+    Example:
+      judge game show league42 --as France
+    """
+    judge = _open(ctx)
+    try:
+        row, g = judge.game_of(name)
+        if not row["table_json"]:
+            click.echo(f"{name} is forming: {len(judge.store.seats(name))} seat(s)")
+            return
+        if role is not None:
+            roles = {r.lower(): r for r in g.roles(judge.table(name).state)}
+            if role.lower() not in roles:
+                raise click.BadParameter(f"{name} has no role {role!r}; roles: "
+                                         + ", ".join(roles.values()), param_hint="--as")
+            role = roles[role.lower()]
+        if as_json:
+            click.echo(json.dumps(g.view(judge.table(name).state, role), indent=2,
+                                  sort_keys=True))
+        else:
+            text, _ = judge.report_text(name, role)
+            click.echo(text, nl=False)
+    except CommandError as exc:
+        raise click.ClickException(exc.message) from exc
+    finally:
+        judge.close()
+
+
+@main.command()
+@click.argument("name")
+@click.pass_context
+def replay(ctx: click.Context, name: str) -> None:
+    """Rebuild a game from its action log; fail loudly if it differs.
+
+    \b
+    Example:
+      judge replay league42
+    """
+    judge = _open(ctx)
+    try:
+        click.echo(judge.replay_check(name))
+    except (adj.ReplayError, CommandError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        judge.close()
+
+
+def verify_game(judge: Judge, name: str) -> str:
+    """Check a finished game's seed against its commitment and every draw."""
+    row, _ = judge.game_of(name)
+    if row["status"] != "finished":
+        raise click.ClickException(f"{name} is {row['status']}: its seed stays secret until "
+                                   "the game ends")
+    seed = bytes.fromhex(row["seed"])
+    if commitment(seed) != row["seed_hash"]:
+        raise click.ClickException(f"{name}: the seed does not match its published SHA-256")
+    draws = [Draw.from_json(d) for r in judge.store.actions(name)
+             for d in json.loads(r["draws"])]
+    # Undone entries used blocks too; check the kept ones as one continuing sequence
+    # only when nothing was rolled back, else entry by entry through the replay.
+    undone = any(r["undone"] for r in judge.store.actions(name, include_undone=True))
+    try:
+        if not undone:
+            recompute(seed, draws)
+        judge.replay_check(name)
+    except (VerifyError, adj.ReplayError) as exc:
+        raise click.ClickException(f"{name}: {exc}") from exc
+    return (f"{name}: seed matches its commitment {row['seed_hash'][:16]}...; "
+            f"{len(draws)} draws recomputed and replayed")
+
+
+@main.command()
+@click.argument("name")
+@click.pass_context
+def verify(ctx: click.Context, name: str) -> None:
+    """Recompute every random draw of a finished game from its revealed seed.
+
+    \b
+    Example:
+      judge verify league42
+    """
+    judge = _open(ctx)
+    try:
+        click.echo(verify_game(judge, name))
+    except CommandError as exc:
+        raise click.ClickException(exc.message) from exc
+    finally:
+        judge.close()
+
+
+@main.command()
+def adjudicate() -> None:
+    """Adjudicate positions offline: one JSON document per line on stdin, one
+    result per line on stdout (for tools). The document's "game" names the game.
+
+    \b
+    Example:
+      echo '{"game": "classic", "phase": "S1901M", "orders": {"FRANCE": ["A PAR - BUR"]}}' \\
+        | judge adjudicate
+    """
+    status = 0
+    for number, text in enumerate(sys.stdin, 1):
+        if not text.strip():
+            continue
+        out: dict[str, Any]
+        try:
+            doc = json.loads(text)
+            if not isinstance(doc, dict) or "game" not in doc:
+                raise ValueError('a document is a JSON object with a "game" field')
+            g = registry.get(str(doc["game"]))
+            fn = getattr(g, "adjudicate_json", None)
+            if fn is None:
+                raise ValueError(f"{g.id} has no offline adjudication")
+            out = fn(doc)
+        except (ValueError, registry.UnknownGame) as exc:
+            out = {"error": f"line {number}: {exc}"}
+            status = 1
+        click.echo(json.dumps(out, sort_keys=True))
+    sys.exit(status)
+
+
+@main.command()
+@click.option("--game", "kind", default="classic", help="Which game to play.")
+@click.option("--phases", default=6, help="How many phases to play.")
+@click.option("--keep", is_flag=True, help="Keep the temporary folder and print its path.")
+def demo(kind: str, phases: int, keep: bool) -> None:
+    """Play a short real game by mail through the Maildir transport in a
+    temporary folder, printing every mail the judge sent.
+
+    \b
+    Example:
+      judge demo --game classic --phases 4
+    """
+    from judge.demo import run_demo
+
+    try:
+        run_demo(kind, phases, keep, click.echo)
+    except registry.UnknownGame as exc:
+        raise click.ClickException(str(exc)) from exc

@@ -1,0 +1,140 @@
+"""The judge's home folder and its config file.
+
+Every command finds its home by ``--home DIR``, else ``$JUDGE_HOME``, else the
+current folder. The home holds ``judge.toml``, the database and, with the
+embedded defaults, the Maildir folders ``mail/in`` and ``mail/out``.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from judge.scheduler import DEFAULT_SETTINGS
+
+CONFIG_NAME = "judge.toml"
+
+DEFAULT_CONFIG = """\
+# judge configuration. Paths are relative to this file's folder.
+
+[judge]
+# The address players write to, and the domain of outgoing Message-IDs.
+address = "judge@localhost"
+domain = "localhost"
+database = "judge.db"
+# Addresses allowed to CREATE games by mail ("*" for anyone).
+creators = ["*"]
+# Seconds between polls of the inbox in `judge serve`.
+poll_seconds = 30
+
+[mail.in]
+transport = "maildir"
+path = "mail/in"
+
+[mail.out]
+# "maildir" writes each outgoing mail into a Maildir; "stdout" prints it.
+transport = "maildir"
+path = "mail/out"
+
+[limits]
+max_bytes = 2000000
+max_lines = 1000
+
+# Defaults for every new game; a GM changes them per game with SET.
+[settings]
+orders_hours = 48.0
+action_hours = 24.0
+grace_hours = 24.0
+reminder_hours = 12.0
+max_extend_hours = 72.0
+press = "yes"
+"""
+
+
+@dataclass
+class Config:
+    home: Path
+    address: str = "judge@localhost"
+    domain: str = "localhost"
+    database: str = "judge.db"
+    creators: list[str] = field(default_factory=lambda: ["*"])
+    poll_seconds: float = 30.0
+    mail_in: dict[str, Any] = field(default_factory=lambda: {"transport": "maildir",
+                                                              "path": "mail/in"})
+    mail_out: dict[str, Any] = field(default_factory=lambda: {"transport": "maildir",
+                                                               "path": "mail/out"})
+    max_bytes: int = 2_000_000
+    max_lines: int = 1_000
+    settings: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_SETTINGS))
+
+    @property
+    def db_path(self) -> Path:
+        return self.home / self.database
+
+    def path(self, rel: str) -> Path:
+        p = Path(rel)
+        return p if p.is_absolute() else self.home / p
+
+
+class ConfigError(Exception):
+    """The config file is missing or wrong; the message says what to do."""
+
+
+def find_home(option: str | None) -> Path:
+    if option:
+        return Path(option)
+    env = os.environ.get("JUDGE_HOME")
+    if env:
+        return Path(env)
+    return Path.cwd()
+
+
+def init_home(home: Path) -> Path:
+    """Write a default config (unless one exists) and the Maildir folders."""
+    home.mkdir(parents=True, exist_ok=True)
+    cfg = home / CONFIG_NAME
+    if not cfg.exists():
+        cfg.write_text(DEFAULT_CONFIG, encoding="utf-8")
+    return cfg
+
+
+def load(home: Path) -> Config:
+    cfg_file = home / CONFIG_NAME
+    if not cfg_file.exists():
+        raise ConfigError(f"no {CONFIG_NAME} in {home}: run `judge init --home {home}` first")
+    try:
+        raw = tomllib.loads(cfg_file.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{cfg_file}: {exc}") from exc
+    j = raw.get("judge", {})
+    mail = raw.get("mail", {})
+    limits = raw.get("limits", {})
+    settings = dict(DEFAULT_SETTINGS)
+    for key, value in raw.get("settings", {}).items():
+        if key not in DEFAULT_SETTINGS:
+            raise ConfigError(f"{cfg_file}: unknown setting {key!r} in [settings]")
+        settings[key] = value
+    config = Config(
+        home=home,
+        address=str(j.get("address", "judge@localhost")),
+        domain=str(j.get("domain", "localhost")),
+        database=str(j.get("database", "judge.db")),
+        creators=[str(c).lower() for c in j.get("creators", ["*"])],
+        poll_seconds=float(j.get("poll_seconds", 30)),
+        mail_in=dict(mail.get("in", {"transport": "maildir", "path": "mail/in"})),
+        mail_out=dict(mail.get("out", {"transport": "maildir", "path": "mail/out"})),
+        max_bytes=int(limits.get("max_bytes", 2_000_000)),
+        max_lines=int(limits.get("max_lines", 1_000)),
+        settings=settings,
+    )
+    for name, section in (("mail.in", config.mail_in), ("mail.out", config.mail_out)):
+        if section.get("transport") not in ("maildir", "stdout"):
+            raise ConfigError(
+                f"{cfg_file}: [{name}] transport must be \"maildir\""
+                + (" or \"stdout\"" if name == "mail.out" else "")
+                + f", not {section.get('transport')!r}"
+            )
+    return config

@@ -1,0 +1,163 @@
+"""``judge demo``: a short real game, played entirely by mail.
+
+A GM creates the game by mail, players JOIN by mail, the GM starts it, and
+every player mails orders each phase, chosen from the game's legal lines by a
+fixed demo seed. The judge runs on its embedded defaults (Maildir in and out)
+in a temporary folder; every mail it sends is printed.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import hashlib
+import re
+import shutil
+import tempfile
+from collections.abc import Callable
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
+from pathlib import Path
+
+from judge import adjudicator as adj
+from judge import config as cfg
+from judge import registry
+from judge.engine import Game, State
+from judge.service import Judge
+
+
+def _mail(sender: str, to: str, subject: str, body: str, number: int) -> bytes:
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = to
+    msg["Subject"] = subject
+    msg["Date"] = format_datetime(datetime.now(UTC))
+    msg["Message-ID"] = make_msgid(f"demo{number}", "players.example")
+    msg.set_content(body)
+    return msg.as_bytes(policy=email.policy.SMTP)
+
+
+def _pick(lines: list[str], salt: str) -> str:
+    """A deterministic choice among legal lines (the demo is reproducible)."""
+    digest = int(hashlib.sha256(salt.encode()).hexdigest(), 16)
+    return lines[digest % len(lines)]
+
+
+class _Demo:
+    def __init__(self, home: Path, echo: Callable[[str], None]) -> None:
+        self.home = home
+        self.echo = echo
+        self.sent_seen = 0
+        self.count = 0
+        cfg.init_home(home)
+        self.judge = Judge.open(home)
+        self.inbox = home / "mail" / "in" / "new"
+        self.outbox = home / "mail" / "out"
+
+    def send(self, sender: str, subject: str, body: str) -> None:
+        self.count += 1
+        raw = _mail(sender, self.judge.config.address, subject, body, self.count)
+        self.inbox.mkdir(parents=True, exist_ok=True)
+        (self.inbox / f"demo-{self.count:04d}.eml").write_bytes(raw)
+        self.echo(f"\n>>> mail from {sender}: {subject}\n" + body)
+
+    def cycle(self) -> list[EmailMessage]:
+        for line in self.judge.cycle():
+            self.echo(f"[judge] {line}")
+        return self.new_mail()
+
+    def new_mail(self) -> list[EmailMessage]:
+        files = sorted((p for sub in ("new", "cur") for p in (self.outbox / sub).glob("*")
+                        if p.is_file()), key=lambda p: p.stat().st_mtime_ns)
+        fresh = files[self.sent_seen:]
+        self.sent_seen = len(files)
+        out = []
+        for path in fresh:
+            msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+            assert isinstance(msg, EmailMessage)
+            out.append(msg)
+            self.show(msg)
+        return out
+
+    def show(self, msg: EmailMessage) -> None:
+        body = msg.get_body(("plain",))
+        text = body.get_content() if body is not None else ""
+        names = [p.get_filename() for p in msg.iter_attachments()]
+        self.echo(f"\n<<< judge to {msg['To']}: {msg['Subject']}")
+        self.echo(text.rstrip("\n"))
+        if names:
+            self.echo(f"[attached: {', '.join(n or '?' for n in names)}]")
+
+
+def _token(mails: list[EmailMessage], to: str) -> str:
+    for msg in mails:
+        if msg["To"] == to:
+            body = msg.get_body(("plain",))
+            text = body.get_content() if body is not None else ""
+            m = re.search(r"token is: (\S+)", text)
+            if m:
+                return m.group(1)
+    raise RuntimeError(f"the judge sent no token to {to}")
+
+
+def run_demo(kind: str, phases: int, keep: bool, echo: Callable[[str], None]) -> None:
+    game = registry.get(kind)
+    home = Path(tempfile.mkdtemp(prefix="judge-demo-"))
+    demo = _Demo(home, echo)
+    try:
+        gm = "gm@players.example"
+        options = " ".join(f"{k}={v}" for k, v in
+                           getattr(game, "playthrough_options", {}).items())
+        demo.send(gm, "new game", f"CREATE demo {game.id} {options}".strip() + "\n")
+        gm_token = _token(demo.cycle(), gm)
+        probe = adj.start(game, {o.name: o.default for o in game.options}, bytes(32))
+        roles = game.roles(probe.table.state)
+        addresses = {r: f"{r.lower().replace(' ', '-')}@players.example" for r in roles}
+        tokens: dict[str, str] = {}
+        for role, address in addresses.items():
+            demo.send(address, "join", f"JOIN demo {role}\n")
+            tokens[role] = _token(demo.cycle(), address)
+        demo.send(gm, "start", f"SIGNON demo GM {gm_token}\nSTART\n")
+        demo.cycle()
+        for turn in range(phases):
+            j = demo.judge
+            row, g = j.game_of("demo")
+            if row["status"] != "active":
+                break
+            table = j.table("demo")
+            owing = sorted(adj.waiting_on(g, table))
+            if not owing:
+                break
+            phase = adj.phase_key(g, table)
+            for role in owing:
+                table = j.table("demo")
+                if role not in adj.waiting_on(g, table):
+                    continue
+                lines = g.legal(table.state, role)
+                if role in adj.ordering_roles(g, table):
+                    chosen = _orders(g, table.state, role, lines, f"{turn}:{role}")
+                    body = f"SIGNON demo {role} {tokens[role]}\nORDERS\n" + "\n".join(
+                        chosen) + "\nEND\n"
+                else:
+                    body = f"SIGNON demo {role} {tokens[role]}\n{_pick(lines, phase + role)}\n"
+                demo.send(addresses[role], f"{phase} orders", body)
+                demo.cycle()
+        j = demo.judge
+        echo("\n=== the demo game after the last phase ===")
+        echo(j.replay_check("demo"))
+    finally:
+        demo.judge.close()
+        if keep:
+            echo(f"(kept {home})")
+        else:
+            shutil.rmtree(home, ignore_errors=True)
+
+
+def _orders(game: Game, state: State, role: str, lines: list[str], salt: str) -> list[str]:
+    """One legal line per order key (per unit, in Diplomacy): a full order set."""
+    groups: dict[str, list[str]] = {}
+    for line in lines:
+        key = game.parse(state, role, line).key or ""
+        groups.setdefault(key, []).append(line)
+    return [_pick(options, salt + key) for key, options in sorted(groups.items())]

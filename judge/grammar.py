@@ -1,0 +1,276 @@
+"""Mail body -> numbered command lines, and the judge's common commands.
+
+The grammar is line-oriented and case-insensitive; one mail may carry many
+commands. A line is one of:
+
+* a common command from :data:`COMMANDS` (``SIGNON``, ``STATUS``, ``EXTEND`` ...);
+* the start of a block: ``ORDERS`` ... ``END`` (game lines: a complete order set
+  that replaces what was held) or ``PRESS TO <roles>|ALL`` ... ``ENDPRESS``;
+* ``END`` outside a block: the rest of the mail is ignored;
+* anything else: a game line (an order, ``PLAY ...``), handed to the game.
+
+``HELP`` is printed from :data:`COMMANDS`, the same table this parser reads,
+so the two cannot drift. Errors are collected per line; a bad line never stops
+the lines after it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+Audience = Literal["anyone", "player", "gm"]
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """One common command: its words, its arguments, who may use it, HELP text.
+
+    ``args`` is a small pattern language: ``<x>`` one word, ``[<x>]`` an optional
+    word, ``<x...>`` the rest of the line, ``[<x...>]`` the rest, optional.
+    """
+
+    name: str
+    args: str
+    audience: Audience
+    summary: str
+    example: str
+
+    @property
+    def syntax(self) -> str:
+        return f"{self.name} {self.args}".strip()
+
+
+COMMANDS: tuple[CommandSpec, ...] = (
+    CommandSpec("SIGNON", "<game> <role> <token>", "anyone",
+                "Sign on to your seat; the commands after it act for that seat. "
+                "It may also stand in the Subject.", "SIGNON league42 France k7mq2x9adf3p"),
+    CommandSpec("JOIN", "<game> [<role>]", "anyone",
+                "Ask for a seat in a game that is forming; your token comes back by mail "
+                "to this address.", "JOIN league42 England"),
+    CommandSpec("LIST", "", "anyone", "List the games on this judge and their state.", "LIST"),
+    CommandSpec("HELP", "[<topic>]", "anyone",
+                "This text; HELP <game kind> lists that game's own commands.", "HELP classic"),
+    CommandSpec("ORDERS", "", "player",
+                "Start a complete set of orders (one per line), replacing the orders you sent "
+                "before for this phase; close it with END. Order lines outside a block add to "
+                "or replace (unit by unit) what you sent.", "ORDERS"),
+    CommandSpec("END", "", "anyone",
+                "Closes an ORDERS block; outside a block, ends the mail (a signature below "
+                "it is ignored).", "END"),
+    CommandSpec("PRESS TO", "<roles...>", "player",
+                "Send a message to the named seats (comma separated) or ALL; the text follows "
+                "on the next lines, closed by ENDPRESS.", "PRESS TO England, Germany"),
+    CommandSpec("ENDPRESS", "", "player", "Closes a PRESS message.", "ENDPRESS"),
+    CommandSpec("WAIT", "", "player",
+                "Do not process this phase early, before its deadline.", "WAIT"),
+    CommandSpec("NOWAIT", "", "player", "Withdraw WAIT.", "NOWAIT"),
+    CommandSpec("DRAW", "", "player",
+                "Vote for a draw shared by all survivors; it happens when all vote.", "DRAW"),
+    CommandSpec("NODRAW", "", "player", "Withdraw your draw vote.", "NODRAW"),
+    CommandSpec("STATUS", "", "player",
+                "Your view of the game now, with the orders you have sent this phase.",
+                "STATUS"),
+    CommandSpec("HISTORY", "[<count>]", "player",
+                "What happened in the last phases (default 3).", "HISTORY 5"),
+    CommandSpec("RESIGN", "", "player",
+                "Leave the game; your seat falls into civil disorder until the GM replaces you.",
+                "RESIGN"),
+    CommandSpec("SET TIMEZONE", "<zone>", "player",
+                "Show times in this IANA time zone.", "SET TIMEZONE Europe/Paris"),
+    CommandSpec("CREATE", "<game> <kind> [<options...>]", "anyone",
+                "Create a game and become its GM; options are name=value pairs.",
+                "CREATE league42 classic max_year=1910"),
+    CommandSpec("START", "", "gm", "Start the game: seats without a chosen role get one "
+                "by lot from the game's seed.", "START"),
+    CommandSpec("SET DEADLINE", "<when...>", "gm",
+                "Set this phase's deadline (ISO date and time, UTC unless a zone follows).",
+                "SET DEADLINE 2026-12-01 18:00 Europe/Paris"),
+    CommandSpec("SET", "<setting> <value>", "gm",
+                "Change a game setting (orders_hours, action_hours, grace_hours, "
+                "reminder_hours, max_extend_hours, press).", "SET grace_hours 12"),
+    CommandSpec("EXTEND", "<hours>", "gm",
+                "Move this phase's deadline later (capped by max_extend_hours).", "EXTEND 24"),
+    CommandSpec("PAUSE", "", "gm", "Stop the clock.", "PAUSE"),
+    CommandSpec("RESUME", "", "gm", "Restart the clock with a fresh deadline.", "RESUME"),
+    CommandSpec("PROCESS", "", "gm", "Process the phase now, with defaults for missing orders.",
+                "PROCESS"),
+    CommandSpec("REPLACE", "<role> <address>", "gm",
+                "Give a seat to a new player; a new token goes to the new address.",
+                "REPLACE Italy anna@example.org"),
+    CommandSpec("EJECT", "<role>", "gm",
+                "Remove a player; the seat falls into civil disorder.", "EJECT Italy"),
+    CommandSpec("ROLLBACK", "", "gm",
+                "Undo the last processed phase, restoring the position and orders before it.",
+                "ROLLBACK"),
+)
+
+#: Longest names first, so ``SET DEADLINE`` wins over ``SET``.
+_BY_WORDS = sorted(COMMANDS, key=lambda c: -len(c.name.split()))
+SPEC = {c.name: c for c in COMMANDS}
+
+
+@dataclass(frozen=True)
+class Line:
+    number: int
+    text: str
+
+
+@dataclass
+class Command:
+    """A parsed common command, a block, or a game line (``name == "GAME"``)."""
+
+    name: str
+    line: Line
+    args: dict[str, str] = field(default_factory=dict)
+    body: list[Line] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class LineError:
+    line: Line
+    message: str
+    hint: str = ""
+
+    def __str__(self) -> str:
+        text = f'line {self.line.number}: "{self.line.text}": {self.message}'
+        return text + (f" ({self.hint})" if self.hint else "")
+
+
+@dataclass
+class Parsed:
+    commands: list[Command]
+    errors: list[LineError]
+    ended_at: int | None = None  # line number of a closing END, if any
+
+
+_TOKEN = re.compile(r"(\[?)<([a-z]+)(\.\.\.)?>(\]?)")
+
+
+def _match_args(spec: CommandSpec, rest: str) -> dict[str, str] | str:
+    """Fill ``spec.args`` from ``rest``; a str result is the error message."""
+    words = rest.split()
+    out: dict[str, str] = {}
+    parts = spec.args.split()
+    for i, part in enumerate(parts):
+        m = _TOKEN.fullmatch(part)
+        if m is None:  # pragma: no cover - the table is fixed
+            raise AssertionError(part)
+        optional, name, many = bool(m.group(1)), m.group(2), bool(m.group(3))
+        if many:
+            text = " ".join(words[i:])
+            if not text and not optional:
+                return f"{spec.name} needs <{name}>"
+            out[name] = text
+            return out
+        if i >= len(words):
+            if optional:
+                continue
+            return f"{spec.name} needs <{name}>"
+        out[name] = words[i]
+    if len(words) > len([p for p in parts]):
+        return f"{spec.name} takes {len(parts) or 'no'} argument(s), not {len(words)}"
+    return out
+
+
+def _command_of(text: str) -> tuple[CommandSpec, str] | None:
+    upper = text.upper().split()
+    for spec in _BY_WORDS:
+        n = len(spec.name.split())
+        if upper[:n] == spec.name.split():
+            rest = text.split(None, n)
+            return spec, rest[n] if len(rest) > n else ""
+    return None
+
+
+def parse_subject(subject: str) -> list[Command]:
+    """A SIGNON in the Subject (``Re:`` prefixes allowed) counts as line 0."""
+    text = re.sub(r"^\s*((re|fwd?|aw|sv)\s*:\s*)*", "", subject, flags=re.IGNORECASE)
+    found = _command_of(text.strip()) if text.strip() else None
+    if found is None or found[0].name != "SIGNON":
+        return []
+    args = _match_args(found[0], found[1])
+    if isinstance(args, str):
+        return []
+    return [Command("SIGNON", Line(0, text.strip()), args)]
+
+
+def parse_body(lines: Sequence[str]) -> Parsed:
+    """Split a cleaned mail body into commands, collecting errors per line."""
+    commands: list[Command] = []
+    errors: list[LineError] = []
+    block: Command | None = None
+    for number, raw in enumerate(lines, 1):
+        text = raw.strip()
+        line = Line(number, text)
+        if block is not None:
+            closing = "ENDPRESS" if block.name == "PRESS TO" else "END"
+            if text.upper() == closing:
+                block = None
+                continue
+            if block.name == "ORDERS" and text.upper() == "ENDPRESS":
+                errors.append(LineError(line, "ENDPRESS outside a PRESS message",
+                                        "close an ORDERS block with END"))
+                continue
+            if block.name == "ORDERS" and not text:
+                continue
+            block.body.append(line if block.name == "ORDERS" else Line(number, raw.rstrip()))
+            continue
+        if not text:
+            continue
+        found = _command_of(text)
+        if found is None:
+            commands.append(Command("GAME", line))
+            continue
+        spec, rest = found
+        if spec.name == "END":
+            return Parsed(commands, errors, ended_at=number)
+        if spec.name == "ENDPRESS":
+            errors.append(LineError(line, "ENDPRESS without PRESS TO", "start with PRESS TO"))
+            continue
+        args = _match_args(spec, rest)
+        if isinstance(args, str):
+            errors.append(LineError(line, args, f"write it as: {spec.syntax}"))
+            continue
+        cmd = Command(spec.name, line, args)
+        commands.append(cmd)
+        if spec.name in ("ORDERS", "PRESS TO"):
+            block = cmd
+    if block is not None:
+        closing = "ENDPRESS" if block.name == "PRESS TO" else "END"
+        errors.append(
+            LineError(block.line, f"{block.name} is not closed",
+                      f"end it with {closing}; it was taken to run to the end of the mail")
+        )
+    return Parsed(commands, errors)
+
+
+def split_roles(text: str) -> list[str]:
+    """``England, Germany`` / ``England Germany`` / ``ALL`` -> names."""
+    return [w for w in re.split(r"[\s,;]+", text) if w]
+
+
+def help_text(game_verbs: Iterable[tuple[str, str, str]] = ()) -> str:
+    """HELP, generated from the table that parses (plus a game's verbs)."""
+    out = ["Commands (case does not matter; one per line):", ""]
+    titles = {"anyone": "For everyone", "player": "For players (after SIGNON)",
+              "gm": "For the game master (SIGNON <game> GM <token>)"}
+    for audience, title in titles.items():
+        out.append(title + ":")
+        for spec in COMMANDS:
+            if spec.audience == audience:
+                out.append(f"  {spec.syntax}")
+                out.append(f"      {spec.summary}")
+                out.append(f"      e.g. {spec.example}")
+        out.append("")
+    verbs = list(game_verbs)
+    if verbs:
+        out.append("Orders and actions of this game:")
+        for syntax, summary, example in verbs:
+            out.append(f"  {syntax}")
+            out.append(f"      {summary}")
+            out.append(f"      e.g. {example}")
+        out.append("")
+    return "\n".join(out)

@@ -1,0 +1,109 @@
+"""Views -> mail text (and JSON attachments), through Jinja2 templates.
+
+Nothing here reads game state: a report is built only from ``view(state,
+role)`` and the events visible to ``role``. Templates live in ``templates/``:
+``common/`` for the judge's own mails, and ``<game id>/report.txt.j2`` for the
+body of each game's turn report. Schemas live in ``schemas/``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import jsonschema
+
+from judge.engine import JSON, Event, Game, Role
+
+
+def _data_dir(name: str) -> Path:
+    """``templates`` or ``schemas``: beside the source tree, else installed
+    under ``<prefix>/share/judge``."""
+    here = Path(__file__).resolve().parent.parent / name
+    if here.is_dir():
+        return here
+    return Path(sys.prefix) / "share" / "judge" / name
+
+
+TEMPLATE_DIRS: list[Path] = [_data_dir("templates")]
+SCHEMA_DIRS: list[Path] = [_data_dir("schemas")]
+
+
+def add_template_dir(path: Path) -> None:
+    """Let templates under ``path`` be found too (tests use it for test games)."""
+    if path not in TEMPLATE_DIRS:
+        TEMPLATE_DIRS.append(path)
+        _env.cache_clear()
+
+
+def add_schema_dir(path: Path) -> None:
+    if path not in SCHEMA_DIRS:
+        SCHEMA_DIRS.append(path)
+        load_schema.cache_clear()
+
+
+@cache
+def _env() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader([str(p) for p in TEMPLATE_DIRS]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+    )
+    env.filters["tojson_pretty"] = lambda v: json.dumps(v, indent=2, sort_keys=True)
+    return env
+
+
+def render(template: str, **context: Any) -> str:
+    return _env().get_template(template).render(**context)
+
+
+def has_template(name: str) -> bool:
+    try:
+        _env().get_template(name)
+    except jinja2.TemplateNotFound:
+        return False
+    return True
+
+
+def game_report(
+    game: Game,
+    view: Mapping[str, JSON],
+    events: Sequence[Event],
+    role: Role | None,
+    game_name: str,
+) -> str:
+    """The game's own part of a turn report for ``role``."""
+    visible = [e for e in events if e.visible_to(role)]
+    name = f"{game.id}/report.txt.j2"
+    if not has_template(name):
+        name = "common/view.txt.j2"
+    return render(name, view=view, events=visible, role=role, game_name=game_name)
+
+
+@cache
+def load_schema(name: str) -> dict[str, Any]:
+    for folder in SCHEMA_DIRS:
+        path = folder / name
+        if path.is_file():
+            schema: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+            return schema
+    raise FileNotFoundError(f"no schema {name!r} in {', '.join(map(str, SCHEMA_DIRS))}")
+
+
+def validate(schema_name: str, document: Any) -> None:
+    """Raise jsonschema.ValidationError unless ``document`` fits the schema."""
+    jsonschema.validate(document, load_schema(schema_name))
+
+
+def view_attachment(game: Game, view: Mapping[str, JSON]) -> bytes:
+    """The JSON attachment of a report: the view itself, checked against its schema."""
+    validate(game.view_schema, view)
+    return json.dumps(view, indent=2, sort_keys=True, ensure_ascii=False).encode("utf-8")
