@@ -31,13 +31,12 @@ from judge import config as cfg
 from judge import grammar, registry, reports, scheduler
 from judge.engine import (
     Action,
-    DecisionKind,
     Event,
     Game,
     RuleError,
     option_values,
 )
-from judge.mailin import IncomingMail, InboundTransport, Limits, MaildirInbound, parse_mail
+from judge.mailin import InboundTransport, IncomingMail, Limits, MaildirInbound, parse_mail
 from judge.mailout import (
     Attachment,
     MaildirOutbound,
@@ -55,6 +54,9 @@ from judge.store import Seat, Store, check_token, hash_token, new_token
 log = logging.getLogger("judge")
 
 GM = "GM"
+
+#: How close together two identical bodies from one address count as one mail.
+DUPLICATE_WINDOW = timedelta(minutes=10)
 
 
 def utcnow() -> datetime:
@@ -150,14 +152,18 @@ class Judge:
     def open(cls, home: Path, now: Callable[[], datetime] = utcnow) -> Judge:
         config = cfg.load(home)
         store = Store.open(config.db_path)
-        inbound = MaildirInbound(config.path(str(config.mail_in.get("path", "mail/in"))))
+        in_path = config.path(str(config.mail_in.get("path", "mail/in")))
+        in_path.parent.mkdir(parents=True, exist_ok=True)
+        inbound = MaildirInbound(in_path)
         outbound: OutboundTransport
         if config.mail_out.get("transport") == "stdout":
             import sys
 
             outbound = StdoutOutbound(sys.stdout)
         else:
-            outbound = MaildirOutbound(config.path(str(config.mail_out.get("path", "mail/out"))))
+            out_path = config.path(str(config.mail_out.get("path", "mail/out")))
+            out_path.parent.mkdir(parents=True, exist_ok=True)
+            outbound = MaildirOutbound(out_path)
         return cls(config, store, inbound, outbound, now)
 
     def close(self) -> None:
@@ -229,15 +235,14 @@ class Judge:
 
     def join(self, name: str, address: str, wanted: str | None) -> str:
         """Add a seat to a forming game; returns its token."""
-        row, game = self.game_of(name)
+        row, _ = self.game_of(name)
         if row["status"] != "forming":
             raise CommandError(f"{name} has already started", "ask its GM for a REPLACE")
         seats = self.store.seats(name)
         if any(s.address == address.lower() for s in seats):
             raise CommandError(f"{address} already has a seat in {name}")
-        if wanted:
-            if any((s.wanted or "").lower() == wanted.lower() for s in seats):
-                raise CommandError(f"{wanted} is already taken in {name}",
+        if wanted and any((s.wanted or "").lower() == wanted.lower() for s in seats):
+            raise CommandError(f"{wanted} is already taken in {name}",
                                    "JOIN without a role to get one by lot")
         token = new_token()
         self.store.add_seat(name, address, hash_token(token), wanted=wanted,
@@ -501,10 +506,13 @@ class Judge:
         if mail.drop:
             self._record(mail, key, "dropped", mail.drop)
             return f"dropped: {mail.drop}"
-        since = scheduler.iso(now - timedelta(hours=24))
+        # A second copy of one mail under a new Message-ID (a relay that rewrote
+        # it, a client that sent twice): the same body from the same address
+        # within DUPLICATE_WINDOW is taken as that copy and not answered.
+        since = scheduler.iso(now - DUPLICATE_WINDOW)
         if mail.from_addr and self.store.seen_body(mail.from_addr, mail.body_hash, since):
-            self._record(mail, key, "duplicate", "same body from the same sender within 24h")
-            return "duplicate (same body within 24 hours)"
+            self._record(mail, key, "duplicate", "same body from the same sender just before")
+            return "duplicate (same body from the same sender within 10 minutes)"
         if mail.refuse:
             if self._stranger_may_get_reply(mail.from_addr):
                 self._queue(mail.from_addr, f"Re: {mail.subject}".strip(),
@@ -564,7 +572,9 @@ class Judge:
 
     # ------------------------------------------------------------------ auth
 
-    def _authenticate_all(self, mail: IncomingMail, commands: Iterable[grammar.Command]) -> str | None:
+    def _authenticate_all(
+        self, mail: IncomingMail, commands: Iterable[grammar.Command]
+    ) -> str | None:
         """Check every SIGNON before anything runs. One failure rejects the mail
         whole: a wrong token changes nothing and reveals nothing. The notice goes
         to the seat's registered address, at most once an hour."""
@@ -786,7 +796,7 @@ class Judge:
 
     def _flag(self, session: MailSession, command: grammar.Command, flag: str, on: bool) -> None:
         s = self._need_signon(session)
-        row, game = self.game_of(s.game)
+        row, _ = self.game_of(s.game)
         if row["status"] not in ("active", "paused"):
             raise CommandError(f"{s.game} is {row['status']}")
         table = adj.Table.loads(row["table_json"])
@@ -909,7 +919,7 @@ class Judge:
         row, _ = self.game_of(s.game)
         words = command.args["when"].split()
         tz = "UTC"
-        if len(words) >= 2 and "/" in words[-1] or (words and words[-1].upper() == "UTC"):
+        if (len(words) >= 2 and "/" in words[-1]) or (words and words[-1].upper() == "UTC"):
             tz = words.pop()
         try:
             when = datetime.fromisoformat(" ".join(words)).replace(tzinfo=scheduler.zone(tz))

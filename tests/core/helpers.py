@@ -1,0 +1,60 @@
+"""Setting up a game by mail, for the core tests."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from judge import adjudicator as adj
+from tests.core.conftest import Post
+
+GM_ADDR = "gm@league.example"
+
+
+@dataclass
+class Seats:
+    gm_token: str
+    tokens: dict[str, str]
+    addresses: dict[str, str]
+
+    def signon(self, role: str, game: str = "g1") -> str:
+        return f"SIGNON {game} {role} {self.tokens[role]}"
+
+    def gm(self, game: str = "g1") -> str:
+        return f"SIGNON {game} GM {self.gm_token}"
+
+
+def token_in(post: Post, to: str) -> str:
+    for msg in reversed(post.sent()):
+        if msg["To"] == to:
+            m = re.search(r"token is: (\S+)", post.text(msg))
+            if m:
+                return m.group(1)
+    raise AssertionError(f"no token mailed to {to}")
+
+
+def start_sealed(post: Post, players: int = 3, rounds: int = 3, game: str = "g1") -> Seats:
+    """CREATE, three JOINs with chosen roles, START; all by mail."""
+    post.send(GM_ADDR, f"CREATE {game} sealed_bids rounds={rounds}\n")
+    gm_token = token_in(post, GM_ADDR)
+    roles = ["North", "East", "South", "West"][:players]
+    tokens: dict[str, str] = {}
+    addresses: dict[str, str] = {}
+    for role in roles:
+        addr = f"{role.lower()}@players.example"
+        post.send(addr, f"JOIN {game} {role}\n")
+        tokens[role] = token_in(post, addr)
+        addresses[role] = addr
+    post.send(GM_ADDR, f"SIGNON {game} GM {gm_token}\nSTART\n")
+    return Seats(gm_token, tokens, addresses)
+
+
+def hand(post: Post, role: str, game: str = "g1") -> list[str]:
+    g = post.judge.game_of(game)[1]
+    view = g.view(post.judge.table(game).state, role)
+    return list(view["hand"])
+
+
+def owing(post: Post, game: str = "g1") -> set[str]:
+    row, g = post.judge.game_of(game)
+    return adj.waiting_on(g, post.judge.table(game))
