@@ -397,7 +397,8 @@ def _drop_reason(msg: Message, from_addr: str, subject: str, return_path: str | 
         return "delivery report"
     # RFC 3834 section 5.1: any Auto-Submitted value but "no" marks automatic mail.
     if _has(msg, "Auto-Submitted"):
-        value = _header(msg, "Auto-Submitted").split(";")[0].strip().lower()
+        value = _header(msg, "Auto-Submitted").split(";")[0]
+        value = _WS.sub(" ", re.sub(r"\([^()]*\)", " ", value)).strip().lower()
         if value != "no":
             return f"auto-submitted: {value or '(empty)'}"
     for name in _AUTOREPLY_HEADERS:
@@ -601,7 +602,7 @@ _HEADER_OTHER = re.compile(
 )
 _RULE = re.compile(r"^(_{5,}|-{5,})$")
 _MOBILE_TRAILER = re.compile(
-    r"^(sent from my [\w .'-]{1,40}|sent from (mail|outlook) for \w+|"
+    r"^(sent from my \S.{0,80}|sent from (mail|outlook) for \w+|"
     r"get outlook for (ios|android)|sent from yahoo mail[\w ]{0,30}|"
     r"sent (with|from) proton ?mail[\w .-]{0,40}|sent from samsung[\w .-]{0,40}|"
     r"sent via the samsung[\w .-]{0,40}|envoy[ée] de mon [\w .'-]{1,40}|"

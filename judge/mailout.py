@@ -1,0 +1,315 @@
+"""Mail out: composing the judge's mail, and the outbound transports.
+
+:func:`compose` is pure: it turns an :class:`OutgoingMail` (fixed when it is
+queued in the outbox, Message-ID and Date included) into the bytes of a MIME
+message, the same bytes every time, so a retry after a crash sends the very
+message that was queued.
+
+Header choices, and why:
+
+* ``To`` holds exactly one address, the seat's registered one; there is never
+  a ``Cc`` or ``Bcc`` (DESIGN: a private mail goes to one seat only), and
+  :attr:`OutgoingMail.extra_headers` may not add address headers.
+* ``Auto-Submitted`` (RFC 3834 section 5): ``auto-replied`` on answers to a
+  player's mail, ``auto-generated`` on reports and reminders. Well-behaved
+  responders never answer either.
+* ``X-Auto-Response-Suppress: OOF, AutoReply``: the Microsoft Exchange
+  equivalent, which Exchange honours where it ignores Auto-Submitted. It does
+  not suppress non-delivery reports, which the judge wants to see.
+* No ``Precedence: bulk``: it is not a standard (RFC 2076 calls it
+  discouraged), RFC 3834 made Auto-Submitted its replacement, and large mail
+  providers file "bulk" private mail with newsletters. The inbound side
+  drops auto-replies anyway, so a loop breaks at the judge.
+* Message-ID, In-Reply-To and References are written as they are (never
+  RFC 2047 encoded, one id per folded line), see :func:`thread`.
+* The text part is UTF-8, 7bit when it is ASCII with lines of at most 78
+  characters, else quoted-printable, so no line exceeds 998 octets (RFC 5322
+  section 2.1.1) and order lines stay readable in the raw source.
+* Date is written only when the caller gives it (pure code reads no clock;
+  the relay stamps it when it queues the mail).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.policy import SMTP
+from email.utils import getaddresses, parseaddr
+from mailbox import Maildir
+from pathlib import Path
+from typing import Protocol, TextIO
+
+__all__ = [
+    "AUTO_GENERATED",
+    "AUTO_REPLIED",
+    "Attachment",
+    "MaildirOutbound",
+    "OutboundTransport",
+    "OutgoingMail",
+    "PermanentFailure",
+    "StdoutOutbound",
+    "TemporaryFailure",
+    "compose",
+    "make_message_id",
+    "thread",
+]
+
+AUTO_REPLIED = "auto-replied"
+"""Auto-Submitted value for answers to a player's mail (RFC 3834 section 5)."""
+AUTO_GENERATED = "auto-generated"
+"""Auto-Submitted value for reports, reminders and other unprompted mail."""
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file sent with a mail."""
+
+    filename: str
+    content_type: str
+    """``maintype/subtype``, e.g. ``application/json``."""
+    data: bytes
+
+
+@dataclass(frozen=True)
+class OutgoingMail:
+    """One mail, fixed when it is queued. ``compose`` turns it into bytes."""
+
+    message_id: str
+    """``<...>``, fixed when queued (:func:`make_message_id`)."""
+    from_addr: str
+    """The judge's address (a display name is allowed: ``Judge <judge@example.org>``)."""
+    to_addr: str
+    """Exactly one registered address."""
+    subject: str
+    body: str
+    """Plain text."""
+    auto_submitted: str
+    """:data:`AUTO_REPLIED` (replies) or :data:`AUTO_GENERATED` (reports)."""
+    in_reply_to: str = ""
+    references: tuple[str, ...] = ()
+    attachments: tuple[Attachment, ...] = ()
+    return_path: str = ""
+    """Envelope sender; ``""`` means ``from_addr``."""
+    date: str = ""
+    """RFC 5322 date, passed by the caller; ``""`` writes no Date header."""
+    extra_headers: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def envelope_from(self) -> str:
+        """The envelope sender the transport should use."""
+        return self.return_path or parseaddr(self.from_addr)[1]
+
+
+# --------------------------------------------------------------------------- ids
+
+_ATEXT = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+_DOT_ATOM = re.compile(rf"{_ATEXT}(\.{_ATEXT})*")
+_DOMAIN = re.compile(
+    r"[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*"
+)
+_MSG_ID = re.compile(r"<[\x21-\x3b\x3d\x3f-\x7e]{1,250}@[\x21-\x3b\x3d\x3f-\x7e]{1,250}>")
+_ADDR = re.compile(r"[^@\s<>(),;:\"\[\]\\]+@[^@\s<>(),;:\"\[\]\\]+")
+_HEADER_NAME = re.compile(r"[\x21-\x39\x3b-\x7e]+")
+_MAX_REFERENCES = 20
+
+_FORBIDDEN_EXTRA = frozenset(
+    {
+        "from", "sender", "to", "cc", "bcc", "subject", "date", "message-id", "in-reply-to",
+        "references", "auto-submitted", "mime-version", "return-path",
+        "content-type", "content-transfer-encoding", "content-disposition",
+    }
+)  # fmt: skip
+
+
+def make_message_id(domain: str, token: str | None = None) -> str:
+    """``<token@domain>``. Without ``token``, 128 random bits (from
+    :mod:`secrets`) in hex. ``token`` must be a dot-atom (letters, digits,
+    ``.`` and ``!#$%&'*+/=?^_`{|}~-``) so the id is valid RFC 5322."""
+    if token is None:
+        token = secrets.token_hex(16)
+    if not _DOT_ATOM.fullmatch(token) or len(token) > 200:
+        raise ValueError(f"message-id token {token!r} is not a short dot-atom")
+    if not _DOMAIN.fullmatch(domain) or len(domain) > 200:
+        raise ValueError(f"message-id domain {domain!r} is not a domain name")
+    return f"<{token}@{domain}>"
+
+
+def thread(message_id: str, references: Sequence[str]) -> tuple[str, tuple[str, ...]]:
+    """``(In-Reply-To, References)`` for a reply to the mail with
+    ``message_id`` and ``references`` (RFC 5322 section 3.6.4): References is
+    the parent's References (or its In-Reply-To, the caller's choice) plus the
+    parent's id. Malformed ids are left out, repeats removed, and a long chain
+    is cut to the first id and the last 19."""
+    chain: list[str] = []
+    for ref in (*references, message_id):
+        if _MSG_ID.fullmatch(ref) and ref not in chain:
+            chain.append(ref)
+    if len(chain) > _MAX_REFERENCES:
+        chain = chain[:1] + chain[-(_MAX_REFERENCES - 1) :]
+    parent = message_id if _MSG_ID.fullmatch(message_id) else ""
+    return parent, tuple(chain)
+
+
+# --------------------------------------------------------------------------- compose
+
+_POLICY = SMTP.clone(refold_source="none")
+
+
+def _single_address(value: str, what: str) -> str:
+    pairs = getaddresses([value])
+    if len(pairs) != 1 or not _ADDR.fullmatch(pairs[0][1]):
+        raise ValueError(f"{what} must be exactly one address, not {value!r}")
+    return pairs[0][1]
+
+
+def _no_newlines(name: str, value: str) -> None:
+    if "\r" in value or "\n" in value:
+        raise ValueError(f"header {name} may not contain a line break")
+
+
+def _text_cte(body: str) -> str:
+    if body.isascii() and all(len(line) <= 78 for line in body.split("\n")):
+        return "7bit"
+    return "quoted-printable"
+
+
+def compose(mail: OutgoingMail) -> bytes:
+    """The MIME message for ``mail`` (CRLF line ends, policy SMTP).
+
+    Raises ValueError on what must never be sent: a ``To`` that is not
+    exactly one address, a malformed Message-ID, an Auto-Submitted other than
+    ``auto-replied``/``auto-generated``, a line break in a header value, an
+    extra header that would add recipients or override one of ours, an
+    attachment type that is not ``maintype/subtype``. A malformed id in
+    ``in_reply_to``/``references`` (they come from strangers' mail) is left
+    out instead.
+    """
+    _single_address(mail.to_addr, "To")
+    _single_address(mail.from_addr, "From")
+    if not _MSG_ID.fullmatch(mail.message_id):
+        raise ValueError(f"malformed Message-ID {mail.message_id!r}")
+    if mail.auto_submitted not in {AUTO_REPLIED, AUTO_GENERATED}:
+        raise ValueError(f"Auto-Submitted must be auto-replied or auto-generated, not "
+                         f"{mail.auto_submitted!r}")  # fmt: skip
+    for name, value in (("From", mail.from_addr), ("To", mail.to_addr), ("Date", mail.date)):
+        _no_newlines(name, value)
+
+    msg = EmailMessage(policy=_POLICY)
+    msg["From"] = mail.from_addr
+    msg["To"] = mail.to_addr
+    msg["Subject"] = " ".join(mail.subject.split())
+    if mail.date:
+        msg["Date"] = mail.date
+    msg.set_raw("Message-ID", mail.message_id)
+    if _MSG_ID.fullmatch(mail.in_reply_to):
+        msg.set_raw("In-Reply-To", mail.in_reply_to)
+    refs = [r for r in mail.references if _MSG_ID.fullmatch(r)]
+    if refs:
+        msg.set_raw("References", "\r\n ".join(refs))
+    msg["Auto-Submitted"] = mail.auto_submitted
+    msg["X-Auto-Response-Suppress"] = "OOF, AutoReply"
+    for name, value in mail.extra_headers:
+        if not _HEADER_NAME.fullmatch(name) or name.lower() in _FORBIDDEN_EXTRA:
+            raise ValueError(f"extra header {name!r} is not allowed")
+        if name.lower().startswith(("resent-", "content-")):
+            raise ValueError(f"extra header {name!r} is not allowed")
+        _no_newlines(name, value)
+        msg[name] = value
+
+    body = mail.body.replace("\r\n", "\n").replace("\r", "\n")
+    if not body.endswith("\n"):
+        body += "\n"
+    msg.set_content(body, subtype="plain", charset="utf-8", cte=_text_cte(body))
+    for att in mail.attachments:
+        maintype, sep, subtype = att.content_type.partition("/")
+        if not sep or not _HEADER_NAME.fullmatch(maintype) or not _HEADER_NAME.fullmatch(subtype):
+            raise ValueError(f"attachment type {att.content_type!r} is not maintype/subtype")
+        msg.add_attachment(att.data, maintype=maintype, subtype=subtype, filename=att.filename)
+    if msg.is_multipart():
+        # A boundary derived from the content instead of a random one, so the
+        # same mail always gives the same bytes.
+        digest = hashlib.sha256(repr(mail).encode("utf-8", "surrogatepass")).hexdigest()
+        msg.set_boundary(f"=_judge_{digest[:32]}")
+    return msg.as_bytes()
+
+
+# --------------------------------------------------------------------------- transports
+
+
+class TemporaryFailure(Exception):
+    """Sending failed for now (a 4xx answer, a refused connection, a full
+    disk): the relay tries again later."""
+
+
+class PermanentFailure(Exception):
+    """Sending can never succeed (a 5xx answer, a malformed recipient): the
+    relay gives up on this mail."""
+
+
+class OutboundTransport(Protocol):
+    """Where composed mail goes. ``send`` either delivers or raises
+    :class:`TemporaryFailure` / :class:`PermanentFailure`."""
+
+    name: str
+
+    def send(self, envelope_from: str, to_addr: str, message: bytes) -> None: ...
+
+
+def _check_recipient(to_addr: str) -> None:
+    if not _ADDR.fullmatch(to_addr):
+        raise PermanentFailure(f"recipient {to_addr!r} is not exactly one address")
+
+
+class MaildirOutbound:
+    """Delivers each message as a new file in a Maildir folder (the embedded
+    default, also what tests read). Like a local delivery agent it prepends
+    ``Return-Path`` and ``Delivered-To`` with the envelope, and stores LF line
+    ends. Each file appears atomically (written in ``tmp/``, renamed into
+    ``new/``)."""
+
+    name = "maildir"
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._box = Maildir(str(self.path), factory=None, create=True)
+
+    def send(self, envelope_from: str, to_addr: str, message: bytes) -> None:
+        _check_recipient(to_addr)
+        if envelope_from and not _ADDR.fullmatch(envelope_from):
+            raise PermanentFailure(f"envelope sender {envelope_from!r} is not an address")
+        head = f"Return-Path: <{envelope_from}>\nDelivered-To: {to_addr}\n".encode()
+        data = head + message.replace(b"\r\n", b"\n")
+        try:
+            self._box.add(data)
+        except OSError as exc:
+            raise TemporaryFailure(f"maildir {self.path}: {exc}") from exc
+
+
+SEPARATOR = "=" * 24
+"""Start of the line :class:`StdoutOutbound` writes before each message."""
+
+
+class StdoutOutbound:
+    """Writes each message to a text stream: a separator line naming the
+    envelope, then the message with LF line ends, then a blank line."""
+
+    name = "stdout"
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def send(self, envelope_from: str, to_addr: str, message: bytes) -> None:
+        _check_recipient(to_addr)
+        text = message.decode("utf-8", "replace").replace("\r\n", "\n")
+        if not text.endswith("\n"):
+            text += "\n"
+        try:
+            self.stream.write(f"{SEPARATOR} mail from <{envelope_from}> to <{to_addr}>\n")
+            self.stream.write(text + "\n")
+            self.stream.flush()
+        except OSError as exc:
+            raise TemporaryFailure(f"stream: {exc}") from exc
