@@ -116,8 +116,9 @@ class MailSession:
     def ok(self, line: grammar.Line, result: str, text: str | None = None) -> None:
         self.rows.append(Row(line.number, text if text is not None else line.text, result))
 
-    def error(self, line: grammar.Line, message: str, hint: str = "",
-              text: str | None = None) -> None:
+    def error(
+        self, line: grammar.Line, message: str, hint: str = "", text: str | None = None
+    ) -> None:
         shown = text if text is not None else line.text
         self.rows.append(Row(line.number, shown, "not accepted (see below)"))
         self.errors.append(ErrorRow(line.number, shown, message, hint))
@@ -192,9 +193,7 @@ class Judge:
         merged.update(json.loads(row["settings"] or "{}"))
         return merged
 
-    def create_game(
-        self, name: str, kind: str, options: dict[str, str], gm_address: str
-    ) -> str:
+    def create_game(self, name: str, kind: str, options: dict[str, str], gm_address: str) -> str:
         """Create a forming game; returns the GM's token (shown once)."""
         if not name or not name.replace("-", "").replace("_", "").isalnum() or len(name) > 40:
             raise CommandError(
@@ -242,11 +241,13 @@ class Judge:
         if any(s.address == address.lower() for s in seats):
             raise CommandError(f"{address} already has a seat in {name}")
         if wanted and any((s.wanted or "").lower() == wanted.lower() for s in seats):
-            raise CommandError(f"{wanted} is already taken in {name}",
-                                   "JOIN without a role to get one by lot")
+            raise CommandError(
+                f"{wanted} is already taken in {name}", "JOIN without a role to get one by lot"
+            )
         token = new_token()
-        self.store.add_seat(name, address, hash_token(token), wanted=wanted,
-                            now=scheduler.iso(self.now()))
+        self.store.add_seat(
+            name, address, hash_token(token), wanted=wanted, now=scheduler.iso(self.now())
+        )
         return token
 
     def start(self, name: str, message_id: str = "") -> list[str]:
@@ -291,12 +292,12 @@ class Judge:
             self.store.update_seat(seat.id, role=taken[seat.id], status="active")
         self.store.update_game(name, status="active")
         self._commit(name, step, message_id)
-        return [f"{name} has started: " + ", ".join(
-            f"{taken[s.id]} ({s.address})" for s in seats)]
+        return [f"{name} has started: " + ", ".join(f"{taken[s.id]} ({s.address})" for s in seats)]
 
     def absent(self, name: str) -> set[str]:
-        return {s.role for s in self.store.seats(name)
-                if s.role and s.status in ("resigned", "ejected")}
+        return {
+            s.role for s in self.store.seats(name) if s.role and s.status in ("resigned", "ejected")
+        }
 
     def survivors(self, game: Game, table: adj.Table) -> list[str]:
         hook = getattr(game, "survivors", None)
@@ -318,13 +319,22 @@ class Judge:
             if entry.kind in ("setup", "act", "default", "resolve", "draw"):
                 payload["events"] = [e.to_json() for e in step.events]
             last_n = self.store.append_action(
-                name, entry.kind, entry.role, payload, [d.to_json() for d in entry.draws],
-                message_id, scheduler.iso(now),
+                name,
+                entry.kind,
+                entry.role,
+                payload,
+                [d.to_json() for d in entry.draws],
+                message_id,
+                scheduler.iso(now),
             )
+        self._fault("logged")
         table = step.table
         new_phase = adj.phase_key(game, table)
-        fields: dict[str, Any] = {"table_json": table.dumps(), "phase": new_phase,
-                                  "updated": scheduler.iso(now)}
+        fields: dict[str, Any] = {
+            "table_json": table.dumps(),
+            "phase": new_phase,
+            "updated": scheduler.iso(now),
+        }
         if table.outcome is not None:
             fields["status"] = "finished"
         self.store.update_game(name, **fields)
@@ -349,13 +359,19 @@ class Judge:
             table = adj.Table.loads(row["table_json"])
             absent = self.absent(name)
             if adj.draw_agreed(game, table, set(self.survivors(game, table)) - absent):
-                self._commit(name, adj.agree_draw(
-                    game, table, sorted(set(self.survivors(game, table)) - absent)), message_id)
+                self._commit(
+                    name,
+                    adj.agree_draw(game, table, sorted(set(self.survivors(game, table)) - absent)),
+                    message_id,
+                )
                 return
             if not adj.ready(game, table, absent):
                 return
-            self._commit(name, adj.resolve(game, table, bytes.fromhex(row["seed"]),
-                                           "all orders in"), message_id)
+            self._commit(
+                name,
+                adj.resolve(game, table, bytes.fromhex(row["seed"]), "all orders in"),
+                message_id,
+            )
 
     # ------------------------------------------------------------------ mails out
 
@@ -399,8 +415,9 @@ class Judge:
         )
         return message_id
 
-    def report_text(self, name: str, role: str | None, events: Sequence[Event] = (),
-                    first: bool = False) -> tuple[str, bytes]:
+    def report_text(
+        self, name: str, role: str | None, events: Sequence[Event] = (), first: bool = False
+    ) -> tuple[str, bytes]:
         """The turn report of ``role`` (None: observers) and its JSON attachment."""
         row, game = self.game_of(name)
         table = self.table(name)
@@ -419,13 +436,16 @@ class Judge:
                     owe = ""
             elif role in adj.acting_roles(game, table):
                 owe = "an action: " + "; ".join(
-                    d.prompt or d.phase for d in adj.decisions(game, table) if role in d.roles)
+                    d.prompt or d.phase for d in adj.decisions(game, table) if role in d.roles
+                )
         outcome = ""
         if table.outcome is not None:
             o = table.outcome
-            outcome = ("a draw shared by " if o.get("draw") else "won by ") + (
-                ", ".join(o.get("winners") or []) or "nobody") + (
-                f" ({o['reason']})" if o.get("reason") else "")
+            outcome = (
+                ("a draw shared by " if o.get("draw") else "won by ")
+                + (", ".join(o.get("winners") or []) or "nobody")
+                + (f" ({o['reason']})" if o.get("reason") else "")
+            )
         text = reports.render(
             "common/report.txt.j2",
             game_name=name,
@@ -442,8 +462,9 @@ class Judge:
         )
         return text, reports.view_attachment(game, view)
 
-    def _queue_reports(self, name: str, game: Game, table: adj.Table,
-                       events: Sequence[Event], first: bool) -> None:
+    def _queue_reports(
+        self, name: str, game: Game, table: adj.Table, events: Sequence[Event], first: bool
+    ) -> None:
         for seat in self.store.seats(name):
             if seat.role is None or seat.status == "ejected":
                 continue
@@ -455,8 +476,11 @@ class Judge:
                 text,
                 "report",
                 game=name,
-                attachments=[Attachment(f"{name}-{seat.role}.json".replace(" ", "_"),
-                                        "application/json", attachment)],
+                attachments=[
+                    Attachment(
+                        f"{name}-{seat.role}.json".replace(" ", "_"), "application/json", attachment
+                    )
+                ],
             )
 
     # ================================================================== mail in
@@ -473,8 +497,9 @@ class Judge:
         log.info(line)
         return line
 
-    def _record(self, mail: IncomingMail, key: str, status: str, reason: str = "",
-                game: str = "") -> None:
+    def _record(
+        self, mail: IncomingMail, key: str, status: str, reason: str = "", game: str = ""
+    ) -> None:
         self.store.record_inbox(
             {
                 "message_id": mail.message_id,
@@ -495,8 +520,9 @@ class Judge:
         if self.store.is_registered(address):
             return True
         now = self.now()
-        return self.store.allow(address, "stranger", scheduler.iso(now),
-                                scheduler.iso(now - timedelta(hours=1)))
+        return self.store.allow(
+            address, "stranger", scheduler.iso(now), scheduler.iso(now - timedelta(hours=1))
+        )
 
     def _handle(self, mail: IncomingMail, key: str) -> str:
         now = self.now()
@@ -515,12 +541,20 @@ class Judge:
             return "duplicate (same body from the same sender within 10 minutes)"
         if mail.refuse:
             if self._stranger_may_get_reply(mail.from_addr):
-                self._queue(mail.from_addr, f"Re: {mail.subject}".strip(),
-                            reports.render("common/notice.txt.j2", text=(
-                                "Your mail was not read: " + mail.refuse + ".\n"
-                                "Nothing in it was carried out. Send your commands as plain "
-                                "text in the body of a mail.")),
-                            "notice", in_reply_to=mail.message_id)
+                self._queue(
+                    mail.from_addr,
+                    f"Re: {mail.subject}".strip(),
+                    reports.render(
+                        "common/notice.txt.j2",
+                        text=(
+                            "Your mail was not read: " + mail.refuse + ".\n"
+                            "Nothing in it was carried out. Send your commands as plain "
+                            "text in the body of a mail."
+                        ),
+                    ),
+                    "notice",
+                    in_reply_to=mail.message_id,
+                )
             self._record(mail, key, "refused", mail.refuse)
             return f"refused: {mail.refuse}"
 
@@ -561,14 +595,26 @@ class Judge:
                 sections=session.sections,
             )
             refs = (*mail.references, mail.message_id)
-            self._queue(to, f"Re: {mail.subject}" if mail.subject else "Your orders", body,
-                        "ack", game=session.first_signon.game if session.first_signon else "",
-                        in_reply_to=mail.message_id, references=refs)
+            self._queue(
+                to,
+                f"Re: {mail.subject}" if mail.subject else "Your orders",
+                body,
+                "ack",
+                game=session.first_signon.game if session.first_signon else "",
+                in_reply_to=mail.message_id,
+                references=refs,
+            )
         games = ",".join(sorted(session.touched))
-        self._record(mail, key, "processed", f"{len(session.rows)} lines, "
-                     f"{len(session.errors)} errors", games)
+        self._record(
+            mail,
+            key,
+            "processed",
+            f"{len(session.rows)} lines, {len(session.errors)} errors",
+            games,
+        )
         return f"processed: {len(session.rows)} lines, {len(session.errors)} errors" + (
-            f" ({games})" if games else "")
+            f" ({games})" if games else ""
+        )
 
     # ------------------------------------------------------------------ auth
 
@@ -592,33 +638,53 @@ class Judge:
                 else:
                     seat = self.store.seat(name, role)
                     if seat is None:
-                        seat = next((s for s in self.store.seats(name)
-                                     if s.role is None and s.wanted and
-                                     s.wanted.lower() == role.lower()), None)
+                        seat = next(
+                            (
+                                s
+                                for s in self.store.seats(name)
+                                if s.role is None and s.wanted and s.wanted.lower() == role.lower()
+                            ),
+                            None,
+                        )
                     registered = seat.address if seat else None
                     ok = check_token(token, seat.token_hash if seat else None)
             else:
                 check_token(token, None)
             if ok and registered == mail.from_addr:
                 continue
-            reason = "unknown game or role" if registered is None else (
-                "wrong token" if not ok else "sent from an unregistered address")
+            reason = (
+                "unknown game or role"
+                if registered is None
+                else ("wrong token" if not ok else "sent from an unregistered address")
+            )
             targets = {a for a in (registered,) if a}
             if self.store.is_registered(mail.from_addr):
                 targets.add(mail.from_addr)
             now = self.now()
             for address in sorted(targets):
-                if self.store.allow(address, "auth-failure", scheduler.iso(now),
-                                    scheduler.iso(now - timedelta(hours=1))):
-                    self._queue(address, f"[{name}] sign-on refused",
-                                reports.render("common/notice.txt.j2", text=(
-                                    f"A mail signed on as {role} in {name} could not be "
-                                    "accepted: the game, role, token or sending address does "
-                                    "not match our records. Nothing in it was carried out.\n"
-                                    "If it was yours, send it again from your registered "
-                                    "address with your token. This notice is sent at most "
-                                    "once an hour.")),
-                                "notice", game=name if row else "")
+                if self.store.allow(
+                    address,
+                    "auth-failure",
+                    scheduler.iso(now),
+                    scheduler.iso(now - timedelta(hours=1)),
+                ):
+                    self._queue(
+                        address,
+                        f"[{name}] sign-on refused",
+                        reports.render(
+                            "common/notice.txt.j2",
+                            text=(
+                                f"A mail signed on as {role} in {name} could not be "
+                                "accepted: the game, role, token or sending address does "
+                                "not match our records. Nothing in it was carried out.\n"
+                                "If it was yours, send it again from your registered "
+                                "address with your token. This notice is sent at most "
+                                "once an hour."
+                            ),
+                        ),
+                        "notice",
+                        game=name if row else "",
+                    )
             return f"SIGNON {name} {role}: {reason}"
         return None
 
@@ -629,8 +695,9 @@ class Judge:
         if s is None:
             raise CommandError("sign on first", "start with SIGNON <game> <role> <token>")
         if gm and s.role != GM:
-            raise CommandError("only the game master may do this",
-                               f"sign on with SIGNON {s.game} GM <token>")
+            raise CommandError(
+                "only the game master may do this", f"sign on with SIGNON {s.game} GM <token>"
+            )
         if not gm and s.role == GM:
             raise CommandError("the GM has no seat to act for", "sign on as a player")
         return s
@@ -646,15 +713,18 @@ class Judge:
                 signon = Signon(row["name"], GM, row["gm_address"], None)
             else:
                 seat = self.store.seat(row["name"], role) or next(
-                    s for s in self.store.seats(row["name"])
-                    if s.wanted and s.wanted.lower() == role.lower())
+                    s
+                    for s in self.store.seats(row["name"])
+                    if s.wanted and s.wanted.lower() == role.lower()
+                )
                 signon = Signon(row["name"], seat.role or role, seat.address, seat)
             session.signon = signon
             if session.first_signon is None:
                 session.first_signon = signon
                 session.reply_to = signon.address
-            session.ok(line, f"signed on as {signon.role} in {signon.game}",
-                       _mask_signon(line.text))
+            session.ok(
+                line, f"signed on as {signon.role} in {signon.game}", _mask_signon(line.text)
+            )
             return
         handler = getattr(self, "_cmd_" + name.lower().replace(" ", "_"))
         handler(session, command)
@@ -668,8 +738,10 @@ class Judge:
             except registry.UnknownGame:
                 row = self.store.game(topic)
                 if row is None:
-                    raise CommandError(f"no game or game kind called {topic!r}",
-                                       "HELP alone lists the judge's commands") from None
+                    raise CommandError(
+                        f"no game or game kind called {topic!r}",
+                        "HELP alone lists the judge's commands",
+                    ) from None
                 game = registry.get(row["game"])
             verbs = [(v.syntax, v.summary, v.example) for v in game.verbs]
         elif session.signon is not None:
@@ -685,8 +757,9 @@ class Judge:
             row = self.store.game(n)
             assert row is not None
             seats = len(self.store.seats(n))
-            lines.append(f"  {n}: {row['game']}, {row['status']}, phase {row['phase']}, "
-                         f"{seats} seat(s)")
+            lines.append(
+                f"  {n}: {row['game']}, {row['status']}, phase {row['phase']}, {seats} seat(s)"
+            )
         if len(lines) == 1:
             lines.append("  (none yet: CREATE one)")
         session.sections.append("\n".join(lines))
@@ -702,7 +775,8 @@ class Judge:
         session.sections.append(
             f"You have a seat in {game}. Your secret token is: {token}\n"
             f"Keep it private; sign your mails with SIGNON {game} <role> {token} once the "
-            "game starts and your role is known (until then, use the role you asked for).")
+            "game starts and your role is known (until then, use the role you asked for)."
+        )
         session.ok(command.line, f"joined {game}")
 
     def _cmd_create(self, session: MailSession, command: grammar.Command) -> None:
@@ -711,8 +785,10 @@ class Judge:
         if not address:
             raise CommandError("your mail has no usable From address")
         if "*" not in creators and address not in creators:
-            raise CommandError("this judge lets only its listed game masters create games",
-                               "ask the judge's operator")
+            raise CommandError(
+                "this judge lets only its listed game masters create games",
+                "ask the judge's operator",
+            )
         options: dict[str, str] = {}
         for word in command.args.get("options", "").split():
             if "=" not in word:
@@ -723,7 +799,8 @@ class Judge:
         session.reply_to = session.reply_to or address
         session.sections.append(
             f"You are the GM of {command.args['game']}. Your GM token is: {token}\n"
-            f"Sign GM commands with SIGNON {command.args['game']} GM {token}.")
+            f"Sign GM commands with SIGNON {command.args['game']} GM {token}."
+        )
         session.ok(command.line, f"created {command.args['game']}")
 
     def _held_text(self, game: Game, table: adj.Table, role: str) -> str:
@@ -740,13 +817,14 @@ class Judge:
         session.ok(command.line, "orders block: these lines replace the orders you sent before")
         self._game_lines(session, command.body, block=True)
 
-    def _game_lines(self, session: MailSession, lines: Sequence[grammar.Line],
-                    block: bool) -> None:
+    def _game_lines(self, session: MailSession, lines: Sequence[grammar.Line], block: bool) -> None:
         if session.signon is None:
             for ln in lines:
-                session.error(ln, "not a judge command, and you have not signed on for a game",
-                              "sign on first with SIGNON <game> <role> <token>; HELP lists "
-                              "the commands")
+                session.error(
+                    ln,
+                    "not a judge command, and you have not signed on for a game",
+                    "sign on first with SIGNON <game> <role> <token>; HELP lists the commands",
+                )
             return
         s = self._need_signon(session)
         row, game = self.game_of(s.game)
@@ -768,8 +846,11 @@ class Judge:
                 accepted.append(action)
                 session.ok(ln, f"ok: {action.text}")
             if accepted or block:
-                self._commit(s.game, adj.submit(game, table, role, accepted, replace_all=block),
-                             session.mail.message_id)
+                self._commit(
+                    s.game,
+                    adj.submit(game, table, role, accepted, replace_all=block),
+                    session.mail.message_id,
+                )
                 session.touched.add(s.game)
                 table = self.table(s.game)
             summary = self._held_text(game, table, role)
@@ -780,14 +861,18 @@ class Judge:
             row, game = self.game_of(s.game)
             table = adj.Table.loads(row["table_json"])
             if row["status"] != "active" or role not in adj.acting_roles(game, table):
-                session.error(ln, f"{role} has nothing to do in {s.game} now",
-                              "send STATUS to see what the game waits for")
+                session.error(
+                    ln,
+                    f"{role} has nothing to do in {s.game} now",
+                    "send STATUS to see what the game waits for",
+                )
                 continue
             try:
                 action = game.parse(table.state, role, ln.text)
                 with self.store.atomic():
-                    self._commit(s.game, adj.act(game, table, role, action, seed),
-                                 session.mail.message_id)
+                    self._commit(
+                        s.game, adj.act(game, table, role, action, seed), session.mail.message_id
+                    )
             except RuleError as exc:
                 session.error(ln, f"{exc.grade.value}: {exc.message}", exc.hint)
                 continue
@@ -802,10 +887,12 @@ class Judge:
         table = adj.Table.loads(row["table_json"])
         self._commit(s.game, adj.set_flag(table, s.role, flag, on), session.mail.message_id)
         session.touched.add(s.game)
-        what = {("wait", True): "the phase will wait for its deadline",
-                ("wait", False): "the phase may be processed as soon as all orders are in",
-                ("draw", True): "you vote for a draw of all survivors",
-                ("draw", False): "you withdraw your draw vote"}[(flag, on)]
+        what = {
+            ("wait", True): "the phase will wait for its deadline",
+            ("wait", False): "the phase may be processed as soon as all orders are in",
+            ("draw", True): "you vote for a draw of all survivors",
+            ("draw", False): "you withdraw your draw vote",
+        }[(flag, on)]
         session.ok(command.line, what)
 
     def _cmd_wait(self, session: MailSession, command: grammar.Command) -> None:
@@ -845,14 +932,19 @@ class Judge:
             payload = json.loads(act_row["payload"])
             if "events" not in payload:
                 continue
-            lines = [Event.from_json(e).text for e in payload["events"]
-                     if Event.from_json(e).visible_to(s.role)]
+            lines = [
+                Event.from_json(e).text
+                for e in payload["events"]
+                if Event.from_json(e).visible_to(s.role)
+            ]
             if lines:
                 chunks.append(f"[{act_row['created']}]\n" + "\n".join(lines))
             if len(chunks) >= count:
                 break
-        session.sections.append("History, latest last:\n\n" + (
-            "\n\n".join(reversed(chunks)) if chunks else "(nothing yet)"))
+        session.sections.append(
+            "History, latest last:\n\n"
+            + ("\n\n".join(reversed(chunks)) if chunks else "(nothing yet)")
+        )
         session.ok(command.line, "history follows below")
 
     def _cmd_resign(self, session: MailSession, command: grammar.Command) -> None:
@@ -888,16 +980,23 @@ class Judge:
             if unknown:
                 raise CommandError(
                     f"no active seat called {', '.join(unknown)} in {s.game}",
-                    "seats: " + ", ".join(sorted(x.role for x in seats if x.role)))
+                    "seats: " + ", ".join(sorted(x.role for x in seats if x.role)),
+                )
             targets = [by[n.lower()] for n in names if by[n.lower()].role != s.role]
         text = "\n".join(ln.text for ln in command.body).strip("\n")
         if not text:
-            raise CommandError("the press message is empty", "write it between PRESS TO and "
-                               "ENDPRESS")
+            raise CommandError(
+                "the press message is empty", "write it between PRESS TO and ENDPRESS"
+            )
         to_names = ", ".join(sorted(x.role or "" for x in targets))
         for target in targets:
-            self._queue(target.address, f"[{s.game}] press from {s.role}",
-                        f"Press from {s.role} to {to_names}:\n\n{text}\n", "press", game=s.game)
+            self._queue(
+                target.address,
+                f"[{s.game}] press from {s.role}",
+                f"Press from {s.role} to {to_names}:\n\n{text}\n",
+                "press",
+                game=s.game,
+            )
         session.ok(command.line, f"press sent to {to_names}")
 
     # --- GM
@@ -924,12 +1023,15 @@ class Judge:
         try:
             when = datetime.fromisoformat(" ".join(words)).replace(tzinfo=scheduler.zone(tz))
         except ValueError as exc:
-            raise CommandError(f"cannot read {command.args['when']!r} as a date and time",
-                               "e.g. SET DEADLINE 2026-12-01 18:00 Europe/Paris") from exc
+            raise CommandError(
+                f"cannot read {command.args['when']!r} as a date and time",
+                "e.g. SET DEADLINE 2026-12-01 18:00 Europe/Paris",
+            ) from exc
         if when <= self.now():
             raise CommandError("that deadline is in the past")
-        clock = scheduler.set_deadline(self._clock(s.game), when.astimezone(UTC),
-                                       self.settings(row))
+        clock = scheduler.set_deadline(
+            self._clock(s.game), when.astimezone(UTC), self.settings(row)
+        )
         self.store.set_deadline(clock.to_row(s.game))
         session.ok(command.line, f"deadline set to {scheduler.iso(clock.deadline)}")
 
@@ -938,8 +1040,9 @@ class Judge:
         row, _ = self.game_of(s.game)
         key, value = command.args["setting"].lower(), command.args["value"]
         if key not in scheduler.DEFAULT_SETTINGS:
-            raise CommandError(f"no setting {key!r}",
-                               "settings: " + ", ".join(scheduler.DEFAULT_SETTINGS))
+            raise CommandError(
+                f"no setting {key!r}", "settings: " + ", ".join(scheduler.DEFAULT_SETTINGS)
+            )
         current = json.loads(row["settings"] or "{}")
         if key == "press":
             if value.lower() not in ("yes", "no"):
@@ -963,9 +1066,12 @@ class Judge:
             hours = float(command.args["hours"])
             clock = scheduler.extend(self._clock(s.game), hours, self.settings(row))
         except ValueError as exc:
-            raise CommandError(str(exc) if isinstance(exc, scheduler.ExtendRefused)
-                               else f"{command.args['hours']!r} is not a number of hours",
-                               "e.g. EXTEND 24") from exc
+            raise CommandError(
+                str(exc)
+                if isinstance(exc, scheduler.ExtendRefused)
+                else f"{command.args['hours']!r} is not a number of hours",
+                "e.g. EXTEND 24",
+            ) from exc
         self.store.set_deadline(clock.to_row(s.game))
         session.ok(command.line, f"deadline moved to {scheduler.iso(clock.deadline)}")
 
@@ -985,8 +1091,12 @@ class Judge:
             raise CommandError(f"{s.game} is not paused")
         self.store.update_game(s.game, status="active")
         table = self.table(s.game)
-        clock = scheduler.plan(self.now(), adj.phase_key(game, table), self.settings(row),
-                               bool(adj.ordering_roles(game, table)))
+        clock = scheduler.plan(
+            self.now(),
+            adj.phase_key(game, table),
+            self.settings(row),
+            bool(adj.ordering_roles(game, table)),
+        )
         self.store.set_deadline(clock.to_row(s.game))
         session.ok(command.line, f"{s.game} resumes; deadline {scheduler.iso(clock.deadline)}")
 
@@ -995,8 +1105,11 @@ class Judge:
         row, game = self.game_of(s.game)
         if row["status"] != "active":
             raise CommandError(f"{s.game} is {row['status']}, not active")
-        self._commit(s.game, adj.deadline(game, self.table(s.game), bytes.fromhex(row["seed"])),
-                     session.mail.message_id)
+        self._commit(
+            s.game,
+            adj.deadline(game, self.table(s.game), bytes.fromhex(row["seed"])),
+            session.mail.message_id,
+        )
         session.ok(command.line, "processed")
 
     def _cmd_replace(self, session: MailSession, command: grammar.Command) -> None:
@@ -1008,13 +1121,19 @@ class Judge:
         if "@" not in address:
             raise CommandError(f"{address!r} is not a mail address")
         token = new_token()
-        self.store.update_seat(seat.id, address=address, token_hash=hash_token(token),
-                               status="active")
-        self._queue(address, f"[{s.game}] you now play {seat.role}",
-                    f"The GM of {s.game} has given you the seat of {seat.role}.\n"
-                    f"Your secret token is: {token}\n"
-                    f"Sign your mails with: SIGNON {s.game} {seat.role} {token}\n"
-                    "Send STATUS to see the game.\n", "notice", game=s.game)
+        self.store.update_seat(
+            seat.id, address=address, token_hash=hash_token(token), status="active"
+        )
+        self._queue(
+            address,
+            f"[{s.game}] you now play {seat.role}",
+            f"The GM of {s.game} has given you the seat of {seat.role}.\n"
+            f"Your secret token is: {token}\n"
+            f"Sign your mails with: SIGNON {s.game} {seat.role} {token}\n"
+            "Send STATUS to see the game.\n",
+            "notice",
+            game=s.game,
+        )
         session.ok(command.line, f"{seat.role} now belongs to {address}; the token went there")
 
     def _cmd_eject(self, session: MailSession, command: grammar.Command) -> None:
@@ -1044,10 +1163,15 @@ class Judge:
         self.store.delete_snapshots_after(name, last - 1)
         table = self.rebuild(name)
         phase = adj.phase_key(game, table)
-        self.store.update_game(name, table_json=table.dumps(), phase=phase,
-                               status="active" if table.outcome is None else "finished")
-        clock = scheduler.plan(self.now(), phase, self.settings(row),
-                               bool(adj.ordering_roles(game, table)))
+        self.store.update_game(
+            name,
+            table_json=table.dumps(),
+            phase=phase,
+            status="active" if table.outcome is None else "finished",
+        )
+        clock = scheduler.plan(
+            self.now(), phase, self.settings(row), bool(adj.ordering_roles(game, table))
+        )
         self.store.set_deadline(clock.to_row(name))
         return phase
 
@@ -1057,8 +1181,12 @@ class Judge:
         """The table as the action log rebuilds it from the seed."""
         row, game = self.game_of(name)
         entries = [
-            {"kind": r["kind"], "role": r["role"], "payload": json.loads(r["payload"]),
-             "draws": json.loads(r["draws"])}
+            {
+                "kind": r["kind"],
+                "role": r["role"],
+                "payload": json.loads(r["payload"]),
+                "draws": json.loads(r["draws"]),
+            }
             for r in self.store.actions(name)
         ]
         return adj.replay(game, entries, bytes.fromhex(row["seed"]))
@@ -1070,8 +1198,9 @@ class Judge:
         if rebuilt.dumps() != stored.dumps():
             a, b = rebuilt.to_json(), stored.to_json()
             diff = [k for k in a if a[k] != b.get(k)]
-            raise adj.ReplayError(f"{name}: the log rebuilds a different game (differs in "
-                                  f"{', '.join(diff)})")
+            raise adj.ReplayError(
+                f"{name}: the log rebuilds a different game (differs in {', '.join(diff)})"
+            )
         return f"{name}: {len(self.store.actions(name))} log entries rebuild the stored game"
 
     # ================================================================== deadlines
@@ -1095,32 +1224,38 @@ class Judge:
             with self.store.atomic():
                 if what is scheduler.Due.REMIND:
                     for seat in self._seats_for(name, owed):
-                        self._queue(seat.address, f"[{name}] reminder: {clock.phase}",
-                                    f"The deadline for {clock.phase} in {name} is "
-                                    f"{scheduler.local(drow['deadline'], seat.tz)}.\n"
-                                    f"The judge has nothing from {seat.role} yet.\n",
-                                    "reminder", game=name)
+                        self._queue(
+                            seat.address,
+                            f"[{name}] reminder: {clock.phase}",
+                            f"The deadline for {clock.phase} in {name} is "
+                            f"{scheduler.local(drow['deadline'], seat.tz)}.\n"
+                            f"The judge has nothing from {seat.role} yet.\n",
+                            "reminder",
+                            game=name,
+                        )
                     self.store.set_deadline({**drow, "reminded": 1})
                 elif what is scheduler.Due.LATE:
                     for seat in self._seats_for(name, owed):
                         grace = scheduler.local(drow["grace_until"], seat.tz)
-                        self._queue(seat.address, f"[{name}] late: {clock.phase}",
-                                    f"The deadline for {clock.phase} in {name} has passed and "
-                                    f"the judge has nothing from {seat.role}.\nThe phase will "
-                                    f"be processed with defaults at {grace}.\n", "reminder",
-                                    game=name)
+                        self._queue(
+                            seat.address,
+                            f"[{name}] late: {clock.phase}",
+                            f"The deadline for {clock.phase} in {name} has passed and "
+                            f"the judge has nothing from {seat.role}.\nThe phase will "
+                            f"be processed with defaults at {grace}.\n",
+                            "reminder",
+                            game=name,
+                        )
                     self.store.set_deadline({**drow, "late_notice": 1})
                 else:
-                    self._commit(name, adj.deadline(game, table, bytes.fromhex(grow["seed"])),
-                                 "")
+                    self._commit(name, adj.deadline(game, table, bytes.fromhex(grow["seed"])), "")
                     self._process_ready(name, "")
             done.append(f"{name}: {what.value} ({clock.phase})")
             log.info("%s: %s (%s)", name, what.value, clock.phase)
         return done
 
     def _seats_for(self, name: str, roles: set[str]) -> list[Seat]:
-        return [s for s in self.store.seats(name)
-                if s.role in roles and s.status == "active"]
+        return [s for s in self.store.seats(name) if s.role in roles and s.status == "active"]
 
     # ================================================================== relay
 
@@ -1133,13 +1268,15 @@ class Judge:
                 self.outbound.send(mrow["envelope_from"], mrow["to_addr"], mrow["raw"])
             except TemporaryFailure as exc:
                 attempts = int(mrow["attempts"]) + 1
-                wait = min(60 * 2 ** attempts, 6 * 3600)
-                self.store.mark_retry(mrow["id"], attempts,
-                                      scheduler.iso(now + timedelta(seconds=wait)), str(exc))
+                wait = min(60 * 2**attempts, 6 * 3600)
+                self.store.mark_retry(
+                    mrow["id"], attempts, scheduler.iso(now + timedelta(seconds=wait)), str(exc)
+                )
                 continue
             except PermanentFailure as exc:
                 self.store.mark_failed(mrow["id"], str(exc))
                 continue
+            self._fault("sent")
             self.store.mark_sent(mrow["id"], scheduler.iso(now))
             sent.append(mrow["message_id"])
         return sent
