@@ -1,0 +1,17 @@
+"""Root test configuration.
+
+Its only job: put the project root on ``sys.path`` so that tests can import
+``judge``, ``games`` and the shared test helpers in ``tests.support`` whether
+pytest is run as ``pytest`` or ``python -m pytest`` and whether or not the
+project is installed. (``pythonpath = ["."]`` under ``[tool.pytest.ini_options]``
+would do the same; this file can then go.)
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+_ROOT = str(Path(__file__).resolve().parent.parent)
+if _ROOT not in sys.path:
+    sys.path.insert(0, _ROOT)

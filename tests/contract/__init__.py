@@ -1,0 +1,1 @@
+"""The game contract suite: properties every registered game must have."""
