@@ -1,0 +1,80 @@
+"""Deadlines (pure) and the store (migrations, tokens)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from judge import scheduler as sch
+from judge.store import MIGRATIONS, Store, check_token, hash_token, new_token, set_kdf_cost
+
+NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+
+def test_clock_remind_late_process() -> None:
+    clock = sch.plan(NOW, "S1901M", sch.DEFAULT_SETTINGS, simultaneous=True)
+    assert clock.deadline == NOW + timedelta(hours=48)
+    assert sch.due(NOW, clock, everyone_in=False) is None
+    assert sch.due(NOW + timedelta(hours=36), clock, False) is sch.Due.REMIND
+    reminded = sch.Clock(**{**clock.__dict__, "reminded": True})
+    assert sch.due(NOW + timedelta(hours=36), reminded, False) is None
+    at_deadline = NOW + timedelta(hours=48)
+    assert sch.due(at_deadline, reminded, everyone_in=True) is sch.Due.PROCESS
+    assert sch.due(at_deadline, reminded, everyone_in=False) is sch.Due.LATE
+    noticed = sch.Clock(**{**reminded.__dict__, "late_notice": True})
+    assert sch.due(at_deadline, noticed, False) is None
+    assert sch.due(at_deadline + timedelta(hours=24), noticed, False) is sch.Due.PROCESS
+
+
+def test_no_grace_means_process_at_the_deadline() -> None:
+    settings = {**sch.DEFAULT_SETTINGS, "grace_hours": 0, "reminder_hours": 0}
+    clock = sch.plan(NOW, "p", settings, simultaneous=False)
+    assert clock.deadline == NOW + timedelta(hours=24)  # action_hours
+    assert clock.remind_at is None and clock.grace_until is None
+    assert sch.due(clock.deadline, clock, everyone_in=False) is sch.Due.PROCESS
+
+
+def test_extend_is_capped_per_phase() -> None:
+    clock = sch.plan(NOW, "p", sch.DEFAULT_SETTINGS, simultaneous=True)
+    one = sch.extend(clock, 48, sch.DEFAULT_SETTINGS)
+    assert one.deadline == clock.deadline + timedelta(hours=48)
+    with pytest.raises(sch.ExtendRefused, match="24 hours are left"):
+        sch.extend(one, 48, sch.DEFAULT_SETTINGS)
+    with pytest.raises(sch.ExtendRefused):
+        sch.extend(one, -1, sch.DEFAULT_SETTINGS)
+    row = sch.extend(one, 24, sch.DEFAULT_SETTINGS).to_row("g")
+    assert sch.Clock.from_row(row).extended_hours == 72
+
+
+def test_times_are_stored_in_utc_and_shown_in_the_seat_zone() -> None:
+    text = sch.iso(NOW)
+    assert text == "2026-03-01T12:00:00+00:00"
+    assert sch.local(text, "Europe/Paris") == "Sun 01 Mar 2026 13:00 CET"
+    assert sch.local(text, "America/New_York").endswith("07:00 EST")
+    with pytest.raises(ValueError, match="IANA"):
+        sch.zone("Mars/Olympus")
+
+
+def test_migrations_are_versioned_and_idempotent(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "j.db")
+    assert store.schema_version() == len(MIGRATIONS)
+    assert store.migrate() == []
+    mode = list(store.db.query("PRAGMA journal_mode"))[0]["journal_mode"]
+    assert mode == "wal"
+    for table in ("games", "seats", "actions", "snapshots", "inbox", "outbox", "deadlines"):
+        assert table in store.db.table_names()
+    store.close()
+
+
+def test_tokens_are_hashed_slowly_and_checked() -> None:
+    set_kdf_cost(2**8)
+    token = new_token()
+    stored = hash_token(token)
+    assert token not in stored and stored.startswith("scrypt$256$")
+    assert check_token(token, stored)
+    assert not check_token(token + "x", stored)
+    assert not check_token(token, None)
+    assert not check_token(token, "garbage")
+    assert hash_token(token) != stored  # salted
