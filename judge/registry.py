@@ -51,7 +51,9 @@ def _load(game_id: str) -> Game | None:
         if exc.name in {f"games.{game_id}", "games"}:
             return None  # not built yet
         raise
-    game: Game = module.GAME
+    game: Game | None = getattr(module, "GAME", None)
+    if game is None:
+        return None  # a package without GAME is not a playable game (yet)
     _loaded[game_id] = game
     return game
 
