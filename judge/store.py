@@ -69,7 +69,7 @@ def check_token(token: str, stored: str | None) -> bool:
 
 
 def _m1(db: sqlite_utils.Database) -> None:
-    db["games"].create(
+    db.table("games").create(
         {
             "name": str,
             "game": str,
@@ -87,7 +87,7 @@ def _m1(db: sqlite_utils.Database) -> None:
         },
         pk="name",
     )
-    db["seats"].create(
+    db.table("seats").create(
         {
             "id": int,
             "game": str,
@@ -102,9 +102,9 @@ def _m1(db: sqlite_utils.Database) -> None:
         pk="id",
         foreign_keys=[("game", "games", "name")],
     )
-    db["seats"].create_index(["game", "role"])
-    db["seats"].create_index(["address"])
-    db["actions"].create(
+    db.table("seats").create_index(["game", "role"])
+    db.table("seats").create_index(["address"])
+    db.table("actions").create(
         {
             "seq": int,
             "game": str,
@@ -120,11 +120,11 @@ def _m1(db: sqlite_utils.Database) -> None:
         pk="seq",
         foreign_keys=[("game", "games", "name")],
     )
-    db["actions"].create_index(["game", "n"], unique=True)
-    db["snapshots"].create(
+    db.table("actions").create_index(["game", "n"], unique=True)
+    db.table("snapshots").create(
         {"game": str, "n": int, "table_json": str, "created": str}, pk=("game", "n")
     )
-    db["inbox"].create(
+    db.table("inbox").create(
         {
             "id": int,
             "message_id": str,
@@ -139,9 +139,9 @@ def _m1(db: sqlite_utils.Database) -> None:
         },
         pk="id",
     )
-    db["inbox"].create_index(["message_id"])
-    db["inbox"].create_index(["from_addr", "body_hash"])
-    db["outbox"].create(
+    db.table("inbox").create_index(["message_id"])
+    db.table("inbox").create_index(["from_addr", "body_hash"])
+    db.table("outbox").create(
         {
             "id": int,
             "message_id": str,
@@ -160,9 +160,9 @@ def _m1(db: sqlite_utils.Database) -> None:
         },
         pk="id",
     )
-    db["outbox"].create_index(["message_id"], unique=True)
-    db["outbox"].create_index(["status", "next_attempt"])
-    db["deadlines"].create(
+    db.table("outbox").create_index(["message_id"], unique=True)
+    db.table("outbox").create_index(["status", "next_attempt"])
+    db.table("deadlines").create(
         {
             "game": str,
             "phase": str,
@@ -175,7 +175,7 @@ def _m1(db: sqlite_utils.Database) -> None:
         },
         pk="game",
     )
-    db["ratelimit"].create({"address": str, "kind": str, "last": str}, pk=("address", "kind"))
+    db.table("ratelimit").create({"address": str, "kind": str, "last": str}, pk=("address", "kind"))
 
 
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
@@ -236,15 +236,15 @@ class Store:
     def migrate(self) -> list[int]:
         """Run every migration not yet applied; return the versions run."""
         if "migrations" not in self.db.table_names():
-            self.db["migrations"].create({"version": int, "name": str}, pk="version")
-        done = {r["version"] for r in self.db["migrations"].rows}
+            self.db.table("migrations").create({"version": int, "name": str}, pk="version")
+        done = {r["version"] for r in self.db.table("migrations").rows}
         ran = []
         for version, name, step in MIGRATIONS:
             if version in done:
                 continue
             with self.db.atomic():
                 step(self.db)
-                self.db["migrations"].insert({"version": version, "name": name})
+                self.db.table("migrations").insert({"version": version, "name": name})
             ran.append(version)
         return ran
 
@@ -268,10 +268,10 @@ class Store:
         return [r["name"] for r in self.db.query("select name from games order by created, name")]
 
     def insert_game(self, row: dict[str, Any]) -> None:
-        self.db["games"].insert(row)
+        self.db.table("games").insert(row)
 
     def update_game(self, name: str, **fields: Any) -> None:
-        self.db["games"].update(name, fields)
+        self.db.table("games").update(name, fields)
 
     # ----------------------------------------------------------------- seats
 
@@ -301,7 +301,7 @@ class Store:
         tz: str = "UTC",
         now: str = "",
     ) -> int:
-        table = self.db["seats"]
+        table = self.db.table("seats")
         table.insert(
             {
                 "game": game,
@@ -314,13 +314,13 @@ class Store:
                 "joined": now,
             }
         )
-        return int(table.last_pk)
+        return int(table.last_pk or 0)
 
     def update_seat(self, seat_id: int, **fields: Any) -> None:
-        self.db["seats"].update(seat_id, fields)
+        self.db.table("seats").update(seat_id, fields)
 
     def delete_seat(self, seat_id: int) -> None:
-        self.db["seats"].delete(seat_id)
+        self.db.table("seats").delete(seat_id)
 
     def is_registered(self, address: str) -> bool:
         rows = list(
@@ -346,7 +346,7 @@ class Store:
     ) -> int:
         rows = list(self.db.query("select max(n) as n from actions where game = ?", [game]))
         n = int(rows[0]["n"] or 0) + 1
-        self.db["actions"].insert(
+        self.db.table("actions").insert(
             {
                 "game": game,
                 "n": n,
@@ -374,7 +374,7 @@ class Store:
         return int(cur.rowcount)
 
     def save_snapshot(self, game: str, n: int, table_json: str, now: str) -> None:
-        self.db["snapshots"].upsert(
+        self.db.table("snapshots").upsert(
             {"game": game, "n": n, "table_json": table_json, "created": now}, pk=("game", "n")
         )
 
@@ -406,7 +406,7 @@ class Store:
         return bool(rows)
 
     def record_inbox(self, row: dict[str, Any]) -> None:
-        self.db["inbox"].insert(row)
+        self.db.table("inbox").insert(row)
 
     def inbox(self) -> list[dict[str, Any]]:
         return list(self.db.query("select * from inbox order by id"))
@@ -415,7 +415,7 @@ class Store:
 
     def queue_mail(self, row: dict[str, Any]) -> None:
         """Queue one outgoing mail; the same Message-ID is never queued twice."""
-        self.db["outbox"].insert(
+        self.db.table("outbox").insert(
             {"status": "queued", "attempts": 0, "last_error": "", "sent": "", **row},
             ignore=True,
         )
@@ -429,15 +429,15 @@ class Store:
         )
 
     def mark_sent(self, mail_id: int, now: str) -> None:
-        self.db["outbox"].update(mail_id, {"status": "sent", "sent": now})
+        self.db.table("outbox").update(mail_id, {"status": "sent", "sent": now})
 
     def mark_retry(self, mail_id: int, attempts: int, next_attempt: str, error: str) -> None:
-        self.db["outbox"].update(
+        self.db.table("outbox").update(
             mail_id, {"attempts": attempts, "next_attempt": next_attempt, "last_error": error}
         )
 
     def mark_failed(self, mail_id: int, error: str) -> None:
-        self.db["outbox"].update(mail_id, {"status": "failed", "last_error": error})
+        self.db.table("outbox").update(mail_id, {"status": "failed", "last_error": error})
 
     def outbox(self, status: str | None = None) -> list[dict[str, Any]]:
         if status is None:
@@ -451,7 +451,7 @@ class Store:
         return rows[0] if rows else None
 
     def set_deadline(self, row: dict[str, Any]) -> None:
-        self.db["deadlines"].upsert(row, pk="game")
+        self.db.table("deadlines").upsert(row, pk="game")
 
     def clear_deadline(self, game: str) -> None:
         self.db.execute("delete from deadlines where game = ?", [game])
@@ -470,7 +470,7 @@ class Store:
         )
         if rows and rows[0]["last"] > since:
             return False
-        self.db["ratelimit"].upsert(
+        self.db.table("ratelimit").upsert(
             {"address": address, "kind": kind, "last": now}, pk=("address", "kind")
         )
         return True

@@ -56,5 +56,5 @@ def hand(post: Post, role: str, game: str = "g1") -> list[str]:
 
 
 def owing(post: Post, game: str = "g1") -> set[str]:
-    row, g = post.judge.game_of(game)
+    _row, g = post.judge.game_of(game)
     return adj.waiting_on(g, post.judge.table(game))

@@ -61,7 +61,7 @@ def test_migrations_are_versioned_and_idempotent(tmp_path: Path) -> None:
     store = Store.open(tmp_path / "j.db")
     assert store.schema_version() == len(MIGRATIONS)
     assert store.migrate() == []
-    mode = list(store.db.query("PRAGMA journal_mode"))[0]["journal_mode"]
+    mode = next(iter(store.db.query("PRAGMA journal_mode")))["journal_mode"]
     assert mode == "wal"
     for table in ("games", "seats", "actions", "snapshots", "inbox", "outbox", "deadlines"):
         assert table in store.db.table_names()
