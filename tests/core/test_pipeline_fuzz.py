@@ -52,7 +52,8 @@ def _mail(sender: str, body: str, charset: str, cte: str, headers: dict[str, str
         import base64
 
         head, _, payload = raw.partition(b"\n\n")
-        head = head.replace(b"Content-Transfer-Encoding: 8bit", b"Content-Transfer-Encoding: base64")
+        cte_header = b"Content-Transfer-Encoding: "
+        head = head.replace(cte_header + b"8bit", cte_header + b"base64")
         raw = head + b"\n\n" + base64.encodebytes(payload)
     extra = "".join(f"{k}: {v}\n" for k, v in headers.items()).encode("utf-8", "replace")
     return extra + raw
