@@ -350,28 +350,34 @@ class Judge:
                 clock = scheduler.plan(now, new_phase, self.settings(row), simultaneous)
                 self.store.set_deadline(clock.to_row(name))
 
-    def _process_ready(self, name: str, message_id: str) -> None:
-        """Early processing: resolve while every seat is in and none WAITs."""
+    def _process_ready(self, name: str, message_id: str) -> list[str]:
+        """Early processing: resolve while every seat is in and none WAITs, and
+        end the game when every survivor votes DRAW. Returns what it did."""
+        done: list[str] = []
         for _ in range(100):
             row, game = self.game_of(name)
             if row["status"] != "active":
-                return
+                break
             table = adj.Table.loads(row["table_json"])
             absent = self.absent(name)
-            if adj.draw_agreed(game, table, set(self.survivors(game, table)) - absent):
-                self._commit(
-                    name,
-                    adj.agree_draw(game, table, sorted(set(self.survivors(game, table)) - absent)),
-                    message_id,
-                )
-                return
+            alive = sorted(set(self.survivors(game, table)) - absent)
+            if adj.draw_agreed(game, table, alive):
+                self._commit(name, adj.agree_draw(game, table, alive), message_id)
+                done.append(f"{name}: every survivor voted for a draw; the game is over.")
+                break
             if not adj.ready(game, table, absent):
-                return
+                break
+            phase = adj.phase_key(game, table)
             self._commit(
                 name,
                 adj.resolve(game, table, bytes.fromhex(row["seed"]), "all orders in"),
                 message_id,
             )
+            done.append(
+                f"{name}: all orders for {phase} were in, so it was processed now; "
+                "the reports are on their way."
+            )
+        return done
 
     # ------------------------------------------------------------------ mails out
 
@@ -577,7 +583,7 @@ class Judge:
             except RuleError as exc:
                 session.error(command.line, f"{exc.grade.value}: {exc.message}", exc.hint)
         for name in sorted(session.touched):
-            self._process_ready(name, mail.message_id)
+            session.sections.extend(self._process_ready(name, mail.message_id))
         if parsed.ended_at is not None:
             session.sections.append(f"(END at line {parsed.ended_at}: the rest was not read)")
         session.rows.sort(key=lambda r: r.number)
@@ -770,12 +776,17 @@ class Judge:
         if not address:
             raise CommandError("your mail has no usable From address")
         game = command.args["game"]
-        token = self.join(game, address, command.args.get("role"))
+        wanted = command.args.get("role")
+        token = self.join(game, address, wanted)
+        how = (
+            f"SIGNON {game} {wanted} {token}"
+            if wanted
+            else f"SIGNON {game} <role> {token}, with the role the start report gives you"
+        )
         session.reply_to = session.reply_to or address
         session.sections.append(
             f"You have a seat in {game}. Your secret token is: {token}\n"
-            f"Keep it private; sign your mails with SIGNON {game} <role> {token} once the "
-            "game starts and your role is known (until then, use the role you asked for)."
+            f"Keep it private. Sign your mails with {how}."
         )
         session.ok(command.line, f"joined {game}")
 
