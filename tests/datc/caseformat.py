@@ -15,13 +15,17 @@ runner needs to know:
   on a split coast, with the coast: ``F Spain(sc)``), even when the order
   names the unit differently (DATC 6.B.10 orders ``F Spain(nc)`` for a fleet
   on the south coast).
-* A convoy order is ``ok`` when it was legal, matched an army that was
-  adjudicated as convoyed along a route containing the fleet's area, and the
-  fleet was not dislodged, whether or not the army then arrived (as a support
-  is ``ok`` when the supported unit fails). It is ``void`` when no army took
-  that convoyed move (the army held, moved over land, or the order was
-  illegal) and when the Szykman rule (DATC 4.A.2, 5.B.9) made the convoy fail
-  without the fleet being dislodged.
+* A convoy order is ``ok`` when it was legal, matched the order of an army
+  that moves by convoy (not over land), and the fleet was not dislodged,
+  whether or not the army found a complete route or arrived (as a support is
+  ``ok`` when the supported unit fails). It is ``void`` when the order was
+  illegal (DATC 4.E.1: also when the fleet lies on no possible route), when
+  no army made that move by convoy (the army held, ordered something else,
+  or went over land because nothing showed the intent to convoy, DATC
+  4.A.3), and when the Szykman rule (DATC 4.A.2, 5.B.9: "the CONVOY orders
+  of the convoying fleets fail") made it fail without the fleet being
+  dislodged. A dislodged convoying fleet is ``dislodged`` (``void,
+  dislodged`` if its order was void anyway).
 * In a retreat phase the results list every dislodged unit and every unit on
   the board that received an order (all such orders are void); a key that is
   both is never used. An illegal retreat is ``void, disband``.
