@@ -1,0 +1,416 @@
+"""``DiplomacyGame``: the judge's game contract for every Diplomacy-family game.
+
+A variant is a map file plus, where its rules differ, a subclass:
+
+* :meth:`DiplomacyGame.strengths` returns per-unit strengths, support weights
+  and attack penalties for a movement phase (walls, strong units);
+* :meth:`DiplomacyGame.border` gives the attributes of a border (from the
+  map's ``borders`` section) for such hooks;
+* :meth:`DiplomacyGame.extra_legal` adds order lines to :meth:`legal`.
+
+The state is JSON: the position (phase, units, dislodged units with their
+retreats, supply centre owners, as in the offline format but spelt like
+reports), the options, the last phase's report and, once over, the outcome.
+Orders for the current phase are never in the state: the judge holds them
+until :meth:`resolve`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from judge.engine import (
+    JSON,
+    Action,
+    Decision,
+    DecisionKind,
+    Event,
+    IllegalLine,
+    OptionSpec,
+    Outcome,
+    Role,
+    RuleError,
+    State,
+    VerbSpec,
+    private,
+    public,
+)
+from judge.rng import Rng
+
+from .board import sea_neighbours
+from .geography import DipMap, load_map
+from .legality import Situation, bind
+from .offline import adjudicate_document
+from .orders import ADJUSTMENTS, BUILD, MOVEMENT, REMOVE, RETREATS, WAIVE, Order, order_text, read_order
+from .phases import PhaseReport, Position, phase_title, run_phase, split_phase
+from .resolver import Strengths
+from .serial import (
+    position_json,
+    read_position,
+    starting_board,
+    starting_owner,
+)
+
+VERBS: tuple[VerbSpec, ...] = (
+    VerbSpec("<unit> H", "hold (also: a unit with no order holds)", "A Par H"),
+    VerbSpec("<unit> - <province>", "move (also ->, M, move)", "A Par - Bur"),
+    VerbSpec("<unit> - <province> via convoy", "move by convoy, even to a neighbour", "A Lon - Bel via convoy"),
+    VerbSpec("<unit> S <unit>", "support a unit that holds", "A Mun S A Ber"),
+    VerbSpec("<unit> S <unit> - <province>", "support a move", "A Mun S A Par - Bur"),
+    VerbSpec("<fleet> C <army> - <province>", "convoy an army", "F Nth C A Lon - Nwy"),
+    VerbSpec("<unit> R <province>", "retreat a dislodged unit", "A Mun R Boh"),
+    VerbSpec("<unit> D", "disband a dislodged unit", "A Mun D"),
+    VerbSpec("Build <unit>", "build in an owned, empty home centre", "Build F StP/nc"),
+    VerbSpec("Remove <unit>", "remove a unit when you have too many", "Remove A Par"),
+    VerbSpec("Waive", "decline a build", "Waive"),
+)
+
+_DEFAULTS = {MOVEMENT: "hold", RETREATS: "disband", ADJUSTMENTS: "waive builds; civil disorder removals"}
+
+
+class DiplomacyGame:
+    """A Diplomacy-family game over one map file. See the module docstring."""
+
+    view_schema = "diplomacy-view.schema.json"
+    verbs: tuple[VerbSpec, ...] = VERBS
+
+    def __init__(
+        self,
+        map_path: Path,
+        *,
+        id: str,
+        title: str,
+        aliases: tuple[str, ...] = (),
+        options: tuple[OptionSpec, ...] | None = None,
+    ) -> None:
+        self.map: DipMap = load_map(map_path)
+        self.id = id
+        self.title = title
+        self.aliases = aliases
+        self.options = options or (
+            OptionSpec("start_year", self.map.start_year, "the year the game starts in"),
+            OptionSpec(
+                "max_year", 0, "after the winter of this year the survivors draw (0: no limit)"
+            ),
+        )
+
+    # ------------------------------------------------------------------ hooks
+
+    def strengths(self, pos: Position) -> Strengths | None:
+        """Variant hook: strengths for the movement phase of ``pos`` (None: standard)."""
+        return None
+
+    def border(self, a: int, b: int) -> frozenset[str]:
+        """Attributes of the border between provinces ``a`` and ``b``."""
+        return self.map.border(a, b)
+
+    def extra_legal(self, state: State, role: Role) -> list[str]:
+        """Variant hook: more order lines for :meth:`legal`."""
+        return []
+
+    # ------------------------------------------------------------------ state
+
+    def position(self, state: State) -> Position:
+        return read_position(self.map, state, state["phase"])
+
+    def _store(self, state: State, pos: Position) -> State:
+        out = dict(state)
+        out.update(position_json(pos, upper=False))
+        return out
+
+    def _power(self, role: Role) -> int:
+        try:
+            return self.map.power_index[role.lower()]
+        except KeyError:
+            raise IllegalLine(f"{role} is not a power of this game") from None
+
+    # ------------------------------------------------------------------ contract
+
+    def setup(self, options: Mapping[str, JSON], rng: Rng) -> State:
+        year = int(options.get("start_year", self.map.start_year) or self.map.start_year)
+        pos = Position(f"S{year}M", starting_board(self.map), starting_owner(self.map))
+        state: State = {
+            "game": self.id,
+            "options": {
+                "start_year": year,
+                "max_year": int(options.get("max_year", 0) or 0),
+            },
+            "last": None,
+            "ended": None,
+        }
+        return self._store(state, pos)
+
+    def roles(self, state: State) -> list[Role]:
+        return [pw.name for pw in self.map.powers]
+
+    def pending(self, state: State) -> list[Decision]:
+        if state.get("ended"):
+            return []
+        pos = self.position(state)
+        _, _, kind = split_phase(pos.phase)
+        roles = tuple(self.map.powers[p].name for p in pos.deciders())
+        if not roles:
+            return []
+        prompts = {
+            MOVEMENT: "order your units: hold, move, support, convoy",
+            RETREATS: "retreat or disband your dislodged units",
+            ADJUSTMENTS: "build or remove units (or waive builds)",
+        }
+        return [
+            Decision(
+                kind=DecisionKind.ORDERS,
+                roles=roles,
+                phase=pos.phase,
+                prompt=f"{phase_title(pos.phase)}: {prompts[kind]}",
+                default=_DEFAULTS[kind],
+            )
+        ]
+
+    def parse(self, state: State, role: Role, line: str) -> Action:
+        if state.get("ended"):
+            raise IllegalLine("the game is over", line=line)
+        pos = self.position(state)
+        power = self._power(role)
+        _, _, kind = split_phase(pos.phase)
+        sit = Situation(
+            pos.board, kind, dislodged=pos.dislodged, owner=pos.owner, adjust=pos.adjustments()
+        )
+        try:
+            order = bind(sit, power, read_order(self.map, line, kind))
+        except RuleError as exc:
+            raise exc.with_line(line) from None
+        text = order_text(self.map, order)
+        return Action(text=text, key=self._key(order), data={"kind": order.kind})
+
+    def _key(self, order: Order) -> str:
+        if order.kind == WAIVE:
+            return "waive"
+        prov = self.map.provinces[self.map.locations[order.loc].province].id
+        if order.kind == BUILD:
+            return f"build:{prov}"
+        if order.kind == REMOVE:
+            return f"remove:{prov}"
+        return prov
+
+    def act(self, state: State, role: Role, action: Action, rng: Rng) -> tuple[State, list[Event]]:
+        raise IllegalLine("Diplomacy orders are written for the phase and resolved together")
+
+    def default(self, state: State, decision: Decision, role: Role) -> Action | None:
+        return None
+
+    def resolve(
+        self, state: State, orders: Mapping[Role, Sequence[Action]], rng: Rng
+    ) -> tuple[State, list[Event]]:
+        if state.get("ended"):
+            raise IllegalLine("the game is over")
+        pos = self.position(state)
+        lines: dict[int, list[str]] = {}
+        for role, actions in orders.items():
+            power = self._power(role)
+            latest: dict[str | None, int] = {}
+            for i, a in enumerate(actions):
+                latest[a.key if a.key is not None else f"#{i}"] = i
+            keep = sorted(latest.values())
+            lines[power] = [actions[i].text for i in keep]
+        report = run_phase(pos, lines, self.strengths(pos) if pos.phase.endswith("M") else None)
+        new = self._store(state, report.position)
+        new["last"] = self._report_json(report)
+        events = self._events(report)
+        new["ended"] = self._check_end(new, report.position)
+        if new["ended"]:
+            events.append(public(f"Game over: {new['ended']['reason']}", kind="end", **new["ended"]))
+        return new, events
+
+    def _check_end(self, state: State, pos: Position) -> dict[str, Any] | None:
+        winners = pos.winners()
+        if winners:
+            names = [self.map.powers[w].name for w in winners]
+            return {
+                "winners": names,
+                "draw": False,
+                "reason": f"{' and '.join(names)} owns {self.map.victory} supply centres",
+            }
+        max_year = int(state.get("options", {}).get("max_year", 0) or 0)
+        season, year, _ = split_phase(pos.phase)
+        if max_year and season == "S" and year > max_year:
+            survivors = self.survivors(pos)
+            return {
+                "winners": survivors,
+                "draw": True,
+                "reason": f"the game reached the end of {max_year}: the survivors draw",
+            }
+        return None
+
+    def survivors(self, pos: Position) -> list[str]:
+        """Powers still in the game: owning a supply centre or a unit."""
+        alive = {u.power for u in pos.board.units.values()} | set(pos.owner.values())
+        return [pw.name for pw in self.map.powers if pw.idx in alive]
+
+    def agreed_draw(self, state: State, roles: Sequence[Role]) -> State:
+        """End the game in a draw shared by ``roles`` (all survivors voted DRAW)."""
+        new = dict(state)
+        names = [self.map.powers[self._power(r)].name for r in roles]
+        new["ended"] = {"winners": names, "draw": True, "reason": "draw agreed by " + ", ".join(names)}
+        return new
+
+    def outcome(self, state: State) -> Outcome | None:
+        ended = state.get("ended")
+        if not ended:
+            return None
+        return Outcome(winners=tuple(ended["winners"]), draw=bool(ended["draw"]), reason=ended["reason"])
+
+    # ------------------------------------------------------------------ reports
+
+    def _report_json(self, report: PhaseReport) -> dict[str, Any]:
+        dm = self.map
+        return {
+            "phase": report.phase,
+            "title": phase_title(report.phase),
+            "entries": [
+                {
+                    "power": dm.powers[e.power].name,
+                    "unit": e.unit,
+                    "order": e.order,
+                    "results": list(e.codes),
+                    "reason": e.reason,
+                    "kind": e.kind,
+                }
+                for e in report.entries
+            ],
+            "destroyed": [
+                {"power": dm.powers[e.power].name, "unit": e.unit} for e in report.destroyed
+            ],
+            "skipped": list(report.skipped),
+        }
+
+    def _events(self, report: PhaseReport) -> list[Event]:
+        dm = self.map
+        events: list[Event] = [public(f"{phase_title(report.phase)}:", kind="phase", phase=report.phase)]
+        for e in report.entries:
+            power = dm.powers[e.power].name
+            order = e.order or (f"{e.unit} (no order)" if e.unit else "")
+            result = ", ".join(e.codes) if e.codes else "ok"
+            text = f"{power}: {order} ({result})"
+            if e.reason:
+                text += f" [{e.reason}]"
+            events.append(
+                public(text, kind="result", power=power, unit=e.unit, order=e.order, results=list(e.codes))
+            )
+        for e in report.destroyed:
+            power = dm.powers[e.power].name
+            events.append(
+                public(f"{power}: {e.unit} is dislodged with nowhere to retreat and disbands",
+                       kind="destroyed", power=power, unit=e.unit)
+            )
+        for i in report.ignored:
+            role = dm.powers[i.power].name
+            events.append(private(role, f"Ignored: \"{i.line}\": {i.reason}", kind="ignored"))
+        for s in report.skipped:
+            events.append(public(s, kind="skipped"))
+        return events
+
+    def view(self, state: State, role: Role | None) -> dict[str, JSON]:
+        pos = self.position(state)
+        dm = self.map
+        season, year, kind = split_phase(pos.phase)
+        adjust = pos.adjustments()
+        deciders = {dm.powers[p].name for p in pos.deciders()} if not state.get("ended") else set()
+        powers = []
+        for pw in dm.powers:
+            powers.append(
+                {
+                    "name": pw.name,
+                    "adjective": pw.adjective,
+                    "centres": pos.centre_count(pw.idx),
+                    "units": pos.board.count(pw.idx),
+                    "adjustment": adjust[pw.idx] if kind == ADJUSTMENTS else 0,
+                    "to_order": pw.name in deciders,
+                    "eliminated": pos.board.count(pw.idx) == 0 and pos.centre_count(pw.idx) == 0,
+                }
+            )
+        body = position_json(pos, upper=False)
+        return {
+            "game": self.id,
+            "phase": pos.phase,
+            "phase_title": phase_title(pos.phase),
+            "role": role,
+            "year": year,
+            "season": season,
+            "victory": dm.victory,
+            "powers": powers,
+            "units": body["units"],
+            "centres": body["centers"],
+            "dislodged": body["dislodged"],
+            "last": state.get("last"),
+            "ended": state.get("ended"),
+        }
+
+    def legal(self, state: State, role: Role) -> list[str]:
+        if state.get("ended"):
+            return []
+        pos = self.position(state)
+        dm = self.map
+        power = self._power(role)
+        _, _, kind = split_phase(pos.phase)
+        cands: list[str] = []
+        if kind == MOVEMENT:
+            for prov, u in sorted(pos.board.of(power)):
+                head = f"{u.type} {dm.loc_text(u.loc)}"
+                cands.append(f"{head} H")
+                if u.type == "A":
+                    dests = [dm.provinces[q].id for q in sorted(dm.army_adj[prov])]
+                else:
+                    dests = [dm.loc_text(loc) for loc in sorted(dm.fleet_adj[u.loc])]
+                cands += [f"{head} - {d}" for d in dests]
+                reach = dm.army_adj[prov] if u.type == "A" else dm.fleet_reach[u.loc]
+                for q in sorted(reach):
+                    other = pos.board.at(q)
+                    if other is not None:
+                        cands.append(f"{head} S {other.type} {dm.provinces[q].id}")
+                    for r, v in sorted(pos.board.units.items()):
+                        if r != prov and r != q and v.type == "A" and q in dm.army_adj[r]:
+                            cands.append(f"{head} S A {dm.provinces[r].id} - {dm.provinces[q].id}")
+                if u.type == "F" and dm.is_sea(prov):
+                    for r, v in sorted(pos.board.units.items()):
+                        if v.type == "A" and prov in sea_neighbours(dm, r):
+                            for q in sorted(dm.fleet_reach[u.loc]):
+                                if dm.is_coastal(q) and q != r:
+                                    cands.append(
+                                        f"{head} C A {dm.provinces[r].id} - {dm.provinces[q].id}"
+                                    )
+        elif kind == RETREATS:
+            for prov, d in sorted(pos.dislodged.items()):
+                if d.unit.power != power:
+                    continue
+                head = f"{d.unit.type} {dm.loc_text(d.unit.loc)}"
+                cands += [f"{head} R {dm.loc_text(r)}" for r in d.retreats]
+                cands.append(f"{head} D")
+        else:
+            n = pos.adjustments()[power]
+            if n > 0:
+                for h in pos.buildable(power):
+                    cands.append(f"Build A {dm.provinces[h].id}")
+                    cands += [f"Build F {dm.loc_text(loc)}" for loc in dm.fleet_locs[h]]
+                cands.append("Waive")
+            elif n < 0:
+                cands += [f"Remove {u.type} {dm.loc_text(u.loc)}" for _, u in sorted(pos.board.of(power))]
+        cands += self.extra_legal(state, role)
+        out: list[str] = []
+        seen: set[str] = set()
+        for line in cands:
+            try:
+                text = self.parse(state, role, line).text
+            except RuleError:
+                continue
+            if text not in seen:
+                seen.add(text)
+                out.append(text)
+        return out
+
+    # ------------------------------------------------------------------ offline
+
+    def adjudicate_json(self, doc: dict[str, Any]) -> dict[str, Any]:
+        """One line of ``judge adjudicate`` (see :mod:`games.diplomacy.offline`)."""
+        return adjudicate_document(self.map, self.id, doc, self.strengths)

@@ -1,0 +1,412 @@
+"""Orders: their structured form, their canonical text, and the grammar players type.
+
+Parsing is in two steps:
+
+1. :func:`read_order` turns a line into a :class:`Draft`, knowing only the map
+   (names, abbreviations, coasts) and the kind of phase. It raises
+   :class:`~judge.engine.InvalidLine` for words that form no order and
+   :class:`~judge.engine.AmbiguousLine` for a name that fits two provinces.
+2. :mod:`games.diplomacy.legality` binds a draft to the board: finds the unit,
+   settles coasts and checks that the order is possible (raising
+   :class:`~judge.engine.IllegalLine` or ``AmbiguousLine``), giving an :class:`Order`.
+
+Accepted forms (any case; full names, standard abbreviations or aliases;
+coasts as ``/nc``, ``(nc)``, `` nc`` or ``north coast``)::
+
+    A Par H              A Par hold             A Par
+    A Par - Bur          A Par-Bur              A Paris -> Burgundy     A PAR M BUR
+    A Lon - Nwy via convoy                      A Yor - Nth - Nwy  (path ignored)
+    A Mun S A Par - Bur  A Mun supports Par     F Nth C A Lon - Nwy
+    A Mun R Boh          A Mun D                Disband A Mun
+    Build A Par          Build F StP/nc         Remove A Par            Waive
+
+The unit type may be left out or be wrong (DATC 4.C.1, 4.C.2: it is
+ignored); a nationality before a supported or convoyed unit is ignored
+(4.C.5, 4.C.6).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from judge.engine import AmbiguousLine, InvalidLine
+
+from .geography import DipMap, normalize
+
+# Order kinds.
+HOLD = "H"
+MOVE = "M"
+SUPPORT = "S"
+CONVOY = "C"
+RETREAT = "R"
+DISBAND = "D"
+BUILD = "B"
+REMOVE = "X"
+WAIVE = "W"
+
+# Phase kinds (the last letter of a phase name).
+MOVEMENT = "M"
+RETREATS = "R"
+ADJUSTMENTS = "A"
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """One order bound to the board.
+
+    ``loc`` is the location of the ordered unit (or of the build). For a move
+    or retreat ``dest`` is the exact location moved to (coast included for a
+    fleet). For a support or convoy, ``target`` is the province of the unit
+    supported or convoyed and ``dest`` the province (or, for a support naming
+    a coast, the coast location) it moves to; ``dest`` is -1 for a support to
+    hold. ``via`` marks a move explicitly ordered "via convoy".
+    ``count`` is the number of builds waived.
+    """
+
+    kind: str
+    unit: str
+    loc: int
+    dest: int = -1
+    target: int = -1
+    via: bool = False
+    count: int = 1
+    target_unit: str = ""
+    """The type of the supported or convoyed unit, as it stands on the board."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A place as written: a province and maybe a coast."""
+
+    province: int
+    coast: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """An order as written, before it meets the board."""
+
+    kind: str
+    unit: str
+    """``"A"``, ``"F"`` or ``""`` when not written."""
+    where: Ref | None
+    dest: Ref | None = None
+    target_unit: str = ""
+    target: Ref | None = None
+    via: bool = False
+    count: int = 1
+
+
+def order_text(dm: DipMap, order: Order) -> str:
+    """The canonical text of ``order``, which :func:`read_order` reads back."""
+    loc = dm.loc_text
+    k = order.kind
+    if k == WAIVE:
+        return "Waive" if order.count == 1 else f"Waive {order.count}"
+    head = f"{order.unit} {loc(order.loc)}"
+    if k == HOLD:
+        return f"{head} H"
+    if k == MOVE:
+        return f"{head} - {loc(order.dest)}" + (" via convoy" if order.via else "")
+    if k == SUPPORT or k == CONVOY:
+        verb = "S" if k == SUPPORT else "C"
+        tgt = f"{order.target_unit} {dm.provinces[order.target].id}"
+        if order.dest < 0:
+            return f"{head} {verb} {tgt}"
+        return f"{head} {verb} {tgt} - {loc(order.dest)}"
+    if k == RETREAT:
+        return f"{head} R {loc(order.dest)}"
+    if k == DISBAND:
+        return f"{head} D"
+    if k == BUILD:
+        return f"Build {head}"
+    if k == REMOVE:
+        return f"Remove {head}"
+    raise ValueError(f"unknown order kind {k!r}")
+
+
+# ---------------------------------------------------------------------- grammar
+
+_TOKEN = re.compile(r"->|=>|[-/()]|[a-z0-9]+")
+_POSSESSIVE = re.compile(r"'s\b")
+_DOTTED_COAST = re.compile(r"\b([nsew])\s*\.\s*c\s*\.?", re.IGNORECASE)
+
+_HOLD = {"h", "hold", "holds", "stand", "stands"}
+_MOVE = {"-", "->", "=>", "m", "move", "moves", "to", "attack", "attacks"}
+_SUPPORT = {"s", "support", "supports", "sup"}
+_CONVOY = {"c", "convoy", "convoys", "transport", "transports"}
+_RETREAT = {"r", "retreat", "retreats"}
+_DISBAND = {"d", "disband", "disbands"}
+_BUILD = {"b", "build", "builds"}
+_REMOVE = {"remove", "removes"}
+_WAIVE = {"waive", "waives", "w"}
+_ARMY = {"a", "army"}
+_FLEET = {"f", "fleet"}
+_VIA = {"via", "by"}
+_COAST_WORDS = {
+    "nc": "nc", "sc": "sc", "ec": "ec", "wc": "wc",
+    "north": "nc", "south": "sc", "east": "ec", "west": "wc",
+    "n": "nc", "s": "sc", "e": "ec", "w": "wc",
+}
+_MAX_NAME_TOKENS = 5
+
+
+class _Reader:
+    """A cursor over the tokens of one line."""
+
+    def __init__(self, dm: DipMap, line: str) -> None:
+        self.dm = dm
+        self.line = line
+        text = _DOTTED_COAST.sub(lambda m: f" {m.group(1)}c ", line.lower())
+        text = _POSSESSIVE.sub("", text)
+        self.toks = _TOKEN.findall(text)
+        self.i = 0
+
+    def peek(self, k: int = 0) -> str:
+        j = self.i + k
+        return self.toks[j] if j < len(self.toks) else ""
+
+    def done(self) -> bool:
+        return self.i >= len(self.toks)
+
+    def take(self, words: set[str]) -> str:
+        tok = self.peek()
+        if tok and tok in words:
+            self.i += 1
+            return tok
+        return ""
+
+    def invalid(self, why: str) -> InvalidLine:
+        return InvalidLine(why, line=self.line)
+
+    # --------------------------------------------------------------- pieces
+
+    def power_word(self) -> None:
+        """Skip a nationality (``German``, ``France``): ignored, DATC 4.C.5/4.C.6."""
+        tok = self.peek()
+        if tok and tok in self.dm.power_index and normalize(tok) not in self.dm.names:
+            self.i += 1
+
+    def unit_type(self) -> str:
+        if self.take(_ARMY):
+            return "A"
+        if self.take(_FLEET):
+            return "F"
+        return ""
+
+    def place(self, what: str = "a province") -> Ref:
+        prov = self._province(what)
+        return Ref(prov, self._coast())
+
+    def _province(self, what: str) -> int:
+        toks, names = self.toks, self.dm.names
+        best = -1
+        hit: tuple[int, ...] = ()
+        for j in range(self.i + 1, min(len(toks), self.i + _MAX_NAME_TOKENS) + 1):
+            last = toks[j - 1]
+            if not last[0].isalnum():
+                if last == "-":
+                    continue  # "Mid-Atlantic": a hyphen inside a name
+                break
+            key = normalize("".join(toks[self.i : j]))
+            if key and key in names:
+                best, hit = j, names[key]
+        if best < 0:
+            tok = self.peek()
+            key = normalize(tok)
+            if len(key) >= 3:
+                found = sorted(
+                    {
+                        p.idx
+                        for p in self.dm.provinces
+                        for text in (p.name, p.id, *p.aliases)
+                        if normalize(text).startswith(key)
+                    }
+                )
+                if len(found) == 1:
+                    self.i += 1
+                    return found[0]
+                if found:
+                    names_found = [self.dm.provinces[p].name for p in found]
+                    raise AmbiguousLine(
+                        f"{tok!r} could be " + ", ".join(names_found),
+                        line=self.line,
+                        choices=[self.dm.provinces[p].id for p in found],
+                    )
+            shown = f"{tok!r}" if tok else "nothing"
+            raise self.invalid(f"expected {what}, found {shown}")
+        if len(hit) > 1:
+            raise AmbiguousLine(
+                f"{' '.join(self.toks[self.i:best])!r} could be "
+                + ", ".join(self.dm.provinces[p].name for p in hit),
+                line=self.line,
+                choices=[self.dm.provinces[p].id for p in hit],
+            )
+        self.i = best
+        return hit[0]
+
+    def _coast(self) -> str:
+        save = self.i
+        if self.take({"/"}):
+            c = self._coast_word()
+            if c:
+                return c
+            raise self.invalid("expected a coast after '/'")
+        if self.take({"("}):
+            c = self._coast_word()
+            if c and self.take({")"}):
+                return c
+            self.i = save
+            return ""
+        tok = self.peek()
+        if tok in ("nc", "sc", "ec", "wc"):
+            self.i += 1
+            return tok
+        if tok in ("north", "south", "east", "west") and self.peek(1) == "coast":
+            self.i += 2
+            return _COAST_WORDS[tok]
+        return ""
+
+    def _coast_word(self) -> str:
+        tok = self.peek()
+        if tok in _COAST_WORDS:
+            self.i += 1
+            self.take({"coast"})
+            return _COAST_WORDS[tok]
+        return ""
+
+    def via_convoy(self) -> bool:
+        save = self.i
+        paren = bool(self.take({"("}))
+        if self.take(_VIA) and self.take(_CONVOY):
+            if paren and not self.take({")"}):
+                raise self.invalid("unclosed '('")
+            return True
+        self.i = save
+        return False
+
+    def end(self) -> None:
+        if not self.done():
+            rest = " ".join(self.toks[self.i :])
+            raise self.invalid(f"did not understand {rest!r} at the end")
+
+
+def read_order(dm: DipMap, line: str, phase_kind: str) -> Draft:
+    """Read one order line for a phase of kind ``phase_kind`` (M, R or A).
+
+    Raises ``InvalidLine`` or ``AmbiguousLine`` quoting ``line``. The result
+    still has to be checked against the board.
+    """
+    r = _Reader(dm, line)
+    if r.done():
+        raise r.invalid("empty order")
+    if phase_kind == ADJUSTMENTS:
+        return _read_adjustment(r)
+    if phase_kind == RETREATS:
+        return _read_retreat(r)
+    return _read_movement(r)
+
+
+def _read_adjustment(r: _Reader) -> Draft:
+    if r.take(_WAIVE):
+        r.take(_BUILD)
+        count = 1
+        tok = r.peek()
+        if tok.isdigit():
+            r.i += 1
+            count = int(tok)
+            r.take(_BUILD)
+        if count < 1:
+            raise r.invalid("waive at least one build")
+        r.end()
+        return Draft(WAIVE, "", None, count=count)
+    if r.take(_BUILD):
+        r.power_word()
+        unit = r.unit_type()
+        where = r.place()
+        r.end()
+        return Draft(BUILD, unit, where)
+    if r.take(_REMOVE | _DISBAND | _RETREAT):
+        r.power_word()
+        unit = r.unit_type()
+        where = r.place()
+        r.end()
+        return Draft(REMOVE, unit, where)
+    r.power_word()
+    unit = r.unit_type()
+    where = r.place()
+    if r.take(_BUILD):
+        r.end()
+        return Draft(BUILD, unit, where)
+    if r.take(_REMOVE | _DISBAND | _RETREAT):
+        r.end()
+        return Draft(REMOVE, unit, where)
+    raise r.invalid("an adjustment order is Build, Remove or Waive")
+
+
+def _read_retreat(r: _Reader) -> Draft:
+    if r.take(_DISBAND | _REMOVE):
+        r.power_word()
+        unit = r.unit_type()
+        where = r.place()
+        r.end()
+        return Draft(DISBAND, unit, where)
+    r.power_word()
+    unit = r.unit_type()
+    where = r.place()
+    if r.take(_DISBAND | _REMOVE):
+        r.end()
+        return Draft(DISBAND, unit, where)
+    if r.take(_RETREAT | _MOVE):
+        dest = r.place("where to retreat")
+        r.end()
+        return Draft(RETREAT, unit, where, dest)
+    if r.peek() in _SUPPORT | _CONVOY | _HOLD:
+        raise r.invalid("in a retreat phase a dislodged unit may only retreat (R) or disband (D)")
+    raise r.invalid("a retreat order is '<unit> R <province>' or '<unit> D'")
+
+
+def _read_movement(r: _Reader) -> Draft:
+    r.power_word()
+    unit = r.unit_type()
+    where = r.place()
+    if r.done() or r.take(_HOLD):
+        r.end()
+        return Draft(HOLD, unit, where)
+    if r.take(_MOVE):
+        dest = r.place("a destination")
+        # A path "A Yor - Nth - Nwy" names the convoy route: ignored (DATC 4.A.6).
+        while r.peek() in _MOVE and r.peek():
+            r.i += 1
+            dest = r.place("a destination")
+        via = r.via_convoy()
+        r.end()
+        return Draft(MOVE, unit, where, dest, via=via)
+    if r.take(_SUPPORT):
+        r.power_word()
+        tunit = r.unit_type()
+        target = r.place("the supported unit")
+        if r.done() or r.take(_HOLD):
+            r.end()
+            return Draft(SUPPORT, unit, where, None, tunit, target)
+        if not r.take(_MOVE):
+            raise r.invalid("a support is 'S <unit>' or 'S <unit> - <province>'")
+        dest = r.place("where the supported unit moves")
+        r.via_convoy()  # "S A Lon - Nwy via convoy": the support is the same
+        r.end()
+        return Draft(SUPPORT, unit, where, dest, tunit, target)
+    if r.take(_CONVOY):
+        r.power_word()
+        tunit = r.unit_type()
+        target = r.place("the convoyed army")
+        if not r.take(_MOVE):
+            raise r.invalid("a convoy is 'C A <province> - <province>'")
+        dest = r.place("where the army goes")
+        r.end()
+        return Draft(CONVOY, unit, where, dest, tunit, target)
+    if r.peek() in _RETREAT | _DISBAND:
+        raise r.invalid("retreats and disbands are ordered in a retreat phase, not now")
+    if r.peek() in _BUILD | _REMOVE:
+        raise r.invalid("builds and removals are ordered in the winter adjustments, not now")
+    raise r.invalid("expected H, -, S or C after the unit")

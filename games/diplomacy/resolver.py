@@ -1,0 +1,529 @@
+"""Movement adjudication by Kruijswijk's partial-information algorithm.
+
+This follows DATC v3.0 chapter 5 ("The process of adjudication"): every
+MOVE, SUPPORT and CONVOY order is a boolean decision defined by the
+equations of 5.B (attack, hold, defend and prevent strength, path), solved by
+two mutually recursive functions. ``resolve`` caches results, detects
+dependency cycles and applies the backup rule; ``adjudicate`` evaluates one
+decision optimistically or pessimistically, assuming the best or the worst
+for every dependency that is not yet resolved (5.E). A decision is settled
+when both assumptions agree.
+
+A cycle that keeps both assumptions apart has zero or two solutions (5.B.9):
+
+* if it holds a convoy order, the Szykman rule applies (DATC 4.A.2): the
+  convoy orders in it fail, as if the fleets held;
+* if it holds only moves, it is a circular movement and every move in it
+  succeeds;
+* otherwise (only possible with variant rules) every order in it fails.
+
+The convoy decision looks at attacking moves through ``adjudicate`` rather
+than ``resolve`` (the "simple hack" of 5.D), so that paradox cycles are clean.
+
+The preferred options this encodes: multi-route convoys are disrupted only
+when every route is (4.A.1); a convoyed army cuts no support for an attack
+on the province it left (4.A.4, 6.G.13); a dislodged unit still bounces
+outside a head-to-head battle (4.A.7, via the prevent strength of 5.B.6).
+
+Everything is integer-indexed by province (one unit per province); no
+strings, dictionaries of names or copies in the hot path.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .board import Board, Unit
+from .geography import DipMap
+from .orders import CONVOY, HOLD, MOVE, SUPPORT, Order
+
+_HOLD, _MOVE, _SUPPORT, _CONVOY = 0, 1, 2, 3
+_KIND = {HOLD: _HOLD, MOVE: _MOVE, SUPPORT: _SUPPORT, CONVOY: _CONVOY}
+
+# Result codes (tests/datc/FORMAT.md, the offline format).
+BOUNCE = "bounce"
+CUT = "cut"
+DISLODGED = "dislodged"
+VOID = "void"
+NO_CONVOY = "no convoy"
+DISBAND = "disband"
+
+
+@dataclass
+class Strengths:
+    """Variant hooks for strength (all default to the standard rules).
+
+    ``base[p]``: strength of the unit in province ``p`` on its own (1).
+    ``weight[p]``: what a support by the unit in ``p`` adds (1).
+    ``penalised[p]``: for a move from ``p``: its attack strength drops by one
+    (not below zero) when this is true (e.g. it crosses a wall).
+    ``support_penalty[p]``: for a support from ``p``: the attack it supports
+    drops by one when this support counts (supported across a wall). The
+    drop is never more than one.
+    """
+
+    base: list[int] | None = None
+    weight: list[int] | None = None
+    penalised: list[bool] | None = None
+    support_penalty: list[bool] | None = None
+
+
+@dataclass
+class MovementResult:
+    """What a movement phase did.
+
+    ``orders``: the order each unit (by starting province) executed (holds
+    included). ``moved``: starting province -> destination location of every
+    successful move. ``codes``: starting province -> result codes (empty:
+    success). ``dislodged``: province -> (unit, attacker's origin province,
+    whether the attacker came by convoy). ``contested``: provinces left empty
+    by a standoff. ``board``: the units after the phase (dislodged ones not
+    on it).
+    """
+
+    orders: dict[int, Order]
+    moved: dict[int, int]
+    codes: dict[int, list[str]]
+    dislodged: dict[int, tuple[Unit, int, bool]]
+    contested: set[int]
+    board: Board
+    convoyed: set[int] = field(default_factory=set)
+
+
+def adjudicate_movement(
+    board: Board,
+    orders: Mapping[int, Order],
+    void: Sequence[int] = (),
+    strengths: Strengths | None = None,
+) -> MovementResult:
+    """Resolve one movement phase.
+
+    ``orders`` maps a unit's province to its legal order (see
+    :mod:`games.diplomacy.legality`); a unit without one holds. ``void``
+    lists provinces whose unit was given only illegal orders: it holds and
+    is reported ``void``.
+    """
+    dm: DipMap = board.dm
+    n = len(dm.provinces)
+    units = board.units
+    loc_prov = [loc.province for loc in dm.locations]
+    army_adj = dm.army_adj
+
+    kind = [-1] * n
+    power = [-1] * n
+    mdest = [-1] * n          # move: destination province
+    target = [-1] * n         # support/convoy: province of the unit supported/convoyed
+    sdest = [-1] * n          # support: province aimed at (hold: target); convoy: army's goal
+    sloc = [-1] * n           # support: coast location named (-1: none)
+    for p, u in units.items():
+        power[p] = u.power
+        o = orders.get(p)
+        if o is None:
+            kind[p] = _HOLD
+            continue
+        k = _KIND[o.kind]
+        kind[p] = k
+        if k == _MOVE:
+            mdest[p] = loc_prov[o.dest]
+        elif k == _SUPPORT:
+            target[p] = o.target
+            if o.dest < 0:
+                sdest[p] = o.target
+            else:
+                sdest[p] = loc_prov[o.dest]
+                if o.dest != sdest[p]:
+                    sloc[p] = o.dest
+        elif k == _CONVOY:
+            target[p] = o.target
+            sdest[p] = loc_prov[o.dest]
+
+    # Convoy intent (DATC 4.A.3, 2023 rules, no fallback to the land route): a
+    # move is by convoy when not adjacent, when ordered "via convoy", or when a
+    # fleet of the same power is ordered to convoy it.
+    convoyed = [False] * n
+    occupied = list(units)
+    for p in occupied:
+        if kind[p] == _MOVE and units[p].type == "A":
+            o = orders[p]
+            if o.via or mdest[p] not in army_adj[p]:
+                convoyed[p] = True
+    for c in occupied:
+        if kind[c] == _CONVOY:
+            a = target[c]
+            if kind[a] == _MOVE and mdest[a] == sdest[c] and power[a] == power[c]:
+                convoyed[a] = True
+
+    # Matching: supports and convoys that fit the orders they name.
+    attackers: list[list[int]] = [[] for _ in range(n)]
+    msup: list[list[int]] = [[] for _ in range(n)]
+    hsup: list[list[int]] = [[] for _ in range(n)]
+    cfleets: dict[int, list[int]] = {}
+    res = [-1] * n
+    valid = [True] * n
+    for p in occupied:
+        k = kind[p]
+        if k == _MOVE:
+            attackers[mdest[p]].append(p)
+        elif k == _SUPPORT:
+            t = target[p]
+            if sdest[p] == t:
+                if kind[t] == _MOVE:
+                    valid[p] = False
+                else:
+                    hsup[t].append(p)
+            elif kind[t] == _MOVE and mdest[t] == sdest[p] and (
+                sloc[p] < 0 or orders[t].dest == sloc[p]
+            ):
+                msup[t].append(p)
+            else:
+                valid[p] = False
+        elif k == _CONVOY:
+            a = target[p]
+            if kind[a] == _MOVE and mdest[a] == sdest[p] and convoyed[a]:
+                cfleets.setdefault(a, []).append(p)
+            else:
+                valid[p] = False
+    for p in occupied:
+        k = kind[p]
+        if k == _SUPPORT or k == _CONVOY:
+            if not valid[p]:
+                res[p] = 0
+            elif not attackers[p]:
+                res[p] = 1
+        elif k == _HOLD:
+            res[p] = 0  # not a decision; kept at 0 so "resolved" holds
+    h2h = [-1] * n
+    for p in occupied:
+        if kind[p] == _MOVE and not convoyed[p]:
+            q = mdest[p]
+            if kind[q] == _MOVE and mdest[q] == p and not convoyed[q]:
+                h2h[p] = q
+
+    st = strengths or Strengths()
+    base = st.base or [1] * n
+    weight = st.weight or [1] * n
+    pen_move = st.penalised
+    pen_sup = st.support_penalty
+
+    # Sea adjacency for convoy paths.
+    sea_nb = _sea_neighbour_table(dm)
+
+    # ------------------------------------------------------------------ solver
+    visited = [False] * n
+    cycle: list[int] = []
+    in_cycle = [False] * n
+    state = [0, False]  # recursion_hits, uncertain
+
+    def resolve(d: int, opt: bool) -> bool:
+        r = res[d]
+        if r >= 0:
+            return r == 1
+        if in_cycle[d]:
+            state[1] = True
+            return opt
+        if visited[d]:
+            cycle.append(d)
+            in_cycle[d] = True
+            state[0] += 1
+            state[1] = True
+            return opt
+        visited[d] = True
+        old_len = len(cycle)
+        old_hits = state[0]
+        old_uncertain = state[1]
+        state[1] = False
+        first = adjudicate(d, True)
+        second = adjudicate(d, False) if (state[1] and first) else first
+        visited[d] = False
+        if first == second:
+            for x in cycle[old_len:]:
+                in_cycle[x] = False
+            del cycle[old_len:]
+            state[0] = old_hits
+            state[1] = old_uncertain
+            res[d] = 1 if first else 0
+            return first
+        if in_cycle[d]:
+            state[0] -= 1
+        if state[0] == old_hits:
+            backup_rule(cycle[old_len:])
+            for x in cycle[old_len:]:
+                in_cycle[x] = False
+            del cycle[old_len:]
+            state[1] = old_uncertain
+            return resolve(d, opt)
+        if not in_cycle[d]:
+            cycle.append(d)
+            in_cycle[d] = True
+        return opt
+
+    def backup_rule(members: list[int]) -> None:
+        convoys = [d for d in members if kind[d] == _CONVOY]
+        if convoys:
+            for d in convoys:  # Szykman rule
+                res[d] = 0
+        elif all(kind[d] == _MOVE for d in members):
+            for d in members:  # circular movement
+                res[d] = 1
+        else:
+            for d in members:
+                res[d] = 0
+
+    def nsup(sups: list[int], opt: bool) -> int:
+        total = 0
+        for s in sups:
+            if res[s] == 1 or (res[s] < 0 and resolve(s, opt)):
+                total += weight[s]
+        return total
+
+    def path(p: int, opt: bool) -> bool:
+        if not convoyed[p]:
+            return True
+        fleets = cfleets.get(p)
+        if not fleets:
+            return False
+        ok = {f for f in fleets if res[f] == 1 or (res[f] < 0 and resolve(f, opt))}
+        if not ok:
+            return False
+        goal = sea_nb[mdest[p]]
+        todo = [f for f in ok if f in sea_nb[p]]
+        seen = set(todo)
+        while todo:
+            f = todo.pop()
+            if f in goal:
+                return True
+            for g in sea_nb[f]:
+                if g in ok and g not in seen:
+                    seen.add(g)
+                    todo.append(g)
+        return False
+
+    def attack(p: int, opt: bool) -> int:
+        if convoyed[p] and not path(p, opt):
+            return 0
+        q = mdest[p]
+        occ = kind[q]
+        if occ < 0 or (occ == _MOVE and h2h[p] < 0 and resolve(q, opt)):
+            sups = msup[p]
+            strength = base[p] + nsup(sups, opt)
+        elif power[q] == power[p]:
+            return 0
+        else:
+            pq = power[q]
+            sups = [s for s in msup[p] if power[s] != pq]
+            strength = base[p] + nsup(sups, opt)
+        if pen_move is not None and strength > 0:
+            hit = pen_move[p]
+            if not hit and pen_sup is not None:
+                hit = any(pen_sup[s] and res[s] == 1 for s in sups)
+            if hit:
+                strength -= 1
+        return strength
+
+    def hold(q: int, opt: bool) -> int:
+        k = kind[q]
+        if k < 0:
+            return 0
+        if k == _MOVE:
+            return 0 if resolve(q, not opt) else base[q]
+        return base[q] + nsup(hsup[q], opt)
+
+    def prevent(w: int, opt: bool) -> int:
+        if convoyed[w] and not path(w, opt):
+            return 0
+        o = h2h[w]
+        if o >= 0 and resolve(o, not opt):
+            return 0
+        return base[w] + nsup(msup[w], opt)
+
+    def adjudicate_move(p: int, opt: bool) -> bool:
+        a = attack(p, opt)
+        if a == 0:
+            return False
+        q = mdest[p]
+        o = h2h[p]
+        if o >= 0:
+            if a <= base[o] + nsup(msup[o], not opt):
+                return False
+        elif a <= hold(q, not opt):
+            return False
+        for w in attackers[q]:
+            if w != p and a <= prevent(w, not opt):
+                return False
+        return True
+
+    def adjudicate(d: int, opt: bool) -> bool:
+        k = kind[d]
+        if k == _MOVE:
+            return adjudicate_move(d, opt)
+        if k == _SUPPORT:
+            aim = sdest[d]
+            pd = power[d]
+            for m in attackers[d]:
+                if power[m] == pd:
+                    continue
+                if m == aim:
+                    # An attack from where the support goes cuts it only by
+                    # dislodging the supporter (5.B.2).
+                    if resolve(m, not opt):
+                        return False
+                elif path(m, not opt):
+                    return False
+            return True
+        # CONVOY: the fleet must not be dislodged (5.B.3), via adjudicate (5.D).
+        for m in attackers[d]:
+            if adjudicate_move(m, not opt):
+                return False
+        return True
+
+    limit = sys.getrecursionlimit()
+    if limit < 4000:
+        sys.setrecursionlimit(4000)
+    for p in occupied:
+        if res[p] < 0:
+            if (
+                kind[p] == _MOVE
+                and kind[mdest[p]] < 0
+                and len(attackers[mdest[p]]) == 1
+                and not convoyed[p]
+                and pen_move is None
+            ):
+                res[p] = 1  # a lone move into an empty province
+            else:
+                resolve(p, True)
+
+    # ------------------------------------------------------------------ outcome
+    codes: dict[int, list[str]] = {}
+    moved: dict[int, int] = {}
+    new_units: dict[int, Unit] = {}
+    dislodged: dict[int, tuple[Unit, int, bool]] = {}
+    voided = set(void)
+    for p in occupied:
+        k = kind[p]
+        c: list[str] = []
+        if p in voided:
+            c.append(VOID)
+        if k == _MOVE:
+            if res[p] == 1:
+                moved[p] = orders[p].dest
+            elif convoyed[p] and not path(p, False):
+                c.append(NO_CONVOY)
+            else:
+                c.append(BOUNCE)
+        elif k == _SUPPORT:
+            if not valid[p]:
+                c.append(VOID)
+            elif res[p] == 0:
+                c.append(CUT)
+        elif k == _CONVOY:
+            # A convoy is void when no army took it: unmatched, off every
+            # route of the army, or failed by the Szykman rule while the
+            # fleet was not dislodged.
+            a = target[p]
+            if not valid[p] or p not in _route_fleets(sea_nb, a, mdest[a], cfleets[a]):
+                c.append(VOID)
+            elif res[p] == 0 and not any(res[m] == 1 for m in attackers[p]):
+                c.append(VOID)
+        codes[p] = c
+    for p, dest in moved.items():
+        q = loc_prov[dest]
+        u = units[p]
+        new_units[q] = Unit(u.power, u.type, dest)
+    for p in occupied:
+        if p in moved:
+            continue
+        if p in new_units:
+            winner = next(a for a in attackers[p] if a in moved)
+            dislodged[p] = (units[p], winner, convoyed[winner])
+            codes[p].append(DISLODGED)
+        else:
+            new_units[p] = units[p]
+    contested: set[int] = set()
+    for q in range(n):
+        if q in new_units or not attackers[q]:
+            continue
+        for w in attackers[q]:
+            if res[w] == 1:
+                continue
+            if convoyed[w] and not path(w, False):
+                continue
+            o = h2h[w]
+            if o >= 0 and res[o] == 1:
+                continue
+            contested.add(q)
+            break
+    all_orders = {p: orders.get(p) or Order(HOLD, units[p].type, units[p].loc) for p in occupied}
+    return MovementResult(
+        orders=all_orders,
+        moved=moved,
+        codes=codes,
+        dislodged=dislodged,
+        contested=contested,
+        board=Board(dm, new_units),
+        convoyed={p for p in occupied if convoyed[p]},
+    )
+
+
+def _route_fleets(
+    sea_nb: list[frozenset[int]], src: int, dst: int, fleets: Sequence[int]
+) -> set[int]:
+    """Fleets of ``fleets`` lying on some simple chain from ``src`` to ``dst``."""
+    pool = set(fleets)
+    found: set[int] = set()
+    path: list[int] = []
+
+    def walk(f: int) -> None:
+        path.append(f)
+        if f in sea_nb[dst]:
+            found.update(path)
+        for g in sea_nb[f]:
+            if g in pool and g not in path and g not in found | set(path):
+                walk(g)
+        path.pop()
+
+    for f in pool & sea_nb[src]:
+        walk(f)
+    return found
+
+
+_SEA_CACHE: dict[int, list[frozenset[int]]] = {}
+
+
+def _sea_neighbour_table(dm: DipMap) -> list[frozenset[int]]:
+    key = id(dm)
+    table = _SEA_CACHE.get(key)
+    if table is None:
+        table = []
+        for p in range(len(dm.provinces)):
+            out: set[int] = set()
+            for loc in dm.fleet_locs[p]:
+                out |= dm.fleet_reach[loc]
+            table.append(frozenset(out))
+        _SEA_CACHE[key] = table
+    return table
+
+
+def retreat_options(
+    dm: DipMap, result: MovementResult, province: int
+) -> tuple[int, ...]:
+    """Locations the unit dislodged from ``province`` may retreat to: adjacent,
+    empty after the movement, not left empty by a standoff (6.H.6) and not the
+    province its attacker came from unless the attacker came by convoy (4.A.5,
+    6.H.11)."""
+    unit, attacker, by_convoy = result.dislodged[province]
+    occupied = result.board.units
+    if unit.type == "A":
+        cands: Sequence[int] = sorted(dm.army_adj[province])
+    else:
+        cands = sorted(dm.fleet_adj[unit.loc])
+    out = []
+    for loc in cands:
+        q = dm.locations[loc].province
+        if q in occupied or q in result.contested:
+            continue
+        if q == attacker and not by_convoy:
+            continue
+        out.append(loc)
+    return tuple(out)

@@ -1,0 +1,243 @@
+"""Positions to and from JSON, in two spellings.
+
+The game state spells things as reports do (powers ``France``, units
+``F StP/sc``); the offline adjudication format spells them in upper case
+(``FRANCE``, ``F STP/SC``). Both go through these helpers. Reading is
+lenient about case and accepts full names; it raises ``ValueError`` with a
+clear message for anything it cannot place on the map.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .board import Board, Unit
+from .geography import DipMap, normalize
+from .legality import Dislodged
+from .phases import Position
+
+
+def power_name(dm: DipMap, idx: int, upper: bool) -> str:
+    name = dm.powers[idx].name
+    return name.upper() if upper else name
+
+
+def loc_name(dm: DipMap, loc: int, upper: bool) -> str:
+    text = dm.loc_text(loc)
+    return text.upper() if upper else text
+
+
+def unit_name(dm: DipMap, unit: Unit, upper: bool) -> str:
+    return f"{unit.type} {loc_name(dm, unit.loc, upper)}"
+
+
+def read_power(dm: DipMap, name: Any) -> int:
+    if not isinstance(name, str) or normalize(name) not in dm.power_index:
+        known = ", ".join(p.name.upper() for p in dm.powers)
+        raise ValueError(f"unknown power {name!r} (powers: {known})")
+    return dm.power_index[normalize(name)]
+
+
+def read_province(dm: DipMap, text: Any) -> int:
+    if not isinstance(text, str):
+        raise ValueError(f"expected a province, got {text!r}")
+    hits = dm.names.get(normalize(text), ())
+    if len(hits) != 1:
+        raise ValueError(f"unknown province {text!r}")
+    return hits[0]
+
+
+def read_location(dm: DipMap, text: str) -> int:
+    """``"STP/SC"``, ``"StP(sc)"``, ``"Spain/nc"``, ``"PAR"`` -> location index."""
+    raw = text.strip()
+    coast = ""
+    if "(" in raw and raw.endswith(")"):
+        raw, _, coast = raw[:-1].partition("(")
+    elif "/" in raw:
+        raw, _, coast = raw.partition("/")
+    prov = read_province(dm, raw.strip())
+    coast = coast.strip().lower()
+    if not coast:
+        return prov
+    try:
+        return dm.location(prov, coast)
+    except KeyError:
+        raise ValueError(f"{dm.provinces[prov].name} has no coast {coast!r}") from None
+
+
+def read_unit(dm: DipMap, text: Any, power: int) -> Unit:
+    """``"A PAR"`` / ``"F STP/SC"`` -> Unit. A fleet in a multi-coast province
+    must name its coast; an army's coast is ignored."""
+    if not isinstance(text, str):
+        raise ValueError(f"expected a unit like 'A PAR', got {text!r}")
+    utype, _, where = text.strip().partition(" ")
+    utype = utype.upper()
+    if utype in ("ARMY", "FLEET"):
+        utype = utype[0]
+    if utype not in ("A", "F") or not where.strip():
+        raise ValueError(f"expected a unit like 'A PAR' or 'F STP/SC', got {text!r}")
+    loc = read_location(dm, where)
+    if utype == "A":
+        loc = dm.locations[loc].province
+    if not dm.unit_can_stand(utype, loc):
+        prov = dm.provinces[dm.locations[loc].province]
+        if utype == "F" and prov.coasts and not dm.locations[loc].coast:
+            raise ValueError(f"{text!r}: say which coast of {prov.name} the fleet is on")
+        raise ValueError(f"{text!r}: {'an army' if utype == 'A' else 'a fleet'} cannot stand there")
+    return Unit(power, utype, loc)
+
+
+def read_units(dm: DipMap, raw: Any) -> Board:
+    if not isinstance(raw, Mapping):
+        raise ValueError("units must map each power to a list of units")
+    board = Board(dm)
+    for pname, lst in raw.items():
+        power = read_power(dm, pname)
+        if not isinstance(lst, list):
+            raise ValueError(f"units of {pname}: expected a list")
+        for text in lst:
+            unit = read_unit(dm, text, power)
+            try:
+                board.place(unit)
+            except ValueError as exc:
+                raise ValueError(f"units: {exc}") from None
+    return board
+
+
+def starting_board(dm: DipMap) -> Board:
+    board = Board(dm)
+    for pw in dm.powers:
+        for utype, loc in pw.units:
+            board.place(Unit(pw.idx, utype, loc))
+    return board
+
+
+def starting_owner(dm: DipMap) -> dict[int, int]:
+    return {h: pw.idx for pw in dm.powers for h in pw.home}
+
+
+def read_centres(dm: DipMap, raw: Any) -> dict[int, int]:
+    if not isinstance(raw, Mapping):
+        raise ValueError("centers must map each power to a list of provinces")
+    owner: dict[int, int] = {}
+    for pname, lst in raw.items():
+        power = read_power(dm, pname)
+        if not isinstance(lst, list):
+            raise ValueError(f"centers of {pname}: expected a list")
+        for text in lst:
+            prov = read_province(dm, text)
+            if not dm.provinces[prov].centre:
+                raise ValueError(f"centers of {pname}: {text!r} is not a supply centre")
+            if prov in owner:
+                raise ValueError(f"centers: {text!r} is owned twice")
+            owner[prov] = power
+    return owner
+
+
+def read_dislodged(dm: DipMap, raw: Any, board: Board) -> dict[int, Dislodged]:
+    """``{power: {unit: {"from": prov, "retreats": [...], "via_convoy": bool}}}``.
+    Without ``retreats``, a unit may retreat to any adjacent province that is
+    empty and is not ``from`` (unless ``via_convoy``)."""
+    if not isinstance(raw, Mapping):
+        raise ValueError("dislodged must map each power to its dislodged units")
+    out: dict[int, Dislodged] = {}
+    for pname, units in raw.items():
+        power = read_power(dm, pname)
+        if not isinstance(units, Mapping):
+            raise ValueError(f"dislodged of {pname}: expected an object of units")
+        for text, info in units.items():
+            unit = read_unit(dm, text, power)
+            prov = dm.locations[unit.loc].province
+            if prov in out:
+                raise ValueError(f"dislodged: two units dislodged from {text!r}")
+            if not isinstance(info, Mapping):
+                raise ValueError(f"dislodged {text!r}: expected an object with 'from'")
+            src = info.get("from")
+            attacker = read_province(dm, src) if src else -1
+            by_convoy = bool(info.get("via_convoy", False))
+            if "retreats" in info and info["retreats"] is not None:
+                if not isinstance(info["retreats"], list):
+                    raise ValueError(f"dislodged {text!r}: retreats must be a list")
+                reach = dm.army_adj[prov] if unit.type == "A" else None
+                opts: list[int] = []
+                for r in info["retreats"]:
+                    loc = read_location(dm, str(r))
+                    if unit.type == "A":
+                        loc = dm.locations[loc].province
+                        ok = reach is not None and loc in reach
+                    else:
+                        ok = loc in dm.fleet_adj[unit.loc]
+                    if not ok:
+                        raise ValueError(f"dislodged {text!r}: cannot retreat to {r!r}")
+                    opts.append(loc)
+                retreats = tuple(opts)
+            else:
+                cands = dm.army_adj[prov] if unit.type == "A" else dm.fleet_adj[unit.loc]
+                retreats = tuple(
+                    sorted(
+                        loc
+                        for loc in cands
+                        if board.at(dm.locations[loc].province) is None
+                        and (by_convoy or dm.locations[loc].province != attacker)
+                    )
+                )
+            out[prov] = Dislodged(unit, -1 if by_convoy else attacker, retreats)
+            if by_convoy:
+                out[prov] = Dislodged(unit, -1, retreats)
+    return out
+
+
+def write_units(dm: DipMap, board: Board, upper: bool) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {power_name(dm, pw.idx, upper): [] for pw in dm.powers}
+    for prov in sorted(board.units, key=lambda p: dm.provinces[p].id):
+        u = board.units[prov]
+        out[power_name(dm, u.power, upper)].append(unit_name(dm, u, upper))
+    return {k: v for k, v in out.items() if v}
+
+
+def write_centres(dm: DipMap, owner: Mapping[int, int], upper: bool) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {power_name(dm, pw.idx, upper): [] for pw in dm.powers}
+    for prov in sorted(owner, key=lambda p: dm.provinces[p].id):
+        out[power_name(dm, owner[prov], upper)].append(loc_name(dm, prov, upper))
+    return {k: v for k, v in out.items() if v}
+
+
+def write_dislodged(
+    dm: DipMap, dislodged: Mapping[int, Dislodged], upper: bool, attackers: Mapping[int, int]
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """``attackers`` gives the attacker's origin for units dislodged by convoy
+    (whose ``attacker_from`` is -1)."""
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for prov in sorted(dislodged, key=lambda p: dm.provinces[p].id):
+        d = dislodged[prov]
+        origin = d.attacker_from if d.attacker_from >= 0 else attackers.get(prov, -1)
+        info: dict[str, Any] = {
+            "from": loc_name(dm, origin, upper) if origin >= 0 else None,
+            "retreats": [loc_name(dm, r, upper) for r in d.retreats],
+        }
+        if d.attacker_from < 0 and origin >= 0:
+            info["via_convoy"] = True
+        out.setdefault(power_name(dm, d.unit.power, upper), {})[unit_name(dm, d.unit, upper)] = info
+    return out
+
+
+def position_json(pos: Position, upper: bool, attackers: Mapping[int, int] | None = None) -> dict[str, Any]:
+    dm = pos.dm
+    return {
+        "phase": pos.phase,
+        "units": write_units(dm, pos.board, upper),
+        "dislodged": write_dislodged(dm, pos.dislodged, upper, attackers or {}),
+        "centers": write_centres(dm, pos.owner, upper),
+    }
+
+
+def read_position(dm: DipMap, raw: Mapping[str, Any], phase: str) -> Position:
+    """A position from the ``units``/``centers``/``dislodged`` keys of ``raw``
+    (missing units or centres: the starting ones)."""
+    board = read_units(dm, raw["units"]) if raw.get("units") is not None else starting_board(dm)
+    owner = (
+        read_centres(dm, raw["centers"]) if raw.get("centers") is not None else starting_owner(dm)
+    )
+    dislodged = read_dislodged(dm, raw.get("dislodged") or {}, board)
+    return Position(phase, board, owner, dislodged)
