@@ -40,7 +40,6 @@ from tests.support.checks import (
     canonical,
     json_problems,
     render_report,
-    report_template_name,
     view_errors,
     view_validator,
 )
@@ -58,7 +57,7 @@ from tests.support.sealed_bids import SealedBids
 
 SEEDS = (1, 2, 3)
 SLOW_SEEDS = tuple(range(100, 125))
-MAX_LEGAL_CHECKED = 300
+MAX_LEGAL_CHECKED = 150
 """Per state and role, at most this many ``legal()`` lines are parsed (a sample
 if there are more), to keep the suite fast for games with long order lists."""
 
@@ -338,8 +337,8 @@ def test_every_builtin_game_loads() -> None:
 
 
 def test_game_object(game: Game) -> None:
-    """The game object satisfies the protocol, is found by its id, has a valid
-    view schema and a report template, and sets up from its option defaults."""
+    """The game object satisfies the protocol, is found by its id and has a
+    valid view schema, options whose defaults are among their choices, verbs."""
     assert isinstance(game, Game)
     assert registry.get(game.id) is game
     assert game.id and game.title
@@ -349,7 +348,6 @@ def test_game_object(game: Game) -> None:
         assert not option.choices or option.default in option.choices, option
     assert game.verbs, "no verbs for HELP"
     view_validator(game.view_schema)  # raises if missing or not a valid schema
-    report_template_name(game)  # raises if missing
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -1,9 +1,10 @@
 """Helpers of the contract suite: JSON cleanliness, view schemas, reports.
 
-View schemas are looked up by the file name a game gives in ``view_schema``,
-first in the project's ``schemas/`` folder, then in ``tests/support/`` (where
-the test-only game keeps its schema). Report templates are
-``<game id>/report.txt.j2`` under ``templates/`` or ``tests/support/templates/``.
+Schemas and report templates are found the way the judge finds them
+(:mod:`judge.reports`): ``schemas/<view_schema>`` and
+``templates/<game id>/report.txt.j2``. Importing this module tells
+:mod:`judge.reports` about ``tests/support/`` (schemas) and
+``tests/support/templates/`` (templates), where the test-only game keeps its own.
 """
 
 from __future__ import annotations
@@ -15,17 +16,17 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import jinja2
 import jsonschema
 from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource
 from referencing.jsonschema import DRAFT202012
 
+from judge import reports
 from judge.engine import JSON, Event, Game, Role
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-SCHEMA_DIRS: tuple[Path, ...] = (ROOT / "schemas", ROOT / "tests" / "support")
-TEMPLATE_DIRS: tuple[Path, ...] = (ROOT / "templates", ROOT / "tests" / "support" / "templates")
+SUPPORT = Path(__file__).resolve().parent
+reports.add_schema_dir(SUPPORT)
+reports.add_template_dir(SUPPORT / "templates")
 
 
 # --------------------------------------------------------------------------- JSON
@@ -58,33 +59,20 @@ def canonical(value: JSON) -> str:
 # --------------------------------------------------------------------------- schemas
 
 
-class MissingFile(LookupError):
-    """A schema or template the contract requires is not there."""
-
-
-def _find(name: str, folders: Sequence[Path]) -> Path:
-    for folder in folders:
-        path = folder / name
-        if path.is_file():
-            return path
-    raise MissingFile(f"{name} is in none of: " + ", ".join(str(f) for f in folders))
-
-
 def _retrieve(uri: str) -> Resource[Any]:
     """Resolve a ``$ref`` to another schema file by its file name."""
     name = uri.rstrip("/").rsplit("/", 1)[-1]
     try:
-        path = _find(name, SCHEMA_DIRS)
-    except MissingFile as exc:
+        contents = reports.load_schema(name)
+    except FileNotFoundError as exc:
         raise NoSuchResource(ref=uri) from exc  # type: ignore[call-arg]
-    contents = json.loads(path.read_text(encoding="utf-8"))
     return Resource.from_contents(contents, default_specification=DRAFT202012)
 
 
 @cache
 def view_validator(schema_name: str) -> jsonschema.protocols.Validator:
     """A validator for the view schema ``schema_name`` (checked itself first)."""
-    schema = json.loads(_find(schema_name, SCHEMA_DIRS).read_text(encoding="utf-8"))
+    schema = reports.load_schema(schema_name)
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
     cls.check_schema(schema)
     registry: Registry[Any] = Registry(retrieve=_retrieve)  # type: ignore[call-arg]
@@ -103,33 +91,8 @@ def view_errors(game: Game, view: JSON) -> list[str]:
 # --------------------------------------------------------------------------- reports
 
 
-@cache
-def _environment(strict: bool) -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader([str(d) for d in TEMPLATE_DIRS]),
-        undefined=jinja2.StrictUndefined if strict else jinja2.Undefined,
-        keep_trailing_newline=True,
-        autoescape=False,
-    )
-
-
-def report_template_name(game: Game) -> str:
-    """``<id>/report.txt.j2``; raises MissingFile if no template folder has it."""
-    name = f"{game.id}/report.txt.j2"
-    _find(name, TEMPLATE_DIRS)
-    return name
-
-
-def render_report(
-    game: Game,
-    view: JSON,
-    events: Sequence[Event],
-    role: Role | None,
-    *,
-    strict: bool = False,
-) -> str:
-    """The report ``role`` would get: the game's template rendered from the
-    view and the events that ``role`` may read, nothing else."""
-    template = _environment(strict).get_template(report_template_name(game))
-    visible = [e for e in events if e.visible_to(role)]
-    return template.render(view=view, events=visible, role=role, game_name=f"test-{game.id}")
+def render_report(game: Game, view: JSON, events: Sequence[Event], role: Role | None) -> str:
+    """The game's part of the turn report ``role`` would get, rendered by the
+    judge (:func:`judge.reports.game_report`) from the view and the events,
+    which it filters to those ``role`` may read."""
+    return reports.game_report(game, view, events, role, f"test-{game.id}")
