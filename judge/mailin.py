@@ -607,7 +607,7 @@ _MOBILE_TRAILER = re.compile(
     r"sent (with|from) proton ?mail[\w .-]{0,40}|sent from samsung[\w .-]{0,40}|"
     r"sent via the samsung[\w .-]{0,40}|envoy[ée] de mon [\w .'-]{1,40}|"
     r"von meinem [\w .'-]{1,40} gesendet|enviado desde mi [\w .'-]{1,40}|"
-    r"inviato da[l]? mio [\w .'-]{1,40})$",
+    r"inviato da[l]? mio [\w .'-]{1,40})(\s*<\S*>)?$",
     re.IGNORECASE,
 )
 
@@ -958,7 +958,7 @@ def _status_groups(text: str) -> list[dict[str, str]]:
             current[last] = value.strip()
     if current:
         groups.append(current)
-    return groups
+    return [{k: _WS.sub(" ", v).strip() for k, v in g.items()} for g in groups]
 
 
 def _typed_address(value: str) -> str:
