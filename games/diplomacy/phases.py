@@ -229,17 +229,13 @@ def _collect(
             except RuleError as exc:
                 prov = locate(dm, line)
                 reason = exc.message + (f" ({exc.hint})" if exc.hint else "")
-                owner = units.get(prov) if prov is not None else None
-                if owner is not None and owner.power == power and not isinstance(exc, UnitNotFound):
-                    bad.setdefault(prov, reason)  # type: ignore[arg-type]
-                elif owner is not None and owner.power == power:
-                    bad.setdefault(prov, reason)  # type: ignore[arg-type]
-                elif (
-                    prov is not None
-                    and sit.kind == RETREATS
-                    and (u := sit.board.at(prov)) is not None
-                    and u.power == power
-                ):
+                if prov is not None and prov in units:
+                    # An order naming a unit of this phase: void for that unit
+                    # unless its owner gives it a legal order (DATC 6.A.6).
+                    bad.setdefault(prov, reason)
+                    if units[prov].power != power:
+                        ignored.append(Ignored(power, line.strip(), reason))
+                elif prov is not None and sit.kind == RETREATS and sit.board.at(prov) is not None:
                     stray[prov] = "only dislodged units are ordered in a retreat phase"
                 else:
                     ignored.append(Ignored(power, line.strip(), reason))

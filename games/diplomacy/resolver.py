@@ -418,13 +418,9 @@ def adjudicate_movement(
             elif res[p] == 0:
                 c.append(CUT)
         elif k == _CONVOY:
-            # A convoy is void when no army took it: unmatched, off every
-            # route of the army, or failed by the Szykman rule while the
-            # fleet was not dislodged.
-            a = target[p]
-            if not valid[p] or p not in _route_fleets(sea_nb, a, mdest[a], cfleets[a]):
-                c.append(VOID)
-            elif res[p] == 0 and not any(res[m] == 1 for m in attackers[p]):
+            # A convoy is void when it matched no army moving by convoy, or
+            # when the Szykman rule made it fail with the fleet not dislodged.
+            if not valid[p] or (res[p] == 0 and not any(res[m] == 1 for m in attackers[p])):
                 c.append(VOID)
         codes[p] = c
     for p, dest in moved.items():
@@ -464,28 +460,6 @@ def adjudicate_movement(
         board=Board(dm, new_units),
         convoyed={p for p in occupied if convoyed[p]},
     )
-
-
-def _route_fleets(
-    sea_nb: list[frozenset[int]], src: int, dst: int, fleets: Sequence[int]
-) -> set[int]:
-    """Fleets of ``fleets`` lying on some simple chain from ``src`` to ``dst``."""
-    pool = set(fleets)
-    found: set[int] = set()
-    path: list[int] = []
-
-    def walk(f: int) -> None:
-        path.append(f)
-        if f in sea_nb[dst]:
-            found.update(path)
-        for g in sea_nb[f]:
-            if g in pool and g not in path and g not in found | set(path):
-                walk(g)
-        path.pop()
-
-    for f in pool & sea_nb[src]:
-        walk(f)
-    return found
 
 
 _SEA_CACHE: dict[int, list[frozenset[int]]] = {}
