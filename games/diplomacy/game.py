@@ -43,7 +43,17 @@ from .board import sea_neighbours
 from .geography import DipMap, load_map
 from .legality import Situation, bind
 from .offline import adjudicate_document
-from .orders import ADJUSTMENTS, BUILD, MOVEMENT, REMOVE, RETREATS, WAIVE, Order, order_text, read_order
+from .orders import (
+    ADJUSTMENTS,
+    BUILD,
+    MOVEMENT,
+    REMOVE,
+    RETREATS,
+    WAIVE,
+    Order,
+    order_text,
+    read_order,
+)
 from .phases import PhaseReport, Position, phase_title, run_phase, split_phase
 from .resolver import Strengths
 from .serial import (
@@ -56,7 +66,11 @@ from .serial import (
 VERBS: tuple[VerbSpec, ...] = (
     VerbSpec("<unit> H", "hold (also: a unit with no order holds)", "A Par H"),
     VerbSpec("<unit> - <province>", "move (also ->, M, move)", "A Par - Bur"),
-    VerbSpec("<unit> - <province> via convoy", "move by convoy, even to a neighbour", "A Lon - Bel via convoy"),
+    VerbSpec(
+        "<unit> - <province> via convoy",
+        "move by convoy, even to a neighbour",
+        "A Lon - Bel via convoy",
+    ),
     VerbSpec("<unit> S <unit>", "support a unit that holds", "A Mun S A Ber"),
     VerbSpec("<unit> S <unit> - <province>", "support a move", "A Mun S A Par - Bur"),
     VerbSpec("<fleet> C <army> - <province>", "convoy an army", "F Nth C A Lon - Nwy"),
@@ -67,7 +81,11 @@ VERBS: tuple[VerbSpec, ...] = (
     VerbSpec("Waive", "decline a build", "Waive"),
 )
 
-_DEFAULTS = {MOVEMENT: "hold", RETREATS: "disband", ADJUSTMENTS: "waive builds; civil disorder removals"}
+_DEFAULTS = {
+    MOVEMENT: "hold",
+    RETREATS: "disband",
+    ADJUSTMENTS: "waive builds; civil disorder removals",
+}
 
 
 class DiplomacyGame:
@@ -220,7 +238,9 @@ class DiplomacyGame:
         events = self._events(report)
         new["ended"] = self._check_end(new, report.position)
         if new["ended"]:
-            events.append(public(f"Game over: {new['ended']['reason']}", kind="end", **new["ended"]))
+            events.append(
+                public(f"Game over: {new['ended']['reason']}", kind="end", **new["ended"])
+            )
         return new, events
 
     def _check_end(self, state: State, pos: Position) -> dict[str, Any] | None:
@@ -252,14 +272,20 @@ class DiplomacyGame:
         """End the game in a draw shared by ``roles`` (all survivors voted DRAW)."""
         new = dict(state)
         names = [self.map.powers[self._power(r)].name for r in roles]
-        new["ended"] = {"winners": names, "draw": True, "reason": "draw agreed by " + ", ".join(names)}
+        new["ended"] = {
+            "winners": names,
+            "draw": True,
+            "reason": "draw agreed by " + ", ".join(names),
+        }
         return new
 
     def outcome(self, state: State) -> Outcome | None:
         ended = state.get("ended")
         if not ended:
             return None
-        return Outcome(winners=tuple(ended["winners"]), draw=bool(ended["draw"]), reason=ended["reason"])
+        return Outcome(
+            winners=tuple(ended["winners"]), draw=bool(ended["draw"]), reason=ended["reason"]
+        )
 
     # ------------------------------------------------------------------ reports
 
@@ -287,7 +313,9 @@ class DiplomacyGame:
 
     def _events(self, report: PhaseReport) -> list[Event]:
         dm = self.map
-        events: list[Event] = [public(f"{phase_title(report.phase)}:", kind="phase", phase=report.phase)]
+        events: list[Event] = [
+            public(f"{phase_title(report.phase)}:", kind="phase", phase=report.phase)
+        ]
         for e in report.entries:
             power = dm.powers[e.power].name
             order = e.order or (f"{e.unit} (no order)" if e.unit else "")
@@ -296,17 +324,28 @@ class DiplomacyGame:
             if e.reason:
                 text += f" [{e.reason}]"
             events.append(
-                public(text, kind="result", power=power, unit=e.unit, order=e.order, results=list(e.codes))
+                public(
+                    text,
+                    kind="result",
+                    power=power,
+                    unit=e.unit,
+                    order=e.order,
+                    results=list(e.codes),
+                )
             )
         for e in report.destroyed:
             power = dm.powers[e.power].name
             events.append(
-                public(f"{power}: {e.unit} is dislodged with nowhere to retreat and disbands",
-                       kind="destroyed", power=power, unit=e.unit)
+                public(
+                    f"{power}: {e.unit} is dislodged with nowhere to retreat and disbands",
+                    kind="destroyed",
+                    power=power,
+                    unit=e.unit,
+                )
             )
         for i in report.ignored:
             role = dm.powers[i.power].name
-            events.append(private(role, f"Ignored: \"{i.line}\": {i.reason}", kind="ignored"))
+            events.append(private(role, f'Ignored: "{i.line}": {i.reason}', kind="ignored"))
         for s in report.skipped:
             events.append(public(s, kind="skipped"))
         return events
@@ -381,7 +420,7 @@ class DiplomacyGame:
                                         f"{head} C A {dm.provinces[r].id} - {dm.provinces[q].id}"
                                     )
         elif kind == RETREATS:
-            for prov, d in sorted(pos.dislodged.items()):
+            for _, d in sorted(pos.dislodged.items()):
                 if d.unit.power != power:
                     continue
                 head = f"{d.unit.type} {dm.loc_text(d.unit.loc)}"
@@ -395,7 +434,9 @@ class DiplomacyGame:
                     cands += [f"Build F {dm.loc_text(loc)}" for loc in dm.fleet_locs[h]]
                 cands.append("Waive")
             elif n < 0:
-                cands += [f"Remove {u.type} {dm.loc_text(u.loc)}" for _, u in sorted(pos.board.of(power))]
+                cands += [
+                    f"Remove {u.type} {dm.loc_text(u.loc)}" for _, u in sorted(pos.board.of(power))
+                ]
         cands += self.extra_legal(state, role)
         out: list[str] = []
         seen: set[str] = set()

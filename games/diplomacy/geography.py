@@ -173,7 +173,9 @@ def _split_loc(text: str) -> tuple[str, str]:
 def _xy(raw: Any, where: str) -> tuple[float, float] | None:
     if raw is None:
         return None
-    if not (isinstance(raw, list) and len(raw) == 2 and all(isinstance(v, int | float) for v in raw)):
+    if not (
+        isinstance(raw, list) and len(raw) == 2 and all(isinstance(v, int | float) for v in raw)
+    ):
         raise MapError(f"{where}: xy must be a pair of numbers")
     return (float(raw[0]), float(raw[1]))
 
@@ -235,9 +237,7 @@ def _build(raw: Mapping[str, Any]) -> DipMap:
         )
 
     # locations: base locations, then coasts
-    locations: list[Location] = [
-        Location(i, i, "", pv.id, pv.xy) for i, pv in enumerate(provinces)
-    ]
+    locations: list[Location] = [Location(i, i, "", pv.id, pv.xy) for i, pv in enumerate(provinces)]
     coast_index: dict[tuple[int, str], int] = {}
     for pv in provinces:
         for c in pv.coasts:
@@ -291,8 +291,8 @@ def _build(raw: Mapping[str, Any]) -> DipMap:
         for b in army[a]:
             if a not in army[b]:
                 raise MapError(f"army border {ids[a]}-{ids[b]} is listed from one side only")
-    for la, targets in enumerate(fleet):
-        for lb in targets:
+    for la, reach in enumerate(fleet):
+        for lb in reach:
             if la not in fleet[lb]:
                 raise MapError(
                     f"fleet border {locations[la].text}-{locations[lb].text} "
@@ -308,10 +308,12 @@ def _build(raw: Mapping[str, Any]) -> DipMap:
         else:
             fleet_locs.append((pv.idx,))
 
-    fleet_reach = tuple(frozenset(locations[t].province for t in fleet[la]) for la in range(len(locations)))
+    fleet_reach = tuple(
+        frozenset(locations[t].province for t in fleet[la]) for la in range(len(locations))
+    )
     neighbours: list[set[int]] = [set(army[i]) for i in range(n)]
-    for la, targets in enumerate(fleet):
-        for lb in targets:
+    for la, reach in enumerate(fleet):
+        for lb in reach:
             neighbours[locations[la].province].add(locations[lb].province)
 
     borders: dict[frozenset[int], frozenset[str]] = {}
@@ -344,15 +346,15 @@ def _build(raw: Mapping[str, Any]) -> DipMap:
                 units=tuple(units),
             )
         )
-        for key in (normalize(pname), normalize(str(pdata.get("adjective", pname)))):
-            power_index[key] = pi
+        for pkey in (normalize(pname), normalize(str(pdata.get("adjective", pname)))):
+            power_index[pkey] = pi
 
     names: dict[str, list[int]] = {}
     for pv in provinces:
         for text in (pv.id, pv.name, *pv.aliases):
-            key = normalize(text)
-            if pv.idx not in names.setdefault(key, []):
-                names[key].append(pv.idx)
+            nkey = normalize(text)
+            if pv.idx not in names.setdefault(nkey, []):
+                names[nkey].append(pv.idx)
 
     dm = DipMap(
         id=str(raw["id"]),
@@ -372,9 +374,7 @@ def _build(raw: Mapping[str, Any]) -> DipMap:
         power_index=power_index,
         names={k: tuple(v) for k, v in names.items()},
         centres=tuple(pv.idx for pv in provinces if pv.centre),
-        home_of=tuple(
-            next((pw.idx for pw in powers if pv.idx in pw.home), -1) for pv in provinces
-        ),
+        home_of=tuple(next((pw.idx for pw in powers if pv.idx in pw.home), -1) for pv in provinces),
     )
     for pw in dm.powers:
         for utype, loc in pw.units:

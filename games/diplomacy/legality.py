@@ -26,7 +26,14 @@ from dataclasses import dataclass, field
 
 from judge.engine import AmbiguousLine, IllegalLine
 
-from .board import Board, Unit, convoy_capable, convoy_route_exists, fleet_provinces, necessary_fleets
+from .board import (
+    Board,
+    Unit,
+    convoy_capable,
+    convoy_route_exists,
+    fleet_provinces,
+    necessary_fleets,
+)
 from .orders import (
     ADJUSTMENTS,
     BUILD,
@@ -108,7 +115,9 @@ def _own_unit(sit: Situation, power: int, where: Ref | None, units: Mapping[int,
 
 def _bind_movement(sit: Situation, power: int, d: Draft) -> Order:
     if d.kind not in (HOLD, MOVE, SUPPORT, CONVOY):
-        raise IllegalLine("only hold, move, support and convoy orders are given in a movement phase")
+        raise IllegalLine(
+            "only hold, move, support and convoy orders are given in a movement phase"
+        )
     unit = _own_unit(sit, power, d.where, sit.board.units)
     if d.kind == HOLD:
         return Order(HOLD, unit.type, unit.loc)
@@ -139,7 +148,9 @@ def move_destination(board: Board, unit: Unit, dest: Ref, via: bool) -> tuple[in
         if convoy_route_exists(dm, src, dp, fleet_provinces(board)):
             return dp, via
         if via:
-            raise IllegalLine(f"no fleets stand where they could convoy an army from {here} to {there}")
+            raise IllegalLine(
+                f"no fleets stand where they could convoy an army from {here} to {there}"
+            )
         raise IllegalLine(
             f"{here} does not border {there} and no fleets could convoy the army there"
         )
@@ -175,9 +186,7 @@ def fleet_target(board: Board, unit: Unit, dest: Ref, verb: str) -> int:
                 order_text(dm, Order(MOVE if verb == "move" else RETREAT, "F", unit.loc, loc))
                 for loc in reach
             ]
-            raise AmbiguousLine(
-                f"{there} has two coasts reachable from {here}", choices=choices
-            )
+            raise AmbiguousLine(f"{there} has two coasts reachable from {here}", choices=choices)
         return reach[0]
     if not locs or locs[0] not in adj:
         raise IllegalLine(f"a fleet in {here} cannot reach {there}")
@@ -235,8 +244,11 @@ def _bind_support(board: Board, unit: Unit, d: Draft) -> Order:
         ):
             raise IllegalLine(
                 f"the army in {_name(board, tp)} could not reach {_name(board, dp)}"
-                + (" (the only convoy route runs through the supporter)" if convoy_route_exists(
-                    dm, tp, dp, fleet_provinces(board)) else "")
+                + (
+                    " (the only convoy route runs through the supporter)"
+                    if convoy_route_exists(dm, tp, dp, fleet_provinces(board))
+                    else ""
+                )
             )
     else:
         if dm.provinces[dp].kind == "land":
@@ -328,10 +340,10 @@ def _bind_adjustment(sit: Situation, power: int, d: Draft) -> Order:
     prov = d.where.province
     name = _name(sit.board, prov)
     if d.kind == REMOVE:
-        unit = _own_unit(sit, power, d.where, sit.board.units)
+        own = _own_unit(sit, power, d.where, sit.board.units)
         if due >= 0:
             raise IllegalLine("you have no units to remove")
-        return Order(REMOVE, unit.type, unit.loc)
+        return Order(REMOVE, own.type, own.loc)
     if d.kind != BUILD:
         raise IllegalLine("only builds, removals and waives are ordered in the adjustments")
     if due <= 0:

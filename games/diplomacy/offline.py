@@ -30,11 +30,22 @@ from typing import Any
 from .geography import DipMap
 from .phases import PhaseReport, Position, run_phase, split_phase
 from .resolver import Strengths
-from .serial import power_name, position_json, read_position, read_power
+from .serial import position_json, power_name, read_position, read_power
 
 _KNOWN_KEYS = {
-    "game", "phase", "next_phase", "units", "centers", "dislodged", "orders",
-    "results", "reasons", "ignored", "builds", "winners", "skipped",
+    "game",
+    "phase",
+    "next_phase",
+    "units",
+    "centers",
+    "dislodged",
+    "orders",
+    "results",
+    "reasons",
+    "ignored",
+    "builds",
+    "winners",
+    "skipped",
 }
 
 
@@ -55,7 +66,9 @@ def read_document(dm: DipMap, doc: Any) -> tuple[Position, dict[int, list[str]]]
         # Dislodged units with no retreat are disbanded with their phase; any
         # other dislodged unit needs a retreat phase.
         pending = [
-            u for units in raw["dislodged"].values() if isinstance(units, Mapping)
+            u
+            for units in raw["dislodged"].values()
+            if isinstance(units, Mapping)
             for u, info in units.items()
             if not isinstance(info, Mapping) or info.get("retreats") != []
         ]
@@ -98,7 +111,8 @@ def write_result(dm: DipMap, game_id: str, report: PhaseReport) -> dict[str, Any
         dislodged = body["dislodged"]
         for e in report.destroyed:
             prov = next(
-                p for p, (u, _, _) in report.movement.dislodged.items()
+                p
+                for p, (u, _, _) in report.movement.dislodged.items()
                 if f"{u.type} {dm.loc_text(u.loc)}" == e.unit
             )
             a = attackers[prov]

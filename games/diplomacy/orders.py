@@ -109,7 +109,7 @@ def order_text(dm: DipMap, order: Order) -> str:
         return f"{head} H"
     if k == MOVE:
         return f"{head} - {loc(order.dest)}" + (" via convoy" if order.via else "")
-    if k == SUPPORT or k == CONVOY:
+    if k in (SUPPORT, CONVOY):
         verb = "S" if k == SUPPORT else "C"
         tgt = f"{order.target_unit} {dm.provinces[order.target].id}"
         if order.dest < 0:
@@ -145,9 +145,18 @@ _ARMY = {"a", "army"}
 _FLEET = {"f", "fleet"}
 _VIA = {"via", "by"}
 _COAST_WORDS = {
-    "nc": "nc", "sc": "sc", "ec": "ec", "wc": "wc",
-    "north": "nc", "south": "sc", "east": "ec", "west": "wc",
-    "n": "nc", "s": "sc", "e": "ec", "w": "wc",
+    "nc": "nc",
+    "sc": "sc",
+    "ec": "ec",
+    "wc": "wc",
+    "north": "nc",
+    "south": "sc",
+    "east": "ec",
+    "west": "wc",
+    "n": "nc",
+    "s": "sc",
+    "e": "ec",
+    "w": "wc",
 }
 _MAX_NAME_TOKENS = 5
 
@@ -238,7 +247,7 @@ class _Reader:
             raise self.invalid(f"expected {what}, found {shown}")
         if len(hit) > 1:
             raise AmbiguousLine(
-                f"{' '.join(self.toks[self.i:best])!r} could be "
+                f"{' '.join(self.toks[self.i : best])!r} could be "
                 + ", ".join(self.dm.provinces[p].name for p in hit),
                 line=self.line,
                 choices=[self.dm.provinces[p].id for p in hit],

@@ -111,7 +111,9 @@ class Position:
         """Owned, empty home centres of ``power``."""
         dm = self.dm
         return [
-            h for h in dm.powers[power].home if self.owner.get(h) == power and self.board.at(h) is None
+            h
+            for h in dm.powers[power].home
+            if self.owner.get(h) == power and self.board.at(h) is None
         ]
 
     def deciders(self) -> list[int]:
@@ -285,7 +287,7 @@ def _movement(
 
 def _disband_stranded(report: PhaseReport) -> None:
     pos = report.position
-    for prov, d in sorted(pos.dislodged.items()):
+    for _, d in sorted(pos.dislodged.items()):
         if not d.retreats:
             report.destroyed.append(
                 Entry(d.unit.power, _unit_text(pos.dm, d.unit), None, [DISBANDED], kind="dislodged")
@@ -323,25 +325,25 @@ def _retreats(pos: Position, orders: Mapping[int, Sequence[str]]) -> PhaseReport
     entries: list[Entry] = []
     for prov in sorted(units, key=lambda p: dm.provinces[p].id):
         unit = units[prov]
-        order = legal.get(prov)
+        given = legal.get(prov)
         codes: list[str] = []
-        if order is None:
+        if given is None:
             if prov in bad:
                 codes.append(VOID)
             codes.append(DISBANDED)
-        elif order.kind == DISBAND:
+        elif given.kind == DISBAND:
             codes.append(DISBANDED)
         else:
-            q = dm.locations[order.dest].province
+            q = dm.locations[given.dest].province
             if len(targets[q]) > 1:
                 codes += [BOUNCE, DISBANDED]  # 6.H.7, 6.H.8: all of them disband
             else:
-                board.place(Unit(unit.power, unit.type, order.dest))
+                board.place(Unit(unit.power, unit.type, given.dest))
         entries.append(
             Entry(
                 unit.power,
                 _unit_text(dm, unit),
-                order_text(dm, order) if order else None,
+                order_text(dm, given) if given else None,
                 codes,
                 bad.get(prov, ""),
                 kind="dislodged",
@@ -366,7 +368,9 @@ def civil_disorder_order(pos: Position, power: int) -> list[int]:
     owned = [p for p, o in pos.owner.items() if o == power]
     dist = distances(dm, owned) if owned else [0] * len(dm.provinces)
     units = list(pos.board.of(power))
-    units.sort(key=lambda pu: (-dist[pu[0]], 0 if pu[1].type == "F" else 1, dm.provinces[pu[0]].name))
+    units.sort(
+        key=lambda pu: (-dist[pu[0]], 0 if pu[1].type == "F" else 1, dm.provinces[pu[0]].name)
+    )
     return [p for p, _ in units]
 
 
@@ -392,17 +396,29 @@ def _adjustments(pos: Position, orders: Mapping[int, Sequence[str]]) -> PhaseRep
             except RuleError as exc:
                 reason = exc.message + (f" ({exc.hint})" if exc.hint else "")
                 prov = locate(dm, line)
-                if prov is None or isinstance(exc, UnitNotFound) and board.at(prov) is None:
+                if prov is None or (isinstance(exc, UnitNotFound) and board.at(prov) is None):
                     ignored.append(Ignored(power, line.strip(), reason))
                     if prov is not None:
                         entries.append(
-                            Entry(power, _draft_unit_text(dm, line, prov), None, [VOID], reason,
-                                  kind="adjustment")
+                            Entry(
+                                power,
+                                _draft_unit_text(dm, line, prov),
+                                None,
+                                [VOID],
+                                reason,
+                                kind="adjustment",
+                            )
                         )
                     continue
                 entries.append(
-                    Entry(power, _draft_unit_text(dm, line, prov), None, [VOID], reason,
-                          kind="adjustment")
+                    Entry(
+                        power,
+                        _draft_unit_text(dm, line, prov),
+                        None,
+                        [VOID],
+                        reason,
+                        kind="adjustment",
+                    )
                 )
                 continue
             text = order_text(dm, order)
@@ -410,18 +426,28 @@ def _adjustments(pos: Position, orders: Mapping[int, Sequence[str]]) -> PhaseRep
                 take = min(order.count, max(n - used, 0))
                 used += take
                 entries.append(
-                    Entry(power, "", text, [] if take else [VOID],
-                          "" if take else "no builds left to waive", kind="adjustment")
+                    Entry(
+                        power,
+                        "",
+                        text,
+                        [] if take else [VOID],
+                        "" if take else "no builds left to waive",
+                        kind="adjustment",
+                    )
                 )
                 continue
             utext = f"{order.unit} {dm.loc_text(order.loc)}"
             prov = dm.locations[order.loc].province
             if order.kind == BUILD:
                 if used >= n:
-                    entries.append(Entry(power, utext, text, [VOID], "no builds left", kind="adjustment"))
+                    entries.append(
+                        Entry(power, utext, text, [VOID], "no builds left", kind="adjustment")
+                    )
                 elif prov in built:
                     entries.append(
-                        Entry(power, utext, text, [VOID], "already building there", kind="adjustment")
+                        Entry(
+                            power, utext, text, [VOID], "already building there", kind="adjustment"
+                        )
                     )
                 else:
                     used += 1
@@ -454,8 +480,12 @@ def _adjustments(pos: Position, orders: Mapping[int, Sequence[str]]) -> PhaseRep
         unit = pos.board.units[prov]
         gone_ = prov in removed.get(unit.power, set())
         entries.append(
-            Entry(unit.power, _unit_text(dm, unit), f"Remove {_unit_text(dm, unit)}" if gone_ else None,
-                  [DISBANDED] if gone_ else [])
+            Entry(
+                unit.power,
+                _unit_text(dm, unit),
+                f"Remove {_unit_text(dm, unit)}" if gone_ else None,
+                [DISBANDED] if gone_ else [],
+            )
         )
     _, year, _ = split_phase(pos.phase)
     after = Position(f"S{year + 1}M", board, dict(pos.owner))

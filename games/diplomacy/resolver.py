@@ -113,10 +113,10 @@ def adjudicate_movement(
 
     kind = [-1] * n
     power = [-1] * n
-    mdest = [-1] * n          # move: destination province
-    target = [-1] * n         # support/convoy: province of the unit supported/convoyed
-    sdest = [-1] * n          # support: province aimed at (hold: target); convoy: army's goal
-    sloc = [-1] * n           # support: coast location named (-1: none)
+    mdest = [-1] * n  # move: destination province
+    target = [-1] * n  # support/convoy: province of the unit supported/convoyed
+    sdest = [-1] * n  # support: province aimed at (hold: target); convoy: army's goal
+    sloc = [-1] * n  # support: coast location named (-1: none)
     for p, u in units.items():
         power[p] = u.power
         o = orders.get(p)
@@ -173,8 +173,10 @@ def adjudicate_movement(
                     valid[p] = False
                 else:
                     hsup[t].append(p)
-            elif kind[t] == _MOVE and mdest[t] == sdest[p] and (
-                sloc[p] < 0 or orders[t].dest == sloc[p]
+            elif (
+                kind[t] == _MOVE
+                and mdest[t] == sdest[p]
+                and (sloc[p] < 0 or orders[t].dest == sloc[p])
             ):
                 msup[t].append(p)
             else:
@@ -187,7 +189,7 @@ def adjudicate_movement(
                 valid[p] = False
     for p in occupied:
         k = kind[p]
-        if k == _SUPPORT or k == _CONVOY:
+        if k in (_SUPPORT, _CONVOY):
             if not valid[p]:
                 res[p] = 0
             elif not attackers[p]:
@@ -349,7 +351,7 @@ def adjudicate_movement(
                 return False
         elif a <= hold(q, not opt):
             return False
-        for w in attackers[q]:
+        for w in attackers[q]:  # noqa: SIM110 - a plain loop is faster here
             if w != p and a <= prevent(w, not opt):
                 return False
         return True
@@ -373,7 +375,7 @@ def adjudicate_movement(
                     return False
             return True
         # CONVOY: the fleet must not be dislodged (5.B.3), via adjudicate (5.D).
-        for m in attackers[d]:
+        for m in attackers[d]:  # noqa: SIM110 - a plain loop is faster here
             if adjudicate_move(m, not opt):
                 return False
         return True
@@ -402,27 +404,28 @@ def adjudicate_movement(
     voided = set(void)
     for p in occupied:
         k = kind[p]
-        c: list[str] = []
+        out: list[str] = []
         if p in voided:
-            c.append(VOID)
+            out.append(VOID)
         if k == _MOVE:
             if res[p] == 1:
                 moved[p] = orders[p].dest
             elif convoyed[p] and not path(p, False):
-                c.append(NO_CONVOY)
+                out.append(NO_CONVOY)
             else:
-                c.append(BOUNCE)
+                out.append(BOUNCE)
         elif k == _SUPPORT:
             if not valid[p]:
-                c.append(VOID)
+                out.append(VOID)
             elif res[p] == 0:
-                c.append(CUT)
-        elif k == _CONVOY:
+                out.append(CUT)
+        elif k == _CONVOY and (
+            not valid[p] or (res[p] == 0 and not any(res[m] == 1 for m in attackers[p]))
+        ):
             # A convoy is void when it matched no army moving by convoy, or
             # when the Szykman rule made it fail with the fleet not dislodged.
-            if not valid[p] or (res[p] == 0 and not any(res[m] == 1 for m in attackers[p])):
-                c.append(VOID)
-        codes[p] = c
+            out.append(VOID)
+        codes[p] = out
     for p, dest in moved.items():
         q = loc_prov[dest]
         u = units[p]
@@ -445,8 +448,8 @@ def adjudicate_movement(
                 continue
             if convoyed[w] and not path(w, False):
                 continue
-            o = h2h[w]
-            if o >= 0 and res[o] == 1:
+            opp = h2h[w]
+            if opp >= 0 and res[opp] == 1:
                 continue
             contested.add(q)
             break
@@ -479,9 +482,7 @@ def _sea_neighbour_table(dm: DipMap) -> list[frozenset[int]]:
     return table
 
 
-def retreat_options(
-    dm: DipMap, result: MovementResult, province: int
-) -> tuple[int, ...]:
+def retreat_options(dm: DipMap, result: MovementResult, province: int) -> tuple[int, ...]:
     """Locations the unit dislodged from ``province`` may retreat to: adjacent,
     empty after the movement, not left empty by a standoff (6.H.6) and not the
     province its attacker came from unless the attacker came by convoy (4.A.5,

@@ -222,7 +222,9 @@ def write_dislodged(
     return out
 
 
-def position_json(pos: Position, upper: bool, attackers: Mapping[int, int] | None = None) -> dict[str, Any]:
+def position_json(
+    pos: Position, upper: bool, attackers: Mapping[int, int] | None = None
+) -> dict[str, Any]:
     dm = pos.dm
     return {
         "phase": pos.phase,

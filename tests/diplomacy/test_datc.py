@@ -104,7 +104,11 @@ DISPUTED: dict[str, str] = {
 def _params() -> list[Any]:
     out = []
     for c in ALL_CASES:
-        marks = [pytest.mark.xfail(reason=DISPUTED[c.number], strict=True)] if c.number in DISPUTED else []
+        marks = (
+            [pytest.mark.xfail(reason=DISPUTED[c.number], strict=True)]
+            if c.number in DISPUTED
+            else []
+        )
         out.append(pytest.param(c, id=c.number, marks=marks))
     return out
 
@@ -112,10 +116,13 @@ def _params() -> list[Any]:
 @pytest.mark.parametrize("case", _params())
 def test_datc_case(case: Case) -> None:
     doc = _first_document(case)
+    out: dict[str, Any] = {}
     for i, phase in enumerate(case.phases):
         where = f"{_describe(case)}, phase {phase.phase}"
         if i > 0:
-            assert out["next_phase"] == phase.phase, f"{where}: adjudicator went to {out['next_phase']}"
+            assert out["next_phase"] == phase.phase, (
+                f"{where}: adjudicator went to {out['next_phase']}"
+            )
             doc = dict(out)
         doc["orders"] = _orders(phase.orders)
         out = GAME.adjudicate_json(doc)
