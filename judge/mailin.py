@@ -582,6 +582,8 @@ _ATTRIBUTION_END = re.compile(
     r"napisał|написал\w*|写道|寫道)\s*[:：]\s*$",
     re.IGNORECASE,
 )
+# German clients put the name after the verb: "Am 03.06.2024 um 11:00 schrieb X <x@y>:".
+_ATTRIBUTION_GERMAN = re.compile(r"^am\s.{1,200}\sschrieb\s.{1,200}:\s*$", re.IGNORECASE)
 _ATTRIBUTION_START = re.compile(r"^(on|le|am|el|il|op|em|den|w dniu)\s", re.IGNORECASE)
 _ORIGINAL_MARKER = re.compile(
     r"^-{2,}\s*(original message|forwarded message|message d'origine|message transf[ée]r[ée]|"
@@ -671,7 +673,9 @@ def _strip_quotes(lines: Sequence[str]) -> list[str]:
         if _is_quoted(line):
             drop[i] = True
     for i, line in enumerate(lines):
-        if drop[i] or not _ATTRIBUTION_END.search(line):
+        if drop[i] or not (
+            _ATTRIBUTION_END.search(line) or _ATTRIBUTION_GERMAN.match(line.strip())
+        ):
             continue
         j = i + 1
         while j < n and not lines[j].strip():
@@ -1135,6 +1139,8 @@ class MaildirInbound:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self._box = Maildir(str(self.path), factory=None, create=True)
+        for sub in ("tmp", "new", "cur"):  # Maildir() skips this when the folder exists
+            (self.path / sub).mkdir(parents=True, exist_ok=True)
         self._colon = self._box.colon
 
     def _folder(self, name: str) -> Path:

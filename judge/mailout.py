@@ -276,6 +276,8 @@ class MaildirOutbound:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self._box = Maildir(str(self.path), factory=None, create=True)
+        for sub in ("tmp", "new", "cur"):  # Maildir() skips this when the folder exists
+            (self.path / sub).mkdir(parents=True, exist_ok=True)
 
     def send(self, envelope_from: str, to_addr: str, message: bytes) -> None:
         _check_recipient(to_addr)
