@@ -28,6 +28,7 @@ from judge.engine import (
     IllegalLine,
     Outcome,
     Role,
+    RuleError,
     State,
     public,
 )
@@ -47,6 +48,8 @@ class Table:
     waiting: list[Role] = field(default_factory=list)
     draw_votes: list[Role] = field(default_factory=list)
     outcome: dict[str, JSON] | None = None
+    queue: dict[Role, list[str]] = field(default_factory=dict)
+    policies: dict[Role, dict[str, str]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -59,6 +62,8 @@ class Table:
             "waiting": sorted(self.waiting),
             "draw_votes": sorted(self.draw_votes),
             "outcome": self.outcome,
+            "queue": {r: list(q) for r, q in self.queue.items() if q},
+            "policies": {r: dict(p) for r, p in self.policies.items() if p},
         }
 
     def dumps(self) -> str:
@@ -76,6 +81,8 @@ class Table:
             waiting=list(raw.get("waiting", [])),
             draw_votes=list(raw.get("draw_votes", [])),
             outcome=raw.get("outcome"),
+            queue={k: list(v) for k, v in raw.get("queue", {}).items()},
+            policies={k: dict(v) for k, v in raw.get("policies", {}).items()},
         )
 
     @classmethod
@@ -108,7 +115,11 @@ class Step:
     @property
     def resolved(self) -> bool:
         """Whether the game moved on (a resolution or an action), so reports are due."""
-        return any(e.kind in {"setup", "act", "resolve", "default", "draw"} for e in self.entries)
+        return any(e.kind in MOVES for e in self.entries)
+
+
+#: Log entry kinds that move the game on (reports follow them).
+MOVES = frozenset({"setup", "act", "resolve", "default", "draw"})
 
 
 class NotNow(IllegalLine):
@@ -324,6 +335,79 @@ def agree_draw(game: Game, table: Table, survivors: Sequence[Role]) -> Step:
     return Step(new, [Entry("draw", None, {"survivors": sorted(survivors)})], [ev])
 
 
+def enqueue(table: Table, role: Role, lines: Sequence[str]) -> Step:
+    """Hold action lines sent while ``role`` is not on turn; :func:`drain` tries
+    them, in order, when ``role`` next has to act. Hidden like held orders."""
+    new = copy.deepcopy(table)
+    new.queue.setdefault(role, []).extend(lines)
+    return Step(new, [Entry("queue", role, {"lines": list(lines)})], [])
+
+
+def set_policy(table: Table, role: Role, window: str, mode: str) -> Step:
+    """A standing answer for a kind of response window: ``ask`` or ``pass``."""
+    if mode not in ("ask", "pass"):
+        raise ValueError("a policy is ASK or PASS")
+    new = copy.deepcopy(table)
+    policies = new.policies.setdefault(role, {})
+    if mode == "ask":
+        policies.pop(window, None)
+    else:
+        policies[window] = mode
+    return Step(new, [Entry("policy", role, {"window": window, "mode": mode})], [])
+
+
+def _drain_one(game: Game, table: Table, seed: bytes) -> Step | None:
+    """One queued line or one policy answer, if any is due."""
+    for decision in decisions(game, table):
+        if decision.kind is DecisionKind.ORDERS:
+            continue
+        for role in decision.roles:
+            if role not in acting_roles(game, table):
+                continue
+            if (
+                decision.kind is DecisionKind.RESPONSE
+                and decision.window
+                and table.policies.get(role, {}).get(decision.window) == "pass"
+            ):
+                action = game.default(table.state, decision, role)
+                if action is not None:
+                    step = act(game, table, role, action, seed)
+                    step.entries[0].kind = "default"
+                    step.entries[0].payload["policy"] = decision.window
+                    return step
+            if table.queue.get(role):
+                return _pop_queued(game, table, role, seed)
+    return None
+
+
+def _pop_queued(game: Game, table: Table, role: Role, seed: bytes) -> Step:
+    popped = copy.deepcopy(table)
+    line = popped.queue[role].pop(0)
+    try:
+        action = game.parse(popped.state, role, line)
+        step = act(game, popped, role, action, seed)
+    except RuleError as exc:  # no longer fits (or no longer understood): dropped
+        ev = Event(f'Your queued action "{line}" was dropped: {exc.message}',
+                   frozenset([role]), {"dropped": line})
+        return Step(popped, [Entry("drop", role, {"line": line, "reason": exc.message})], [ev])
+    step.entries[0].payload["queued"] = True
+    return step
+
+
+def drain(game: Game, table: Table, seed: bytes) -> list[Step]:
+    """Take every queued action and policy answer that has become due, one step
+    each (the caller commits them in order)."""
+    steps: list[Step] = []
+    current = table
+    for _ in range(1000):
+        step = _drain_one(game, current, seed)
+        if step is None:
+            break
+        steps.append(step)
+        current = step.table
+    return steps
+
+
 # --------------------------------------------------------------------------- replay
 
 
@@ -344,9 +428,22 @@ def apply_entry(game: Game, table: Table | None, row: Mapping[str, Any], seed: b
         actions = [Action.from_json(a) for a in payload["actions"]]
         return submit(game, table, role, actions, replace_all=payload.get("replace_all", False))
     if kind in ("act", "default"):
+        if payload.get("queued"):
+            table = copy.deepcopy(table)
+            table.queue[role].pop(0)
         step = act(game, table, role, Action.from_json(payload["action"]), seed)
         step.entries[0].kind = kind
+        step.entries[0].payload.update(
+            {k: v for k, v in payload.items() if k in ("queued", "policy")})
         return step
+    if kind == "queue":
+        return enqueue(table, role, payload["lines"])
+    if kind == "policy":
+        return set_policy(table, role, payload["window"], payload["mode"])
+    if kind == "drop":
+        new = copy.deepcopy(table)
+        new.queue[role].pop(0)
+        return Step(new, [Entry("drop", role, payload)], [])
     if kind == "resolve":
         return resolve(game, table, seed, payload.get("trigger", "deadline"))
     if kind == "seats":

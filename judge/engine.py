@@ -161,6 +161,9 @@ class Decision:
     changes whenever a new decision opens; the scheduler keys deadlines on it.
     ``default`` describes, for reports, what the deadline does to a seat that
     did not act (``"hold"``, ``"pass"``, ``"civil disorder"``).
+    ``window`` names the kind of a RESPONSE window (``"before-combat"``); a
+    player may set a standing policy per kind (``POLICY before-combat PASS``),
+    and the judge then answers such windows for them with ``Game.default``.
     """
 
     kind: DecisionKind
@@ -168,6 +171,7 @@ class Decision:
     phase: str
     prompt: str = ""
     default: str = ""
+    window: str = ""
 
 
 # --------------------------------------------------------------------------- events
@@ -283,6 +287,18 @@ class Game(Protocol):
     verbs: tuple[VerbSpec, ...]
     view_schema: str
     """File name under schemas/ of the JSON Schema every ``view`` must satisfy."""
+
+    # Optional attributes the judge reads with getattr (absent = the default):
+    #   queues_actions: bool = False -- lines a player sends while not on turn
+    #       are queued and tried when that player next acts (card games);
+    #   windows: tuple[str, ...] = () -- RESPONSE window kinds a POLICY may name;
+    #   playthrough_options: Mapping[str, JSON] -- options under which random
+    #       playthroughs end quickly (contract suite, demo);
+    #   scramble(state, role, rng) -> State -- a state differing only in what is
+    #       hidden from every role but ``role`` (noninterference tests);
+    #   survivors(state) -> list[Role] -- who must vote for an agreed draw;
+    #   agreed_draw(state, roles) -> State -- end the game in that draw;
+    #   adjudicate_json(doc) -> dict -- offline adjudication (`judge adjudicate`).
 
     def setup(self, options: Mapping[str, JSON], rng: Rng) -> State: ...
 

@@ -75,6 +75,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 "STATUS"),
     CommandSpec("HISTORY", "[<count>]", "player",
                 "What happened in the last phases (default 3).", "HISTORY 5"),
+    CommandSpec("POLICY", "<window> <mode>", "player",
+                "A standing answer for a kind of response window: ASK (you are asked each "
+                "time) or PASS (the judge passes for you).", "POLICY before-combat PASS"),
     CommandSpec("RESIGN", "", "player",
                 "Leave the game; your seat falls into civil disorder until the GM replaces you.",
                 "RESIGN"),

@@ -33,6 +33,7 @@ from judge.engine import (
     Action,
     Event,
     Game,
+    InvalidLine,
     RuleError,
     option_values,
 )
@@ -308,6 +309,25 @@ class Judge:
     # ------------------------------------------------------------------ steps
 
     def _commit(self, name: str, step: adj.Step, message_id: str) -> None:
+        """Write a step, then every queued action and policy answer it made due."""
+        self._write(name, step, message_id)
+        if not any(e.kind in adj.MOVES or e.kind in ("queue", "policy") for e in step.entries):
+            return
+        row, game = self.game_of(name)
+        table = adj.Table.loads(row["table_json"])
+        if table.outcome is not None or row["status"] != "active":
+            return
+        for extra in adj.drain(game, table, bytes.fromhex(row["seed"])):
+            self._write(name, extra, message_id)
+            for entry in extra.entries:
+                if entry.kind == "drop":
+                    seat = self.store.seat(name, entry.role or "")
+                    if seat is not None and seat.status == "active":
+                        self._queue(seat.address, f"[{name}] queued action dropped",
+                                    "\n".join(e.text for e in extra.events) + "\n",
+                                    "notice", game=name)
+
+    def _write(self, name: str, step: adj.Step, message_id: str) -> None:
         """Write a step: log entries, the table, reports, the next clock."""
         now = self.now()
         row, game = self.game_of(name)
@@ -316,7 +336,7 @@ class Judge:
         last_n = 0
         for entry in step.entries:
             payload = dict(entry.payload)
-            if entry.kind in ("setup", "act", "default", "resolve", "draw"):
+            if entry.kind in adj.MOVES:
                 payload["events"] = [e.to_json() for e in step.events]
             last_n = self.store.append_action(
                 name,
@@ -871,6 +891,13 @@ class Judge:
         for ln in lines:
             row, game = self.game_of(s.game)
             table = adj.Table.loads(row["table_json"])
+            if (
+                row["status"] == "active"
+                and role not in adj.acting_roles(game, table)
+                and getattr(game, "queues_actions", False)
+            ):
+                self._queue_line(session, s.game, game, table, role, ln)
+                continue
             if row["status"] != "active" or role not in adj.acting_roles(game, table):
                 session.error(
                     ln,
@@ -889,6 +916,49 @@ class Judge:
                 continue
             session.touched.add(s.game)
             session.ok(ln, f"done: {action.text}")
+
+    def _queue_line(
+        self,
+        session: MailSession,
+        name: str,
+        game: Game,
+        table: adj.Table,
+        role: str,
+        ln: grammar.Line,
+    ) -> None:
+        """Not ``role``'s turn: a line the game understands is queued for when it
+        is (an ``InvalidLine`` is refused now; ``IllegalLine`` may fit later)."""
+        try:
+            game.parse(table.state, role, ln.text)
+        except InvalidLine as exc:
+            session.error(ln, f"{exc.grade.value}: {exc.message}", exc.hint)
+            return
+        except RuleError:
+            pass  # understood; it may fit when the turn comes
+        self._commit(name, adj.enqueue(table, role, [ln.text]), session.mail.message_id)
+        session.touched.add(name)
+        session.ok(ln, "queued: it will be taken when you next act, if it still fits")
+
+    def _cmd_policy(self, session: MailSession, command: grammar.Command) -> None:
+        s = self._need_signon(session)
+        row, game = self.game_of(s.game)
+        if row["status"] not in ("active", "paused"):
+            raise CommandError(f"{s.game} is {row['status']}")
+        windows: tuple[str, ...] = getattr(game, "windows", ())
+        window = command.args["window"].lower()
+        mode = command.args["mode"].lower()
+        if window not in windows:
+            raise CommandError(
+                f"{game.title} has no response window called {window!r}",
+                "windows: " + (", ".join(windows) or "none in this game"),
+            )
+        if mode not in ("ask", "pass"):
+            raise CommandError(f"a policy is ASK or PASS, not {mode!r}", f"POLICY {window} PASS")
+        table = adj.Table.loads(row["table_json"])
+        self._commit(s.game, adj.set_policy(table, s.role, window, mode), session.mail.message_id)
+        session.touched.add(s.game)
+        answer = "answered PASS for you" if mode == "pass" else "you are asked"
+        session.ok(command.line, f"{window} windows: {answer}")
 
     def _flag(self, session: MailSession, command: grammar.Command, flag: str, on: bool) -> None:
         s = self._need_signon(session)
