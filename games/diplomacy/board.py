@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .geography import DipMap
 
 
-@dataclass(frozen=True, slots=True)
-class Unit:
+class Unit(NamedTuple):
+    """A unit: its power's index, type (``"A"`` or ``"F"``) and location index."""
+
     power: int
     type: str
-    """``"A"`` or ``"F"``."""
     loc: int
 
 

@@ -74,8 +74,8 @@ class Strengths:
 class MovementResult:
     """What a movement phase did.
 
-    ``orders``: the order each unit (by starting province) executed (holds
-    included). ``moved``: starting province -> destination location of every
+    ``orders``: the legal order of each unit that had one (by starting
+    province); the others held. ``moved``: starting province -> destination location of every
     successful move. ``codes``: starting province -> result codes (empty:
     success). ``dislodged``: province -> (unit, attacker's origin province,
     whether the attacker came by convoy). ``contested``: provinces left empty
@@ -106,111 +106,106 @@ def adjudicate_movement(
     is reported ``void``.
     """
     dm: DipMap = board.dm
-    n = len(dm.provinces)
+    n, loc_prov, army_adj, sea_nb = _tables(dm)
     units = board.units
-    loc_prov = [loc.province for loc in dm.locations]
-    army_adj = dm.army_adj
+    occupied = list(units)
 
     kind = [-1] * n
     power = [-1] * n
     mdest = [-1] * n  # move: destination province
     target = [-1] * n  # support/convoy: province of the unit supported/convoyed
     sdest = [-1] * n  # support: province aimed at (hold: target); convoy: army's goal
-    sloc = [-1] * n  # support: coast location named (-1: none)
+    convoyed = [False] * n
+    res = [-1] * n  # decisions: -1 unresolved, 0 fails, 1 succeeds (holds: 0)
+    attackers: dict[int, list[int]] = {}
+    moves: list[int] = []
+    supports: list[int] = []
+    convoys: list[int] = []
     for p, u in units.items():
         power[p] = u.power
         o = orders.get(p)
-        if o is None:
+        if o is None or o.kind == HOLD:
             kind[p] = _HOLD
+            res[p] = 0
             continue
         k = _KIND[o.kind]
         kind[p] = k
         if k == _MOVE:
-            mdest[p] = loc_prov[o.dest]
+            q = loc_prov[o.dest]
+            mdest[p] = q
+            moves.append(p)
+            if q in attackers:
+                attackers[q].append(p)
+            else:
+                attackers[q] = [p]
+            # Convoy intent (DATC 4.A.3, 2023 rules, no fallback to the land
+            # route): by convoy when not adjacent or ordered "via convoy" ...
+            if u.type == "A" and (o.via or q not in army_adj[p]):
+                convoyed[p] = True
         elif k == _SUPPORT:
             target[p] = o.target
-            if o.dest < 0:
-                sdest[p] = o.target
-            else:
-                sdest[p] = loc_prov[o.dest]
-                if o.dest != sdest[p]:
-                    sloc[p] = o.dest
-        elif k == _CONVOY:
+            sdest[p] = o.target if o.dest < 0 else loc_prov[o.dest]
+            supports.append(p)
+        else:
             target[p] = o.target
             sdest[p] = loc_prov[o.dest]
+            convoys.append(p)
+    # ... or when a fleet of the same power is ordered to convoy it.
+    for c in convoys:
+        a = target[c]
+        if kind[a] == _MOVE and mdest[a] == sdest[c] and power[a] == power[c]:
+            convoyed[a] = True
 
-    # Convoy intent (DATC 4.A.3, 2023 rules, no fallback to the land route): a
-    # move is by convoy when not adjacent, when ordered "via convoy", or when a
-    # fleet of the same power is ordered to convoy it.
-    convoyed = [False] * n
-    occupied = list(units)
-    for p in occupied:
-        if kind[p] == _MOVE and units[p].type == "A":
-            o = orders[p]
-            if o.via or mdest[p] not in army_adj[p]:
-                convoyed[p] = True
-    for c in occupied:
-        if kind[c] == _CONVOY:
-            a = target[c]
-            if kind[a] == _MOVE and mdest[a] == sdest[c] and power[a] == power[c]:
-                convoyed[a] = True
-
-    # Matching: supports and convoys that fit the orders they name.
-    attackers: list[list[int]] = [[] for _ in range(n)]
-    msup: list[list[int]] = [[] for _ in range(n)]
-    hsup: list[list[int]] = [[] for _ in range(n)]
+    # Matching: supports and convoys that fit the orders they name (DATC
+    # 5.B.2; a support naming a coast must name the coast moved to, 6.B.9).
+    msup: dict[int, list[int]] = {}
+    hsup: dict[int, list[int]] = {}
     cfleets: dict[int, list[int]] = {}
-    res = [-1] * n
     valid = [True] * n
-    for p in occupied:
-        k = kind[p]
-        if k == _MOVE:
-            attackers[mdest[p]].append(p)
-        elif k == _SUPPORT:
-            t = target[p]
-            if sdest[p] == t:
-                if kind[t] == _MOVE:
-                    valid[p] = False
-                else:
-                    hsup[t].append(p)
-            elif (
-                kind[t] == _MOVE
-                and mdest[t] == sdest[p]
-                and (sloc[p] < 0 or orders[t].dest == sloc[p])
-            ):
-                msup[t].append(p)
-            else:
+    for p in supports:
+        t = target[p]
+        if sdest[p] == t:
+            if kind[t] == _MOVE:
                 valid[p] = False
-        elif k == _CONVOY:
-            a = target[p]
-            if kind[a] == _MOVE and mdest[a] == sdest[p] and convoyed[a]:
-                cfleets.setdefault(a, []).append(p)
-            else:
-                valid[p] = False
-    for p in occupied:
-        k = kind[p]
-        if k in (_SUPPORT, _CONVOY):
-            if not valid[p]:
                 res[p] = 0
-            elif not attackers[p]:
+                continue
+            hsup.setdefault(t, []).append(p)
+        else:
+            d = orders[p].dest
+            if kind[t] == _MOVE and mdest[t] == sdest[p] and (
+                d == sdest[p] or orders[t].dest == d
+            ):
+                msup.setdefault(t, []).append(p)
+            else:
+                valid[p] = False
+                res[p] = 0
+                continue
+        if p not in attackers:
+            res[p] = 1
+    for p in convoys:
+        a = target[p]
+        if kind[a] == _MOVE and mdest[a] == sdest[p] and convoyed[a]:
+            cfleets.setdefault(a, []).append(p)
+            if p not in attackers:
                 res[p] = 1
-        elif k == _HOLD:
-            res[p] = 0  # not a decision; kept at 0 so "resolved" holds
+        else:
+            valid[p] = False
+            res[p] = 0
     h2h = [-1] * n
-    for p in occupied:
-        if kind[p] == _MOVE and not convoyed[p]:
-            q = mdest[p]
-            if kind[q] == _MOVE and mdest[q] == p and not convoyed[q]:
-                h2h[p] = q
+    for q, movers in attackers.items():
+        if kind[q] == _MOVE and not convoyed[q]:
+            back = mdest[q]
+            for p in movers:
+                if p == back and not convoyed[p]:
+                    h2h[p] = q
+                    h2h[q] = p
+    empty: list[int] = []
 
-    st = strengths or Strengths()
+    st = strengths or _STANDARD
     base = st.base or [1] * n
     weight = st.weight or [1] * n
     pen_move = st.penalised
     pen_sup = st.support_penalty
-
-    # Sea adjacency for convoy paths.
-    sea_nb = _sea_neighbour_table(dm)
 
     # ------------------------------------------------------------------ solver
     visited = [False] * n
@@ -308,13 +303,13 @@ def adjudicate_movement(
         q = mdest[p]
         occ = kind[q]
         if occ < 0 or (occ == _MOVE and h2h[p] < 0 and resolve(q, opt)):
-            sups = msup[p]
+            sups = msup.get(p, empty)
             strength = base[p] + nsup(sups, opt)
         elif power[q] == power[p]:
             return 0
         else:
             pq = power[q]
-            sups = [s for s in msup[p] if power[s] != pq]
+            sups = [s for s in msup.get(p, empty) if power[s] != pq]
             strength = base[p] + nsup(sups, opt)
         if pen_move is not None and strength > 0:
             hit = pen_move[p]
@@ -330,7 +325,7 @@ def adjudicate_movement(
             return 0
         if k == _MOVE:
             return 0 if resolve(q, not opt) else base[q]
-        return base[q] + nsup(hsup[q], opt)
+        return base[q] + nsup(hsup.get(q, empty), opt)
 
     def prevent(w: int, opt: bool) -> int:
         if convoyed[w] and not path(w, opt):
@@ -338,7 +333,7 @@ def adjudicate_movement(
         o = h2h[w]
         if o >= 0 and resolve(o, not opt):
             return 0
-        return base[w] + nsup(msup[w], opt)
+        return base[w] + nsup(msup.get(w, empty), opt)
 
     def adjudicate_move(p: int, opt: bool) -> bool:
         a = attack(p, opt)
@@ -347,7 +342,7 @@ def adjudicate_movement(
         q = mdest[p]
         o = h2h[p]
         if o >= 0:
-            if a <= base[o] + nsup(msup[o], not opt):
+            if a <= base[o] + nsup(msup.get(o, empty), not opt):
                 return False
         elif a <= hold(q, not opt):
             return False
@@ -363,7 +358,7 @@ def adjudicate_movement(
         if k == _SUPPORT:
             aim = sdest[d]
             pd = power[d]
-            for m in attackers[d]:
+            for m in attackers.get(d, empty):
                 if power[m] == pd:
                     continue
                 if m == aim:
@@ -375,61 +370,61 @@ def adjudicate_movement(
                     return False
             return True
         # CONVOY: the fleet must not be dislodged (5.B.3), via adjudicate (5.D).
-        for m in attackers[d]:  # noqa: SIM110 - a plain loop is faster here
+        for m in attackers.get(d, empty):  # noqa: SIM110 - a plain loop is faster here
             if adjudicate_move(m, not opt):
                 return False
         return True
 
-    limit = sys.getrecursionlimit()
-    if limit < 4000:
+    if sys.getrecursionlimit() < 4000:
         sys.setrecursionlimit(4000)
-    for p in occupied:
+    for p in moves:
         if res[p] < 0:
+            q = mdest[p]
             if (
-                kind[p] == _MOVE
-                and kind[mdest[p]] < 0
-                and len(attackers[mdest[p]]) == 1
+                kind[q] < 0
+                and len(attackers[q]) == 1
                 and not convoyed[p]
                 and pen_move is None
             ):
                 res[p] = 1  # a lone move into an empty province
             else:
                 resolve(p, True)
+    for p in supports:
+        if res[p] < 0:
+            resolve(p, True)
+    for p in convoys:
+        if res[p] < 0:
+            resolve(p, True)
 
     # ------------------------------------------------------------------ outcome
-    codes: dict[int, list[str]] = {}
+    codes: dict[int, list[str]] = {p: [] for p in occupied}
+    for p in void:
+        codes[p].append(VOID)
     moved: dict[int, int] = {}
     new_units: dict[int, Unit] = {}
-    dislodged: dict[int, tuple[Unit, int, bool]] = {}
-    voided = set(void)
-    for p in occupied:
-        k = kind[p]
-        out: list[str] = []
-        if p in voided:
-            out.append(VOID)
-        if k == _MOVE:
-            if res[p] == 1:
-                moved[p] = orders[p].dest
-            elif convoyed[p] and not path(p, False):
-                out.append(NO_CONVOY)
-            else:
-                out.append(BOUNCE)
-        elif k == _SUPPORT:
-            if not valid[p]:
-                out.append(VOID)
-            elif res[p] == 0:
-                out.append(CUT)
-        elif k == _CONVOY and (
-            not valid[p] or (res[p] == 0 and not any(res[m] == 1 for m in attackers[p]))
+    for p in moves:
+        if res[p] == 1:
+            dest = orders[p].dest
+            moved[p] = dest
+            u = units[p]
+            new_units[loc_prov[dest]] = Unit(u.power, u.type, dest)
+        elif convoyed[p] and not path(p, False):
+            codes[p].append(NO_CONVOY)
+        else:
+            codes[p].append(BOUNCE)
+    for p in supports:
+        if not valid[p]:
+            codes[p].append(VOID)
+        elif res[p] == 0:
+            codes[p].append(CUT)
+    for p in convoys:
+        # A convoy is void when it matched no army moving by convoy, or when
+        # the Szykman rule made it fail with the fleet not dislodged.
+        if not valid[p] or (
+            res[p] == 0 and not any(res[m] == 1 for m in attackers.get(p, empty))
         ):
-            # A convoy is void when it matched no army moving by convoy, or
-            # when the Szykman rule made it fail with the fleet not dislodged.
-            out.append(VOID)
-        codes[p] = out
-    for p, dest in moved.items():
-        q = loc_prov[dest]
-        u = units[p]
-        new_units[q] = Unit(u.power, u.type, dest)
+            codes[p].append(VOID)
+    dislodged: dict[int, tuple[Unit, int, bool]] = {}
     for p in occupied:
         if p in moved:
             continue
@@ -440,10 +435,10 @@ def adjudicate_movement(
         else:
             new_units[p] = units[p]
     contested: set[int] = set()
-    for q in range(n):
-        if q in new_units or not attackers[q]:
+    for q, movers in attackers.items():
+        if q in new_units:
             continue
-        for w in attackers[q]:
+        for w in movers:
             if res[w] == 1:
                 continue
             if convoyed[w] and not path(w, False):
@@ -453,9 +448,8 @@ def adjudicate_movement(
                 continue
             contested.add(q)
             break
-    all_orders = {p: orders.get(p) or Order(HOLD, units[p].type, units[p].loc) for p in occupied}
     return MovementResult(
-        orders=all_orders,
+        orders=dict(orders),
         moved=moved,
         codes=codes,
         dislodged=dislodged,
@@ -463,6 +457,28 @@ def adjudicate_movement(
         board=Board(dm, new_units),
         convoyed={p for p in occupied if convoyed[p]},
     )
+
+
+_STANDARD = Strengths()
+_TABLES: dict[int, tuple[int, list[int], tuple[frozenset[int], ...], list[frozenset[int]]]] = {}
+
+
+def _tables(
+    dm: DipMap,
+) -> tuple[int, list[int], tuple[frozenset[int], ...], list[frozenset[int]]]:
+    """Per-map tables, built once: province count, location -> province,
+    army adjacency, sea neighbours of each province."""
+    key = id(dm)
+    found = _TABLES.get(key)
+    if found is None:
+        found = (
+            len(dm.provinces),
+            [loc.province for loc in dm.locations],
+            dm.army_adj,
+            _sea_neighbour_table(dm),
+        )
+        _TABLES[key] = found
+    return found
 
 
 _SEA_CACHE: dict[int, list[frozenset[int]]] = {}

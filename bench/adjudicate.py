@@ -1,0 +1,206 @@
+"""Benchmark of the Diplomacy resolver on reproducible random movement phases.
+
+Each phase puts about 30 units on the classic map and gives them a mix of
+holds, moves, supports (of holds and of moves actually ordered), convoys
+(of armies next to the fleet) and some illegal orders. It prints the median
+and 90th percentile time per phase of
+
+* the resolver alone: matching and adjudicating already-bound orders
+  (:func:`games.diplomacy.resolver.adjudicate_movement`), and
+* one offline document: ``GAME.adjudicate_json`` on the JSON input, which
+  also reads and checks every order line and writes the output.
+
+Run: ``.venv/bin/python bench/adjudicate.py [--phases N] [--units N] [--seed S]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.classic import GAME
+from games.diplomacy.board import Board, Unit, sea_neighbours
+from games.diplomacy.legality import Situation, bind
+from games.diplomacy.orders import MOVEMENT, Order, read_order
+from games.diplomacy.resolver import adjudicate_movement
+
+DM = GAME.map
+
+
+def random_phase(rnd: random.Random, n_units: int) -> tuple[Board, dict[int, list[str]]]:
+    """A random board of ``n_units`` units and order lines for every unit."""
+    board = Board(DM)
+    provinces = list(range(len(DM.provinces)))
+    rnd.shuffle(provinces)
+    for p in provinces[:n_units]:
+        kind = DM.provinces[p].kind
+        if kind == "land":
+            utype = "A"
+        elif kind == "sea":
+            utype = "F"
+        else:
+            utype = rnd.choice("AF")
+        loc = rnd.choice(DM.fleet_locs[p]) if utype == "F" else p
+        board.place(Unit(rnd.randrange(len(DM.powers)), utype, loc))
+    name = DM.loc_text
+    moves: dict[int, int] = {}
+    lines: dict[int, list[str]] = {}
+    plan: list[tuple[int, Unit, str]] = []
+    for p, u in board.units.items():
+        roll = rnd.random()
+        plan.append((p, u, "hold" if roll < 0.15 else "move" if roll < 0.55 else "other"))
+    for p, u, what in plan:
+        head = f"{u.type} {name(u.loc)}"
+        if what == "move":
+            adj = DM.army_adj[p] if u.type == "A" else DM.fleet_adj[u.loc]
+            targets = sorted(adj)
+            if rnd.random() < 0.05 or not targets:
+                q = rnd.randrange(len(DM.provinces))  # often illegal
+                line = f"{head} - {DM.provinces[q].id}"
+            else:
+                t = rnd.choice(targets)
+                moves[p] = DM.locations[t].province
+                line = f"{head} - {name(t)}"
+        elif what == "hold":
+            line = f"{head} H"
+        else:
+            line = ""
+            if u.type == "F" and DM.is_sea(p):
+                armies = [
+                    r
+                    for r, v in board.units.items()
+                    if v.type == "A" and p in sea_neighbours(DM, r)
+                ]
+                if armies and rnd.random() < 0.5:
+                    r = rnd.choice(armies)
+                    goal = rnd.choice(
+                        sorted(q for q in sea_neighbours(DM, p) if DM.is_coastal(q) and q != r)
+                        or [r]
+                    )
+                    line = f"{head} C A {DM.provinces[r].id} - {DM.provinces[goal].id}"
+                    if goal != r and rnd.random() < 0.7:
+                        moves[r] = goal
+            if not line:
+                reach = DM.army_adj[p] if u.type == "A" else DM.fleet_reach[u.loc]
+                movers = [r for r, q in moves.items() if q in reach and r != p and q != p]
+                holders = [q for q in reach if q in board.units]
+                if movers and rnd.random() < 0.6:
+                    r = rnd.choice(movers)
+                    v = board.units[r]
+                    line = f"{head} S {v.type} {DM.provinces[r].id} - {DM.provinces[moves[r]].id}"
+                elif holders:
+                    q = rnd.choice(sorted(holders))
+                    line = f"{head} S {board.units[q].type} {DM.provinces[q].id}"
+                else:
+                    line = f"{head} H"
+        lines.setdefault(u.power, []).append(line)
+    # armies chosen for a convoy move there (replacing their earlier order)
+    for r, q in moves.items():
+        v = board.units[r]
+        if v.type == "A" and q not in DM.army_adj[r]:
+            lines[v.power].append(f"A {DM.provinces[r].id} - {DM.provinces[q].id}")
+    return board, lines
+
+
+def bind_all(board: Board, lines: dict[int, list[str]]) -> tuple[dict[int, Order], list[int]]:
+    sit = Situation(board, MOVEMENT)
+    legal: dict[int, Order] = {}
+    bad: set[int] = set()
+    for power, ls in lines.items():
+        for line in ls:
+            try:
+                o = bind(sit, power, read_order(DM, line, MOVEMENT))
+            except Exception:
+                prov = next(
+                    (
+                        p
+                        for p, u in board.units.items()
+                        if u.power == power and line.startswith(f"{u.type} {DM.loc_text(u.loc)} ")
+                    ),
+                    None,
+                )
+                if prov is not None:
+                    bad.add(prov)
+                continue
+            legal[DM.locations[o.loc].province] = o
+    return legal, sorted(bad - set(legal))
+
+
+def document(board: Board, lines: dict[int, list[str]]) -> dict[str, Any]:
+    units: dict[str, list[str]] = {}
+    for u in board.units.values():
+        units.setdefault(DM.powers[u.power].name.upper(), []).append(
+            f"{u.type} {DM.loc_text(u.loc).upper()}"
+        )
+    return {
+        "game": "classic",
+        "phase": "F1901M",
+        "units": units,
+        "orders": {DM.powers[p].name.upper(): ls for p, ls in lines.items()},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--phases", type=int, default=2000)
+    ap.add_argument("--units", type=int, default=30)
+    ap.add_argument("--seed", type=int, default=1901)
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=5,
+        help="time each phase this many times and keep its best time (default 5)",
+    )
+    args = ap.parse_args(argv)
+    rnd = random.Random(args.seed)
+    phases = [random_phase(rnd, args.units) for _ in range(args.phases)]
+    bound = [bind_all(b, ls) for b, ls in phases]
+    docs = [document(b, ls) for b, ls in phases]
+    n = args.phases
+    stats = {"orders": 0, "supports": 0, "convoys": 0, "void": 0}
+    for (_b, ls), (legal, bad) in zip(phases, bound, strict=True):
+        stats["orders"] += sum(len(x) for x in ls.values())
+        stats["supports"] += sum(1 for o in legal.values() if o.kind == "S")
+        stats["convoys"] += sum(1 for o in legal.values() if o.kind == "C")
+        stats["void"] += len(bad)
+    for _ in range(2):  # warm up
+        for (b, _ls), (legal, bad) in zip(phases[:50], bound[:50], strict=True):
+            adjudicate_movement(b, legal, bad)
+    clock = time.perf_counter
+    resolver = [float("inf")] * n
+    offline = [float("inf")] * n
+    for _ in range(max(1, args.repeat)):
+        for i, ((b, _ls), (legal, bad)) in enumerate(zip(phases, bound, strict=True)):
+            t0 = clock()
+            adjudicate_movement(b, legal, bad)
+            resolver[i] = min(resolver[i], clock() - t0)
+        for i, doc in enumerate(docs):
+            t0 = clock()
+            GAME.adjudicate_json(doc)
+            offline[i] = min(offline[i], clock() - t0)
+
+    def show(name: str, xs: list[float]) -> None:
+        xs = sorted(xs)
+        p90 = xs[int(0.9 * (len(xs) - 1))]
+        print(f"{name:<28} median {statistics.median(xs) * 1e3:8.4f} ms   p90 {p90 * 1e3:8.4f} ms")
+
+    print(
+        f"{n} random movement phases, {args.units} units each (seed {args.seed}); per phase: "
+        f"{stats['orders'] / n:.1f} order lines, {stats['supports'] / n:.1f} supports, "
+        f"{stats['convoys'] / n:.1f} convoys, {stats['void'] / n:.1f} units with only illegal orders"
+    )
+    print(f"time per phase: best of {args.repeat} runs of each; median and p90 over phases")
+    show("resolver alone", resolver)
+    show("judge adjudicate document", offline)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
