@@ -194,7 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{n} random movement phases, {args.units} units each (seed {args.seed}); per phase: "
         f"{stats['orders'] / n:.1f} order lines, {stats['supports'] / n:.1f} supports, "
-        f"{stats['convoys'] / n:.1f} convoys, {stats['void'] / n:.1f} units with only illegal orders"
+        f"{stats['convoys'] / n:.1f} convoys, "
+        f"{stats['void'] / n:.1f} units with only illegal orders"
     )
     print(f"time per phase: best of {args.repeat} runs of each; median and p90 over phases")
     show("resolver alone", resolver)
