@@ -95,7 +95,9 @@ def write_result(dm: DipMap, game_id: str, report: PhaseReport) -> dict[str, Any
     results: dict[str, list[str]] = {}
     reasons: dict[str, str] = {}
     for e in report.entries:
-        key = e.unit.upper() if e.unit else f"WAIVE {power_name(dm, e.power, True)}"
+        if not e.unit:
+            continue  # a waived build names no unit
+        key = e.unit.upper()
         if key in results:
             continue
         results[key] = list(e.codes)
