@@ -280,7 +280,8 @@ def _movement(
     if any(d.retreats for d in dislodged.values()):
         return report
     _disband_stranded(report)
-    report.skipped.append(f"{phase_title(after.phase)}: no unit can retreat, skipped")
+    why = "no dislodged unit can retreat" if dislodged else "no unit was dislodged"
+    report.skipped.append(f"{phase_title(after.phase)}: {why}, skipped")
     _after_retreats(report, season, year)
     return report
 
