@@ -368,6 +368,7 @@ def _read_retreat(r: _Reader) -> Draft:
         r.end()
         return Draft(DISBAND, unit, where)
     if r.take(_RETREAT | _MOVE):
+        r.take({"to"})
         dest = r.place("where to retreat")
         r.end()
         return Draft(RETREAT, unit, where, dest)
@@ -377,6 +378,11 @@ def _read_retreat(r: _Reader) -> Draft:
 
 
 def _read_movement(r: _Reader) -> Draft:
+    first = r.peek()
+    if first in ("build", "builds", "remove", "removes", "waive", "waives"):
+        raise r.invalid("builds and removals are ordered in the winter adjustments, not now")
+    if first in ("disband", "disbands", "retreat", "retreats"):
+        raise r.invalid("retreats and disbands are ordered in a retreat phase, not now")
     r.power_word()
     unit = r.unit_type()
     where = r.place()
@@ -384,6 +390,7 @@ def _read_movement(r: _Reader) -> Draft:
         r.end()
         return Draft(HOLD, unit, where)
     if r.take(_MOVE):
+        r.take({"to"})
         dest = r.place("a destination")
         # A path "A Yor - Nth - Nwy" names the convoy route: ignored (DATC 4.A.6).
         while r.peek() in _MOVE and r.peek():

@@ -1,0 +1,33 @@
+"""Small builders for Diplomacy tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.classic import GAME
+from judge.engine import State
+from judge.rng import Rng
+
+SEED = bytes(range(32))
+
+
+def rng() -> Rng:
+    return Rng(SEED)
+
+
+def state(
+    units: dict[str, list[str]] | None = None,
+    phase: str = "S1901M",
+    centers: dict[str, list[str]] | None = None,
+    dislodged: dict[str, Any] | None = None,
+    max_year: int = 0,
+) -> State:
+    """A classic game state: the opening unless ``units``/``centers`` are given."""
+    st = GAME.setup({"max_year": max_year}, rng())
+    st["phase"] = phase
+    if units is not None:
+        st["units"] = units
+    if centers is not None:
+        st["centers"] = centers
+    st["dislodged"] = dislodged or {}
+    return st
