@@ -505,10 +505,8 @@ def retreat_options(dm: DipMap, result: MovementResult, province: int) -> tuple[
     6.H.11)."""
     unit, attacker, by_convoy = result.dislodged[province]
     occupied = result.board.units
-    if unit.type == "A":
-        cands: Sequence[int] = sorted(dm.army_adj[province])
-    else:
-        cands = sorted(dm.fleet_adj[unit.loc])
+    adj = dm.army_adj[province] if unit.type == "A" else dm.fleet_adj[unit.loc]
+    cands = sorted(adj, key=dm.loc_text)
     out = []
     for loc in cands:
         q = dm.locations[loc].province
