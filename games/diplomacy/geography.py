@@ -33,6 +33,7 @@ COAST = "coast"
 KINDS = (LAND, SEA, COAST)
 
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
+_HYPHENATED = re.compile(r"[^a-z0-9-]+")
 
 
 def normalize(text: str) -> str:
@@ -111,6 +112,9 @@ class DipMap:
     power_index: Mapping[str, int] = field(default_factory=dict)
     names: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     """Normalised name, abbreviation or alias -> province indices it may mean."""
+    hyphenated: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    """Names written with a hyphen (``Mid-Atlantic``), normalised but keeping
+    the hyphen: a hyphen in an order joins words only into such a name."""
     centres: tuple[int, ...] = ()
     home_of: tuple[int, ...] = ()
     """Per province: the power index whose home centre it is, or -1."""
@@ -350,11 +354,16 @@ def _build(raw: Mapping[str, Any]) -> DipMap:
             power_index[pkey] = pi
 
     names: dict[str, list[int]] = {}
+    hyphenated: dict[str, list[int]] = {}
     for pv in provinces:
         for text in (pv.id, pv.name, *pv.aliases):
             nkey = normalize(text)
             if pv.idx not in names.setdefault(nkey, []):
                 names[nkey].append(pv.idx)
+            if "-" in text:
+                hkey = _HYPHENATED.sub("", text.lower())
+                if pv.idx not in hyphenated.setdefault(hkey, []):
+                    hyphenated[hkey].append(pv.idx)
 
     dm = DipMap(
         id=str(raw["id"]),
@@ -373,6 +382,7 @@ def _build(raw: Mapping[str, Any]) -> DipMap:
         borders=borders,
         power_index=power_index,
         names={k: tuple(v) for k, v in names.items()},
+        hyphenated={k: tuple(v) for k, v in hyphenated.items()},
         centres=tuple(pv.idx for pv in provinces if pv.centre),
         home_of=tuple(next((pw.idx for pw in powers if pv.idx in pw.home), -1) for pv in provinces),
     )

@@ -212,12 +212,20 @@ class _Reader:
         toks, names = self.toks, self.dm.names
         best = -1
         hit: tuple[int, ...] = ()
+        hyphen = False
         for j in range(self.i + 1, min(len(toks), self.i + _MAX_NAME_TOKENS) + 1):
             last = toks[j - 1]
             if not last[0].isalnum():
                 if last == "-":
-                    continue  # "Mid-Atlantic": a hyphen inside a name
+                    hyphen = True  # "Mid-Atlantic": a hyphen inside a name ...
+                    continue
                 break
+            if hyphen:
+                # ... but only a name written with one ("A Swe-Den" is a move).
+                found_h = self.dm.hyphenated.get("".join(toks[self.i : j]))
+                if found_h:
+                    best, hit = j, found_h
+                continue
             key = normalize("".join(toks[self.i : j]))
             if key and key in names:
                 best, hit = j, names[key]

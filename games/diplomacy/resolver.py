@@ -172,9 +172,7 @@ def adjudicate_movement(
             hsup.setdefault(t, []).append(p)
         else:
             d = orders[p].dest
-            if kind[t] == _MOVE and mdest[t] == sdest[p] and (
-                d == sdest[p] or orders[t].dest == d
-            ):
+            if kind[t] == _MOVE and mdest[t] == sdest[p] and (d == sdest[p] or orders[t].dest == d):
                 msup.setdefault(t, []).append(p)
             else:
                 valid[p] = False
@@ -380,12 +378,7 @@ def adjudicate_movement(
     for p in moves:
         if res[p] < 0:
             q = mdest[p]
-            if (
-                kind[q] < 0
-                and len(attackers[q]) == 1
-                and not convoyed[p]
-                and pen_move is None
-            ):
+            if kind[q] < 0 and len(attackers[q]) == 1 and not convoyed[p] and pen_move is None:
                 res[p] = 1  # a lone move into an empty province
             else:
                 resolve(p, True)
@@ -420,9 +413,7 @@ def adjudicate_movement(
     for p in convoys:
         # A convoy is void when it matched no army moving by convoy, or when
         # the Szykman rule made it fail with the fleet not dislodged.
-        if not valid[p] or (
-            res[p] == 0 and not any(res[m] == 1 for m in attackers.get(p, empty))
-        ):
+        if not valid[p] or (res[p] == 0 and not any(res[m] == 1 for m in attackers.get(p, empty))):
             codes[p].append(VOID)
     dislodged: dict[int, tuple[Unit, int, bool]] = {}
     for p in occupied:

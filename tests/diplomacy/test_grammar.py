@@ -200,3 +200,16 @@ def test_too_many_builds_is_not_a_parse_error_but_the_first_ones_count() -> None
     acts = [GAME.parse(st, "Russia", x) for x in ("Build A War", "Build A StP", "Waive")]
     new, _ = GAME.resolve(st, {"Russia": acts}, None)  # type: ignore[arg-type]
     assert sorted(new["units"]["Russia"]) == ["A Mos", "A StP", "A War"]
+
+
+@pytest.mark.parametrize(
+    ("line", "canonical"),
+    [
+        ("A Swe - Den", "A Swe - Den"),  # not "Sweden"
+        ("A Swe-Den", "A Swe - Den"),
+        ("F Nwy-Nth", "F Nwy - Nth"),
+    ],
+)
+def test_a_hyphen_between_names_is_a_move(line: str, canonical: str) -> None:
+    st = state({"Russia": ["A Swe", "F Nwy"]})
+    assert GAME.parse(st, "Russia", line).text == canonical
