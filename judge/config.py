@@ -42,6 +42,12 @@ path = "mail/out"
 [limits]
 max_bytes = 2000000
 max_lines = 1000
+# Commands in one mail, replies to one address per hour (mail beyond that is
+# still carried out, unanswered), and what to do with attachments ("refuse":
+# the mail is not read and its sender is told why; "ignore").
+max_commands = 200
+replies_per_hour = 60
+attachments = "refuse"
 
 # Defaults for every new game; a GM changes them per game with SET.
 [settings]
@@ -68,6 +74,9 @@ class Config:
                                                                "path": "mail/out"})
     max_bytes: int = 2_000_000
     max_lines: int = 1_000
+    max_commands: int = 200
+    replies_per_hour: int = 60
+    attachments: str = "refuse"
     settings: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_SETTINGS))
 
     @property
@@ -109,6 +118,9 @@ def load(home: Path) -> Config:
         raw = tomllib.loads(cfg_file.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{cfg_file}: {exc}") from exc
+    from judge import mailconfig
+
+    mailconfig.validate(raw, str(cfg_file))
     j = raw.get("judge", {})
     mail = raw.get("mail", {})
     limits = raw.get("limits", {})
@@ -128,13 +140,10 @@ def load(home: Path) -> Config:
         mail_out=dict(mail.get("out", {"transport": "maildir", "path": "mail/out"})),
         max_bytes=int(limits.get("max_bytes", 2_000_000)),
         max_lines=int(limits.get("max_lines", 1_000)),
+        max_commands=int(limits.get("max_commands", 200)),
+        replies_per_hour=int(limits.get("replies_per_hour", 60)),
+        attachments=str(limits.get("attachments", "refuse")),
         settings=settings,
     )
-    for name, section in (("mail.in", config.mail_in), ("mail.out", config.mail_out)):
-        if section.get("transport") not in ("maildir", "stdout"):
-            raise ConfigError(
-                f"{cfg_file}: [{name}] transport must be \"maildir\""
-                + (" or \"stdout\"" if name == "mail.out" else "")
-                + f", not {section.get('transport')!r}"
-            )
+    # Transports and their keys are checked by the schema (mailconfig.validate).
     return config

@@ -51,11 +51,14 @@ __all__ = [
     "OutboundTransport",
     "OutgoingMail",
     "PermanentFailure",
+    "ServerUnavailable",
     "StdoutOutbound",
     "TemporaryFailure",
     "compose",
     "make_message_id",
     "thread",
+    "verp_address",
+    "verp_token",
 ]
 
 AUTO_REPLIED = "auto-replied"
@@ -154,6 +157,42 @@ def thread(message_id: str, references: Sequence[str]) -> tuple[str, tuple[str, 
     return parent, tuple(chain)
 
 
+# --------------------------------------------------------------------------- VERP
+
+VERP_TAG = "bounce-"
+"""Starts the detail part of a VERP return path."""
+
+
+def verp_address(sender: str, message_id: str, delimiter: str = "+") -> str:
+    """The envelope sender for one outgoing mail (variable envelope return
+    path): ``local+bounce-<token>@domain`` for ``sender`` ``local@domain``,
+    where ``<token>`` is the left part of ``message_id`` (the hex of
+    :func:`make_message_id`), so a delivery report sent back to it names the
+    mail that bounced. Mail to ``local+anything`` must reach ``local``'s
+    mailbox (subaddressing: Dovecot, Postfix, Gmail and Fastmail do it with
+    ``+``). A sender or id that does not fit returns ``sender`` unchanged."""
+    addr = parseaddr(sender)[1]
+    local, at, domain = addr.rpartition("@")
+    token = message_id.strip("<>").split("@", 1)[0]
+    if not at or not local or not _DOT_ATOM.fullmatch(token) or "." in token:
+        return addr
+    if len(local) + len(delimiter) + len(VERP_TAG) + len(token) > 64:  # RFC 5321 4.5.3.1.1
+        return addr
+    return f"{local}{delimiter}{VERP_TAG}{token}@{domain}"
+
+
+def verp_token(address: str, sender: str, delimiter: str = "+") -> str | None:
+    """The token :func:`verp_address` put into ``address`` for ``sender``, or
+    None when ``address`` is not one of ``sender``'s VERP addresses."""
+    local, at, domain = parseaddr(sender)[1].lower().rpartition("@")
+    got_local, got_at, got_domain = address.strip().strip("<>").lower().rpartition("@")
+    prefix = f"{local}{delimiter}{VERP_TAG}"
+    if not at or not got_at or got_domain != domain or not got_local.startswith(prefix):
+        return None
+    token = got_local[len(prefix) :]
+    return token if token and _DOT_ATOM.fullmatch(token) else None
+
+
 # --------------------------------------------------------------------------- compose
 
 _POLICY = SMTP.clone(refold_source="none")
@@ -243,6 +282,12 @@ def compose(mail: OutgoingMail) -> bytes:
 class TemporaryFailure(Exception):
     """Sending failed for now (a 4xx answer, a refused connection, a full
     disk): the relay tries again later."""
+
+
+class ServerUnavailable(TemporaryFailure):
+    """The server could not be reached or will not talk to us at all
+    (connection refused or lost, TLS or login failed): every other mail would
+    fail the same way now, so the relay stops its pass."""
 
 
 class PermanentFailure(Exception):

@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from judge import adjudicator as adj
+from judge import bounces, grammar, mailconfig, registry, reports, scheduler
 from judge import config as cfg
-from judge import grammar, registry, reports, scheduler
 from judge.engine import (
     Action,
     Event,
@@ -37,14 +37,13 @@ from judge.engine import (
     RuleError,
     option_values,
 )
-from judge.mailin import InboundTransport, IncomingMail, Limits, MaildirInbound, parse_mail
+from judge.mailin import InboundTransport, IncomingMail, Limits, parse_mail
 from judge.mailout import (
     Attachment,
-    MaildirOutbound,
     OutboundTransport,
     OutgoingMail,
     PermanentFailure,
-    StdoutOutbound,
+    ServerUnavailable,
     TemporaryFailure,
     compose,
     make_message_id,
@@ -154,21 +153,19 @@ class Judge:
     def open(cls, home: Path, now: Callable[[], datetime] = utcnow) -> Judge:
         config = cfg.load(home)
         store = Store.open(config.db_path)
-        in_path = config.path(str(config.mail_in.get("path", "mail/in")))
-        in_path.parent.mkdir(parents=True, exist_ok=True)
-        inbound = MaildirInbound(in_path)
-        outbound: OutboundTransport
-        if config.mail_out.get("transport") == "stdout":
-            import sys
-
-            outbound = StdoutOutbound(sys.stdout)
-        else:
-            out_path = config.path(str(config.mail_out.get("path", "mail/out")))
-            out_path.parent.mkdir(parents=True, exist_ok=True)
-            outbound = MaildirOutbound(out_path)
+        try:  # the transports the config names: Maildir, stdout, IMAP, SMTP
+            inbound = mailconfig.open_inbound(config, store)
+            outbound = mailconfig.open_outbound(config)
+        except BaseException:
+            store.close()
+            raise
         return cls(config, store, inbound, outbound, now)
 
     def close(self) -> None:
+        for transport in (self.inbound, self.outbound):
+            closer = getattr(transport, "close", None)
+            if closer is not None:
+                closer()
         self.store.close()
 
     def _fault(self, point: str) -> None:
@@ -412,7 +409,15 @@ class Judge:
         references: Sequence[str] = (),
         attachments: Sequence[Attachment] = (),
     ) -> str:
+        """Queue one mail; returns its Message-ID, or ``""`` when it is a
+        reply over ``limits.replies_per_hour`` for that address (not queued)."""
         now = self.now()
+        if in_reply_to and self.store.replies_since(
+            to_addr, scheduler.iso(now - timedelta(hours=1))
+        ) >= self.config.replies_per_hour:
+            log.warning("not answering %s: %d replies in the last hour (limits.replies_per_hour)",
+                        to_addr, self.config.replies_per_hour)  # fmt: skip
+            return ""
         message_id = make_message_id(self.config.domain)
         mail = OutgoingMail(
             message_id=message_id,
@@ -430,8 +435,9 @@ class Judge:
             {
                 "message_id": message_id,
                 "to_addr": to_addr,
-                "envelope_from": self.config.address,
+                "envelope_from": mailconfig.envelope_sender(self.config, message_id),
                 "subject": subject,
+                "in_reply_to": in_reply_to,
                 "raw": compose(mail),
                 "kind": kind,
                 "game": game,
@@ -516,7 +522,7 @@ class Judge:
         mail = parse_mail(raw, Limits(self.config.max_bytes, self.config.max_lines))
         self._fault("parsed")
         with self.store.atomic():
-            outcome = self._handle(mail, key)
+            outcome = self._handle(mail, key, raw)
             self._fault("applied")
         self._fault("committed")
         line = f"{mail.message_id} from {mail.from_addr or '?'}: {outcome}"
@@ -550,14 +556,19 @@ class Judge:
             address, "stranger", scheduler.iso(now), scheduler.iso(now - timedelta(hours=1))
         )
 
-    def _handle(self, mail: IncomingMail, key: str) -> str:
+    def _handle(self, mail: IncomingMail, key: str, raw: bytes = b"") -> str:
         now = self.now()
         if self.store.seen_message(mail.message_id):
             self._record(mail, key, "duplicate", "Message-ID seen before")
             return "duplicate (Message-ID seen before)"
         if mail.drop:
-            self._record(mail, key, "dropped", mail.drop)
-            return f"dropped: {mail.drop}"
+            reason = mail.drop
+            if mail.drop == "delivery report" and raw:
+                # RFC 3464: a report about our own mail marks the seat bouncing.
+                note = bounces.read_report(self, raw)
+                reason += f": {note}" if note else ""
+            self._record(mail, key, "dropped", reason[:500])
+            return f"dropped: {reason}"
         # A second copy of one mail under a new Message-ID (a relay that rewrote
         # it, a client that sent twice): the same body from the same address
         # within DUPLICATE_WINDOW is taken as that copy and not answered.
@@ -565,7 +576,14 @@ class Judge:
         if mail.from_addr and self.store.seen_body(mail.from_addr, mail.body_hash, since):
             self._record(mail, key, "duplicate", "same body from the same sender just before")
             return "duplicate (same body from the same sender within 10 minutes)"
-        if mail.refuse:
+        refusal = mail.refuse
+        if refusal is None and mail.attachments and self.config.attachments == "refuse":
+            refusal = "attachments are not accepted (" + "; ".join(mail.attachments) + ")"
+        parsed = grammar.parse_body(list(mail.lines))
+        commands = grammar.parse_subject(mail.subject) + parsed.commands
+        if refusal is None and len(commands) > self.config.max_commands:
+            refusal = f"too many commands: {len(commands)} (at most {self.config.max_commands})"
+        if refusal:
             if self._stranger_may_get_reply(mail.from_addr):
                 self._queue(
                     mail.from_addr,
@@ -573,7 +591,7 @@ class Judge:
                     reports.render(
                         "common/notice.txt.j2",
                         text=(
-                            "Your mail was not read: " + mail.refuse + ".\n"
+                            "Your mail was not read: " + refusal + ".\n"
                             "Nothing in it was carried out. Send your commands as plain "
                             "text in the body of a mail."
                         ),
@@ -581,11 +599,9 @@ class Judge:
                     "notice",
                     in_reply_to=mail.message_id,
                 )
-            self._record(mail, key, "refused", mail.refuse)
-            return f"refused: {mail.refuse}"
+            self._record(mail, key, "refused", refusal[:500])
+            return f"refused: {refusal}"
 
-        parsed = grammar.parse_body(list(mail.lines))
-        commands = grammar.parse_subject(mail.subject) + parsed.commands
         failure = self._authenticate_all(mail, commands)
         if failure is not None:
             self._record(mail, key, "auth-failure", failure)
@@ -1353,9 +1369,14 @@ class Judge:
                 self.store.mark_retry(
                     mrow["id"], attempts, scheduler.iso(now + timedelta(seconds=wait)), str(exc)
                 )
+                if isinstance(exc, ServerUnavailable):
+                    log.warning("relay: %s; the outbox waits", exc)
+                    break  # every other mail would fail the same way now
                 continue
             except PermanentFailure as exc:
-                self.store.mark_failed(mrow["id"], str(exc))
+                with self.store.atomic():  # 5xx: the address is bouncing; tell the GM
+                    self.store.mark_failed(mrow["id"], str(exc))
+                    bounces.bounced(self, mrow, str(exc), reported=False)
                 continue
             self._fault("sent")
             self.store.mark_sent(mrow["id"], scheduler.iso(now))

@@ -178,8 +178,20 @@ def _m1(db: sqlite_utils.Database) -> None:
     db.table("ratelimit").create({"address": str, "kind": str, "last": str}, pk=("address", "kind"))
 
 
+def _m2(db: sqlite_utils.Database) -> None:
+    # The IMAP checkpoint: per mailbox, the UIDVALIDITY seen and the highest
+    # UID moved out (judge.imap). Replies are counted per address and hour
+    # (limits.replies_per_hour) by the outbox's in_reply_to.
+    db.table("imap_state").create(
+        {"mailbox": str, "uidvalidity": int, "last_uid": int}, pk="mailbox"
+    )
+    db.table("outbox").add_column("in_reply_to", str, not_null_default="")
+    db.table("outbox").create_index(["to_addr", "created"])
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "initial tables", _m1),
+    (2, "IMAP checkpoint; outbox in_reply_to", _m2),
 ]
 
 
@@ -443,6 +455,53 @@ class Store:
         if status is None:
             return list(self.db.query("select * from outbox order by id"))
         return list(self.db.query("select * from outbox where status = ? order by id", [status]))
+
+    def mail_by_message_id(self, message_id: str) -> dict[str, Any] | None:
+        rows = list(self.db.query("select * from outbox where message_id = ?", [message_id]))
+        return rows[0] if rows else None
+
+    def mark_bounced(self, mail_id: int, error: str) -> None:
+        """A mail the relay handed over came back (a 5xx or a delivery report)."""
+        self.db.table("outbox").update(mail_id, {"status": "bounced", "last_error": error})
+
+    def replies_since(self, address: str, since: str) -> int:
+        """Replies (outbox rows answering a mail) queued to ``address`` at or after ``since``."""
+        rows = list(
+            self.db.query(
+                "select count(*) as n from outbox where to_addr = ? and created >= ? "
+                "and in_reply_to != ''",
+                [address, since],
+            )
+        )
+        return int(rows[0]["n"])
+
+    def bounce_seats(self, address: str) -> list[Seat]:
+        """Mark every active or joined seat of ``address`` bouncing; returns
+        the seats changed (as they were before)."""
+        seats = [
+            Seat.from_row(r)
+            for r in self.db.query(
+                "select seats.* from seats join games on games.name = seats.game "
+                "where seats.address = ? and seats.status in ('active', 'joined') "
+                "and games.status != 'finished' order by seats.id",
+                [address.lower()],
+            )
+        ]
+        for seat in seats:
+            self.update_seat(seat.id, status="bouncing")
+        return seats
+
+    # ----------------------------------------------------------------- IMAP checkpoint
+
+    def imap_mark(self, mailbox: str) -> tuple[int, int] | None:
+        """(UIDVALIDITY, last UID done) of ``mailbox``, or None."""
+        rows = list(self.db.query("select * from imap_state where mailbox = ?", [mailbox]))
+        return (int(rows[0]["uidvalidity"]), int(rows[0]["last_uid"])) if rows else None
+
+    def set_imap_mark(self, mailbox: str, uidvalidity: int, last_uid: int) -> None:
+        self.db.table("imap_state").upsert(
+            {"mailbox": mailbox, "uidvalidity": uidvalidity, "last_uid": last_uid}, pk="mailbox"
+        )
 
     # ----------------------------------------------------------------- deadlines
 
