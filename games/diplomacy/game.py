@@ -93,6 +93,8 @@ class DiplomacyGame:
 
     view_schema = "diplomacy-view.schema.json"
     verbs: tuple[VerbSpec, ...] = VERBS
+    playthrough_options: Mapping[str, JSON] = {"max_year": 1903}
+    """Options under which random playthroughs end quickly (a draw after 1903)."""
 
     def __init__(
         self,
@@ -255,7 +257,7 @@ class DiplomacyGame:
         max_year = int(state.get("options", {}).get("max_year", 0) or 0)
         season, year, _ = split_phase(pos.phase)
         if max_year and season == "S" and year > max_year:
-            survivors = self.survivors(pos)
+            survivors = self._survivors(pos)
             return {
                 "winners": survivors,
                 "draw": True,
@@ -263,8 +265,12 @@ class DiplomacyGame:
             }
         return None
 
-    def survivors(self, pos: Position) -> list[str]:
-        """Powers still in the game: owning a supply centre or a unit."""
+    def survivors(self, state: State) -> list[Role]:
+        """Powers still in the game (owning a supply centre or a unit): those
+        who must all vote for an agreed draw."""
+        return self._survivors(self.position(state))
+
+    def _survivors(self, pos: Position) -> list[str]:
         alive = {u.power for u in pos.board.units.values()} | set(pos.owner.values())
         return [pw.name for pw in self.map.powers if pw.idx in alive]
 

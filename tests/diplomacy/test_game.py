@@ -259,3 +259,8 @@ def test_random_playthrough_with_legal_orders() -> None:
     out = GAME.outcome(st)
     assert out is not None
     assert {"M", "A"} <= kinds
+
+
+def test_survivors_are_the_powers_with_units_or_centres() -> None:
+    st = state({"France": ["A Par"], "Germany": ["A Mun"]}, centers={"England": ["Lon"]})
+    assert GAME.survivors(st) == ["England", "France", "Germany"]
