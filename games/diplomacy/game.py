@@ -189,16 +189,25 @@ class DiplomacyGame:
         ]
 
     def parse(self, state: State, role: Role, line: str) -> Action:
-        if state.get("ended"):
-            raise IllegalLine("the game is over", line=line)
         pos = self.position(state)
-        power = self._power(role)
         _, _, kind = split_phase(pos.phase)
-        sit = Situation(
+        if state.get("ended"):
+            try:
+                read_order(self.map, line, kind)
+            except RuleError as exc:
+                raise exc.with_line(line) from None
+            raise IllegalLine("the game is over", line=line)
+        return self._parse(self._situation(pos), self._power(role), line)
+
+    def _situation(self, pos: Position) -> Situation:
+        _, _, kind = split_phase(pos.phase)
+        return Situation(
             pos.board, kind, dislodged=pos.dislodged, owner=pos.owner, adjust=pos.adjustments()
         )
+
+    def _parse(self, sit: Situation, power: int, line: str) -> Action:
         try:
-            order = bind(sit, power, read_order(self.map, line, kind))
+            order = bind(sit, power, read_order(self.map, line, sit.kind))
         except RuleError as exc:
             raise exc.with_line(line) from None
         text = order_text(self.map, order)
@@ -446,9 +455,10 @@ class DiplomacyGame:
         cands += self.extra_legal(state, role)
         out: list[str] = []
         seen: set[str] = set()
+        sit = self._situation(pos)
         for line in cands:
             try:
-                text = self.parse(state, role, line).text
+                text = self._parse(sit, power, line).text
             except RuleError:
                 continue
             if text not in seen:

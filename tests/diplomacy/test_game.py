@@ -169,7 +169,7 @@ def test_solo_victory_at_eighteen_centres() -> None:
     assert GAME.pending(st) == []
     assert any(e.text.startswith("Game over") for e in events)
     with pytest.raises(IllegalLine):
-        GAME.parse(st, "Germany", "A Mar H")
+        GAME.parse(st, "Germany", "Waive")
 
 
 def test_elimination_removes_a_power_from_the_pending_roles() -> None:
