@@ -129,6 +129,7 @@ def order_text(dm: DipMap, order: Order) -> str:
 # ---------------------------------------------------------------------- grammar
 
 _TOKEN = re.compile(r"->|=>|[-/()]|[a-z0-9]+")
+_STRAY = re.compile(r"[^A-Za-z0-9\s\-=>/().,:;']")
 _POSSESSIVE = re.compile(r"'s\b")
 _DOTTED_COAST = re.compile(r"\b([nsew])\s*\.\s*c\s*\.?", re.IGNORECASE)
 
@@ -315,6 +316,9 @@ def read_order(dm: DipMap, line: str, phase_kind: str) -> Draft:
     Raises ``InvalidLine`` or ``AmbiguousLine`` quoting ``line``. The result
     still has to be checked against the board.
     """
+    bad = _STRAY.search(line)
+    if bad:
+        raise InvalidLine(f"unexpected character {bad.group(0)!r}", line=line)
     r = _Reader(dm, line)
     if r.done():
         raise r.invalid("empty order")

@@ -213,3 +213,9 @@ def test_too_many_builds_is_not_a_parse_error_but_the_first_ones_count() -> None
 def test_a_hyphen_between_names_is_a_move(line: str, canonical: str) -> None:
     st = state({"Russia": ["A Swe", "F Nwy"]})
     assert GAME.parse(st, "Russia", line).text == canonical
+
+
+@pytest.mark.parametrize("line", ["¢Waive", "A Par - Bur §", "A Par → Bur", "A Pär - Bur"])
+def test_stray_characters_are_invalid(line: str) -> None:
+    with pytest.raises(InvalidLine, match="unexpected character"):
+        GAME.parse(BOARD, "France", line)
