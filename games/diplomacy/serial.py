@@ -33,18 +33,30 @@ def unit_name(dm: DipMap, unit: Unit, upper: bool) -> str:
 
 
 def read_power(dm: DipMap, name: Any) -> int:
+    if isinstance(name, str) and name.lower() in dm.power_index:
+        return dm.power_index[name.lower()]
     if not isinstance(name, str) or normalize(name) not in dm.power_index:
         known = ", ".join(p.name.upper() for p in dm.powers)
         raise ValueError(f"unknown power {name!r} (powers: {known})")
     return dm.power_index[normalize(name)]
 
 
+_PROVINCES: dict[tuple[int, str], int] = {}
+_UNITS: dict[tuple[int, str], tuple[str, int]] = {}
+
+
 def read_province(dm: DipMap, text: Any) -> int:
     if not isinstance(text, str):
         raise ValueError(f"expected a province, got {text!r}")
+    key = (id(dm), text)
+    found = _PROVINCES.get(key)
+    if found is not None:
+        return found
     hits = dm.names.get(normalize(text), ())
     if len(hits) != 1:
         raise ValueError(f"unknown province {text!r}")
+    if len(_PROVINCES) < 100_000:
+        _PROVINCES[key] = hits[0]
     return hits[0]
 
 
@@ -71,6 +83,9 @@ def read_unit(dm: DipMap, text: Any, power: int) -> Unit:
     must name its coast; an army's coast is ignored."""
     if not isinstance(text, str):
         raise ValueError(f"expected a unit like 'A PAR', got {text!r}")
+    known = _UNITS.get((id(dm), text))
+    if known is not None:
+        return Unit(power, known[0], known[1])
     utype, _, where = text.strip().partition(" ")
     utype = utype.upper()
     if utype in ("ARMY", "FLEET"):
@@ -85,6 +100,8 @@ def read_unit(dm: DipMap, text: Any, power: int) -> Unit:
         if utype == "F" and prov.coasts and not dm.locations[loc].coast:
             raise ValueError(f"{text!r}: say which coast of {prov.name} the fleet is on")
         raise ValueError(f"{text!r}: {'an army' if utype == 'A' else 'a fleet'} cannot stand there")
+    if len(_UNITS) < 100_000:
+        _UNITS[(id(dm), text)] = (utype, loc)
     return Unit(power, utype, loc)
 
 
