@@ -113,9 +113,24 @@ def necessary_fleets(dm: DipMap, src: int, dst: int, fleets: Iterable[int]) -> s
     such chain is not necessary for any route and its convoy order is illegal
     (DATC 4.E.1, test 6.G.19).
     """
-    pool = set(fleets)
+    pool = frozenset(fleets)
     if not (dm.is_coastal(src) and dm.is_coastal(dst)) or src == dst:
         return set()
+    key = (id(dm), src, dst, pool)
+    known = _NECESSARY.get(key)
+    if known is not None:
+        return set(known)
+    found = _necessary(dm, src, dst, pool)
+    if len(_NECESSARY) > 50_000:
+        _NECESSARY.clear()
+    _NECESSARY[key] = frozenset(found)
+    return found
+
+
+_NECESSARY: dict[tuple[int, int, int, frozenset[int]], frozenset[int]] = {}
+
+
+def _necessary(dm: DipMap, src: int, dst: int, pool: frozenset[int]) -> set[int]:
     start_adj = sea_neighbours(dm, src)
     goal_adj = sea_neighbours(dm, dst)
     found: set[int] = set()

@@ -309,10 +309,12 @@ def adjudicate_movement(
             pq = power[q]
             sups = [s for s in msup.get(p, empty) if power[s] != pq]
             strength = base[p] + nsup(sups, opt)
-        if pen_move is not None and strength > 0:
-            hit = pen_move[p]
+        if strength > 0 and (pen_move is not None or pen_sup is not None):
+            # Variant rule (e.g. walls): one point off when the move, or a
+            # support that counts under the same assumption, is penalised.
+            hit = pen_move is not None and pen_move[p]
             if not hit and pen_sup is not None:
-                hit = any(pen_sup[s] and res[s] == 1 for s in sups)
+                hit = any(pen_sup[s] and (res[s] == 1 or (res[s] < 0 and opt)) for s in sups)
             if hit:
                 strength -= 1
         return strength
