@@ -243,7 +243,8 @@ def adjudicate_movement(
         if in_cycle[d]:
             state[0] -= 1
         if state[0] == old_hits:
-            backup_rule(cycle[old_len:])
+            members = cycle[old_len:] or [d]  # never retry without progress
+            backup_rule(members)
             for x in cycle[old_len:]:
                 in_cycle[x] = False
             del cycle[old_len:]
