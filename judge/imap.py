@@ -354,7 +354,14 @@ class ImapInbound:
                 return False
             try:
                 client.idle()
-                responses = list(client.idle_check(timeout=min(remaining, step)))
+                try:
+                    responses = list(client.idle_check(timeout=min(remaining, step)))
+                except BaseException:
+                    # Interrupted (a signal, a broken connection): leave IDLE
+                    # if we still can, so that a LOGOUT is answered.
+                    with contextlib.suppress(Exception):
+                        client.idle_done()
+                    raise
                 _, more = client.idle_done()  # what arrived between the check and DONE
                 responses.extend(more or [])
             except connection_errors as exc:

@@ -11,7 +11,8 @@
   ``550 5.1.1`` and hands every accepted message to Dovecot over LMTP before
   it answers ``250``, so a send that returned is already in the mailbox. It
   offers STARTTLS and AUTH (any user, password = user name), and a second front
-  speaks SMTP over TLS from the first byte. Mail to the domain
+  speaks SMTP over TLS from the first byte. ``busy@localhost`` gets a
+  temporary ``451`` at RCPT. Mail to the domain
   :data:`DSN_DOMAIN` is accepted and then bounced: the front writes a delivery
   status report (RFC 3464) shaped like Postfix's and delivers it to the
   envelope sender, as a relay that accepted and later failed would.
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import imaplib
 import os
 import pwd
@@ -57,6 +59,10 @@ DOMAIN = "localhost"
 
 DSN_DOMAIN = "bounce.test"
 """Mail to this domain is accepted at SMTP time and bounced afterwards."""
+
+
+BUSY = "busy"
+"""``busy@localhost`` is refused at RCPT with a temporary ``451``."""
 
 
 class ServersUnavailable(Exception):
@@ -99,6 +105,22 @@ def _process_gone(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")
 
 
+def _children(pid: int) -> list[int]:
+    """Processes whose parent is ``pid`` (read from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[1]) == pid:
+            found.append(int(entry.name))
+    return found
+
+
 # --------------------------------------------------------------------------- TLS
 
 
@@ -127,6 +149,7 @@ log_path = {dir}/log/dovecot.log
 info_log_path = {dir}/log/dovecot.log
 protocols = imap lmtp
 listen = 127.0.0.1
+shutdown_clients = yes
 ssl = yes
 ssl_cert = <{dir}/tls/cert.pem
 ssl_key = <{dir}/tls/key.pem
@@ -241,13 +264,20 @@ class Dovecot:
             wait_for(lambda p=port: _port_open(p), 10, what=f"Dovecot on port {port}")
 
     def stop(self) -> None:
+        """Stop the whole server, as a service manager restarting it does:
+        the master and every process it started (an IMAP session process
+        outlives its master otherwise, and keeps its client connected)."""
         if not self.pid:
             return
-        try:
+        children = _children(self.pid)
+        with contextlib.suppress(ProcessLookupError):
             os.kill(self.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
         wait_for(lambda: _process_gone(self.pid), 20, what="Dovecot to stop")
+        for child in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child, signal.SIGKILL)
+        for child in children:
+            wait_for(lambda c=child: _process_gone(c), 20, what=f"Dovecot process {child}")
         self.pid = 0
         wait_for(lambda: not _port_open(self.imap_port), 10, what="IMAP port to close")
 
@@ -285,6 +315,8 @@ class LmtpFront:
         if domain == DSN_DOMAIN:
             envelope.rcpt_tos.append(address)
             return "250 2.1.5 OK"
+        if user == BUSY and domain == DOMAIN:
+            return "451 4.3.2 <busy@localhost>: mailbox busy, try again later"
         if domain != DOMAIN or user not in USERS:
             return f"550 5.1.1 <{address}>: Recipient address rejected: User unknown"
         envelope.rcpt_tos.append(address)
@@ -443,16 +475,12 @@ class MailServers:
         for name in ("smtp", "smtps"):
             front = getattr(self, name, None)
             if front is not None:
-                try:
+                with contextlib.suppress(Exception):
                     front.stop()
-                except Exception:
-                    pass
         dovecot = getattr(self, "dovecot", None)
         if dovecot is not None:
-            try:
+            with contextlib.suppress(Exception):
                 dovecot.stop()
-            except Exception:
-                pass
         front_handler = getattr(self, "front", None)
         if front_handler is not None:
             front_handler.pool.shutdown(wait=False)
@@ -468,6 +496,8 @@ class MailServers:
              connection: smtplib.SMTP | None = None) -> None:
         """Submit one message over SMTP (plain, on loopback)."""
         rcpts = [rcpt] if isinstance(rcpt, str) else list(rcpt)
+        # smtplib sends bytes as they are: give it CRLF line ends (RFC 5321 2.3.8).
+        raw = raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
         if connection is not None:
             connection.sendmail(mail_from, rcpts, raw)
             return
@@ -494,10 +524,8 @@ class MailServers:
             typ, fetched = conn.uid("FETCH", b",".join(uids).decode(), "(BODY.PEEK[])")
             return [part[1] for part in fetched if isinstance(part, tuple)]
         finally:
-            try:
+            with contextlib.suppress(Exception):
                 conn.logout()
-            except Exception:
-                pass
 
     def count(self, user: str, folder: str = "INBOX") -> int:
         conn = self.imap(user)
@@ -508,10 +536,8 @@ class MailServers:
             text = data[0].decode() if isinstance(data[0], bytes) else str(data[0])
             return int(text.rsplit("MESSAGES", 1)[1].strip(" )"))
         finally:
-            try:
+            with contextlib.suppress(Exception):
                 conn.logout()
-            except Exception:
-                pass
 
     def empty(self, *users: str) -> None:
         """Delete every message in every folder of ``users`` (between tests)."""
@@ -525,18 +551,18 @@ class MailServers:
                     names.append(text.rsplit(' "', 1)[-1].rstrip('"') if text.endswith('"')
                                  else text.rsplit(" ", 1)[-1])  # fmt: skip
                 for name in names:
-                    if conn.select(f'"{name}"')[0] != "OK":
+                    typ, data = conn.select(f'"{name}"')
+                    if typ != "OK":
                         continue
-                    conn.store("1:*", "+FLAGS.SILENT", r"(\Deleted)")
-                    conn.expunge()
+                    if int(data[0] or 0):
+                        conn.store("1:*", "+FLAGS.SILENT", r"(\Deleted)")
+                        conn.expunge()
                     if name != "INBOX":
                         conn.close()
                         conn.delete(f'"{name}"')
             finally:
-                try:
+                with contextlib.suppress(Exception):
                     conn.logout()
-                except Exception:
-                    pass
 
     # ----------------------------------------------------------------- faults
 
