@@ -625,37 +625,42 @@ def _is_quoted(line: str) -> bool:
     return line.lstrip().startswith(">")
 
 
-def _outlook_header_at(lines: Sequence[str], i: int) -> bool:
-    """``From: ...`` followed within five lines by at least two of
-    Sent/Date/To/Subject (or their French, German, Dutch, Italian and
-    Spanish labels): the header block Outlook and others put above the
-    unquoted original."""
-    if not _HEADER_FROM.match(lines[i].strip()):
-        return False
-    seen = 0
-    for line in lines[i + 1 : i + 7]:
-        if _HEADER_OTHER.match(line.strip()):
-            seen += 1
-    return seen >= 2
+_MARKER_MAX = 400
+"""Markers and attributions are short lines; longer lines are never checked."""
 
 
 def _cut_index(lines: Sequence[str]) -> int:
     """Index of the first line that starts the non-body tail: a signature
     separator, a phone trailer, an original/forwarded message marker, or an
-    Outlook-style header block (with the rule line above it)."""
+    Outlook-style header block (with the rule line above it): ``From: ...``
+    followed within six lines by at least two of Sent/Date/To/Subject (or
+    their French, German, Dutch, Italian and Spanish labels)."""
+    header_other: dict[int, bool] = {}  # each line is matched at most once
+
+    def other(k: int) -> bool:
+        if k not in header_other:
+            line = lines[k]
+            header_other[k] = len(line) <= _MARKER_MAX and bool(_HEADER_OTHER.match(line.strip()))
+        return header_other[k]
+
     for i, line in enumerate(lines):
-        if _is_quoted(line):
+        if len(line) > _MARKER_MAX or _is_quoted(line):
             continue
         stripped = line.strip()
         # RFC 3676 section 4.3: "-- " starts the signature; many clients drop
         # the trailing space, so "--" alone counts too.
-        if stripped == "--" and line.rstrip() == line.rstrip().lstrip():
+        if stripped == "--" and not line.startswith((" ", "\t")):
             return i
-        if _MOBILE_TRAILER.match(stripped) or _ORIGINAL_MARKER.match(stripped):
+        if (
+            _MOBILE_TRAILER.match(stripped)
+            or _ORIGINAL_MARKER.match(stripped)
+            or _FORWARD_MARKER.match(stripped)
+        ):
             return i
-        if _FORWARD_MARKER.match(stripped):
-            return i
-        if _outlook_header_at(lines, i):
+        if (
+            _HEADER_FROM.match(stripped)
+            and sum(map(other, range(i + 1, min(i + 7, len(lines))))) >= 2
+        ):
             j = i
             while j > 0 and (not lines[j - 1].strip() or _RULE.match(lines[j - 1].strip())):
                 j -= 1
@@ -665,36 +670,36 @@ def _cut_index(lines: Sequence[str]) -> int:
     return len(lines)
 
 
+def _is_attribution(line: str) -> bool:
+    if len(line) > _MARKER_MAX or not line.rstrip().endswith((":", "：")):
+        return False
+    stripped = line.strip()
+    return bool(_ATTRIBUTION_END.search(stripped[-60:]) or _ATTRIBUTION_GERMAN.match(stripped))
+
+
 def _strip_quotes(lines: Sequence[str]) -> list[str]:
     """Remove ``>`` lines and the attribution lines that introduce them."""
     n = len(lines)
-    drop = [False] * n
-    for i, line in enumerate(lines):
-        if _is_quoted(line):
-            drop[i] = True
-    for i, line in enumerate(lines):
-        if drop[i] or not (
-            _ATTRIBUTION_END.search(line) or _ATTRIBUTION_GERMAN.match(line.strip())
-        ):
-            continue
-        j = i + 1
-        while j < n and not lines[j].strip():
-            j += 1
+    drop = [_is_quoted(line) for line in lines]
+    next_text = n  # index of the first non-blank line after i, scanning backwards
+    for i in range(n - 1, -1, -1):
+        line = lines[i]
         # An attribution introduces a quoted block, or ends the text (HTML
         # bodies whose <blockquote> was dropped).
-        if j < n and not _is_quoted(lines[j]):
-            continue
-        drop[i] = True
-        # Attributions wrapped onto two lines ("On Mon, 3 Jun 2024, Marie" /
-        # "<marie@example.fr> wrote:").
-        if (
-            i > 0
-            and lines[i - 1].strip()
-            and not drop[i - 1]
-            and not _ATTRIBUTION_START.match(line.strip())
-            and _ATTRIBUTION_START.match(lines[i - 1].strip())
-        ):
-            drop[i - 1] = True
+        if not drop[i] and _is_attribution(line) and (next_text == n or drop[next_text]):
+            drop[i] = True
+            # Attributions wrapped onto two lines ("On Mon, 3 Jun 2024, Marie" /
+            # "<marie@example.fr> wrote:").
+            if (
+                i > 0
+                and lines[i - 1].strip()
+                and not _is_quoted(lines[i - 1])
+                and not _ATTRIBUTION_START.match(line.strip())
+                and _ATTRIBUTION_START.match(lines[i - 1].strip()[:_MARKER_MAX])
+            ):
+                drop[i - 1] = True
+        if line.strip():
+            next_text = i
     return [line for line, gone in zip(lines, drop, strict=True) if not gone]
 
 
