@@ -89,15 +89,17 @@ def validate(raw: dict[str, Any], source: str = "judge.toml") -> None:
     if not errors:
         return
     err = errors[0]
+    chain = [err]
     # Descend into if/then and oneOf wrappers to the most specific complaint.
     while err.context:
         err = sorted(err.context, key=lambda e: -len(e.path))[0]
+        chain.append(err)
     message = err.message
-    if err.validator == "additionalProperties":
+    if any(e.validator == "oneOf" and "password_env" in json.dumps(e.schema) for e in chain):
+        message = "give exactly one of password_env (an environment variable) or password_file"
+    elif err.validator == "additionalProperties":
         extra = re.findall(r"'([^']+)'", message)
         message = "unknown key " + ", ".join(repr(x) for x in extra) if extra else message
-    elif err.validator == "oneOf" and "password" in json.dumps(err.schema):
-        message = "give exactly one of password_env (an environment variable) or password_file"
     raise ConfigError(f"{source}: {_where(err.absolute_path)}: {message}")
 
 
