@@ -178,6 +178,6 @@ def test_imap_backoff_doubles_while_nobody_answers() -> None:
 
 def test_smtp_connection_refused_is_server_unavailable() -> None:
     t = SmtpOutbound(SmtpSettings("127.0.0.1", free_port(), security="none", timeout=5))
-    with pytest.raises(ServerUnavailable, match="SMTP 127.0.0.1"):
+    with pytest.raises(ServerUnavailable, match=r"SMTP 127\.0\.0\.1"):
         t.send("judge@example.org", "north@example.org", b"Subject: x\r\n\r\nhi\r\n")
     t.close()
