@@ -105,6 +105,26 @@ def convoy_route_exists(dm: DipMap, src: int, dst: int, fleets: Iterable[int]) -
     return False
 
 
+def convoy_destinations(dm: DipMap, src: int, fleets: Iterable[int]) -> list[int]:
+    """Coastal provinces an army in ``src`` could reach through the given fleets."""
+    pool = set(fleets)
+    if not dm.is_coastal(src):
+        return []
+    seen = set(sea_neighbours(dm, src) & pool)
+    todo = deque(seen)
+    out: set[int] = set()
+    while todo:
+        p = todo.popleft()
+        for q in sea_neighbours(dm, p):
+            if q in pool:
+                if q not in seen:
+                    seen.add(q)
+                    todo.append(q)
+            elif dm.is_coastal(q) and q != src:
+                out.add(q)
+    return sorted(out)
+
+
 def necessary_fleets(dm: DipMap, src: int, dst: int, fleets: Iterable[int]) -> set[int]:
     """The fleet provinces that lie on some *irredundant* convoy route from
     ``src`` to ``dst``: a chain none of whose fleets can be left out.

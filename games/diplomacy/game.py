@@ -39,7 +39,7 @@ from judge.engine import (
 )
 from judge.rng import Rng
 
-from .board import sea_neighbours
+from .board import convoy_destinations, fleet_provinces, sea_neighbours
 from .geography import DipMap, load_map
 from .legality import Situation, bind
 from .offline import adjudicate_document
@@ -178,13 +178,20 @@ class DiplomacyGame:
             RETREATS: "retreat or disband your dislodged units",
             ADJUSTMENTS: "build or remove units (or waive builds)",
         }
+        default = _DEFAULTS[kind]
+        if kind == ADJUSTMENTS:
+            signs = {pos.adjustments()[p] > 0 for p in pos.deciders()}
+            if signs == {True}:
+                default = "waive builds"
+            elif signs == {False}:
+                default = "civil disorder removals"
         return [
             Decision(
                 kind=DecisionKind.ORDERS,
                 roles=roles,
                 phase=pos.phase,
                 prompt=f"{phase_title(pos.phase)}: {prompts[kind]}",
-                default=_DEFAULTS[kind],
+                default=default,
             )
         ]
 
@@ -331,9 +338,19 @@ class DiplomacyGame:
         events: list[Event] = [
             public(f"{phase_title(report.phase)}:", kind="phase", phase=report.phase)
         ]
+        winter = report.phase.endswith("A")
         for e in report.entries:
             power = dm.powers[e.power].name
-            order = e.order or (f"{e.unit} (no order)" if e.unit else "")
+            if winter and e.kind == "unit" and not e.codes:
+                continue  # a unit that simply stays through the adjustments
+            if e.order:
+                order = e.order
+            elif e.kind == "dislodged":
+                order = f"{e.unit} (no order: disbands)"
+            elif winter:
+                order = f"Remove {e.unit}"
+            else:
+                order = f"{e.unit} (no order: holds)"
             result = ", ".join(e.codes) if e.codes else "ok"
             text = f"{power}: {order} ({result})"
             if e.reason:
@@ -418,6 +435,11 @@ class DiplomacyGame:
                 else:
                     dests = [dm.loc_text(loc) for loc in sorted(dm.fleet_adj[u.loc])]
                 cands += [f"{head} - {d}" for d in dests]
+                if u.type == "A" and dm.is_coastal(prov):
+                    fleets = fleet_provinces(pos.board)
+                    for q in convoy_destinations(dm, prov, fleets):
+                        if q not in dm.army_adj[prov]:
+                            cands.append(f"{head} - {dm.provinces[q].id}")
                 reach = dm.army_adj[prov] if u.type == "A" else dm.fleet_reach[u.loc]
                 for q in sorted(reach):
                     other = pos.board.at(q)

@@ -101,7 +101,7 @@ def write_result(dm: DipMap, game_id: str, report: PhaseReport) -> dict[str, Any
         if key in results:
             continue
         results[key] = list(e.codes)
-        if e.reason:
+        if e.reason and "void" in e.codes:
             reasons[key] = e.reason
     attackers: dict[int, int] = {}
     if report.movement is not None:

@@ -470,6 +470,7 @@ def _adjustments(pos: Position, orders: Mapping[int, Sequence[str]]) -> PhaseRep
                     entries.append(Entry(power, utext, text, [DISBANDED], kind="adjustment"))
         removed[power] = gone
     # Civil disorder for removals not ordered (2023 rule).
+    disorder: set[int] = set()
     for power, n in due.items():
         gone = removed.setdefault(power, set())
         if n < 0 and len(gone) < -n:
@@ -477,17 +478,23 @@ def _adjustments(pos: Position, orders: Mapping[int, Sequence[str]]) -> PhaseRep
             for prov in civil_disorder_order(view, power)[: -n - len(gone)]:
                 del board.units[prov]
                 gone.add(prov)
+                disorder.add(prov)
+    # Every unit on the board: it stays, or was removed by civil disorder (a
+    # unit removed by order already has its adjustment entry).
     for prov in sorted(pos.board.units, key=lambda p: dm.provinces[p].id):
         unit = pos.board.units[prov]
-        gone_ = prov in removed.get(unit.power, set())
-        entries.append(
-            Entry(
-                unit.power,
-                _unit_text(dm, unit),
-                f"Remove {_unit_text(dm, unit)}" if gone_ else None,
-                [DISBANDED] if gone_ else [],
+        if prov in disorder:
+            entries.append(
+                Entry(
+                    unit.power,
+                    _unit_text(dm, unit),
+                    None,
+                    [DISBANDED],
+                    "removed by the civil disorder rule: not enough removals ordered",
+                )
             )
-        )
+        elif prov not in removed.get(unit.power, set()):
+            entries.append(Entry(unit.power, _unit_text(dm, unit), None, []))
     _, year, _ = split_phase(pos.phase)
     after = Position(f"S{year + 1}M", board, dict(pos.owner))
     return PhaseReport(pos.phase, entries, ignored, after)

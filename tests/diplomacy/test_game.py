@@ -264,3 +264,26 @@ def test_random_playthrough_with_legal_orders() -> None:
 def test_survivors_are_the_powers_with_units_or_centres() -> None:
     st = state({"France": ["A Par"], "Germany": ["A Mun"]}, centers={"England": ["Lon"]})
     assert GAME.survivors(st) == ["England", "France", "Germany"]
+
+
+def test_winter_report_lists_builds_and_civil_disorder() -> None:
+    st = state(
+        {"Russia": ["A Lvn", "A Swe", "F Bot"], "France": ["A Par"]},
+        phase="W1901A",
+        centers={"Russia": ["StP", "Mos"], "France": ["Par", "Bre", "Mar"]},
+    )
+    [decision] = GAME.pending(st)
+    assert decision.default == "waive builds; civil disorder removals"
+    st, events = play(st, France=["Build F Bre", "Waive"])
+    text = reports.game_report(GAME, GAME.view(st, "Russia"), events, "Russia", "g1")
+    assert "WINTER 1901 ADJUSTMENTS RESULTS" in text
+    assert "  Build F Bre\n  Waive\n" in text
+    assert "Remove A Swe  [disband]  (removed by the civil disorder rule" in text
+    assert "A Lvn" not in text.split("SUPPLY CENTRES")[0]  # units that stay are not listed
+
+
+def test_legal_offers_convoyed_moves() -> None:
+    st = state({"England": ["A Lon", "F Nth", "F Eng"]})
+    lines = GAME.legal(st, "England")
+    assert "A Lon - Nwy" in lines and "A Lon - Bel" in lines
+    assert "F Nth C A Lon - Nwy" in lines
