@@ -703,6 +703,39 @@ def _strip_quotes(lines: Sequence[str]) -> list[str]:
     return [line for line, gone in zip(lines, drop, strict=True) if not gone]
 
 
+_PGP_BEGIN = "-----BEGIN PGP SIGNED MESSAGE-----"
+_PGP_SIGNATURE = "-----BEGIN PGP SIGNATURE-----"
+_PGP_END = "-----END PGP SIGNATURE-----"
+
+
+def _unarmor(lines: list[str]) -> list[str]:
+    """Undo an inline PGP clear-signature (RFC 4880 section 7): drop the
+    armor header and its ``Hash:`` lines, un-escape dash-escaped lines
+    (``- -- `` -> ``-- ``), and drop the signature block. The signature is
+    not checked: authentication is the seat's token."""
+    if not any(line.strip() == _PGP_BEGIN for line in lines):
+        return lines
+    out: list[str] = []
+    i, n = 0, len(lines)
+    while i < n:
+        if lines[i].strip() != _PGP_BEGIN:
+            out.append(lines[i])
+            i += 1
+            continue
+        i += 1
+        while i < n and lines[i].strip():  # armor headers ("Hash: SHA256")
+            i += 1
+        i += 1  # the blank line after them
+        while i < n and lines[i].strip() != _PGP_SIGNATURE:
+            line = lines[i]
+            out.append(line[2:] if line.startswith("- ") else line)
+            i += 1
+        while i < n and lines[i].strip() != _PGP_END:
+            i += 1
+        i += 1
+    return out
+
+
 def clean_body(text: str) -> list[str]:
     """The command text of a decoded body, line by line.
 
@@ -721,11 +754,15 @@ def clean_body(text: str) -> list[str]:
       so is an attribution line (``On ... wrote:``, ``Le ... a écrit :``,
       ``Am ... schrieb ...:``, possibly wrapped onto two lines) that is
       followed by a quoted line or by nothing.
+    * An inline PGP clear-signature is unwrapped: armor lines and the
+      signature block go, dash-escaped lines are restored (the signature is
+      not checked).
     * Trailing blank lines are dropped; blank lines inside are kept.
 
     ``END`` is not interpreted here: the command grammar does that.
     """
     lines = [line.rstrip() for line in _normalise(text).split("\n")]
+    lines = _unarmor(lines)
     lines = lines[: _cut_index(lines)]
     lines = _strip_quotes(lines)
     while lines and not lines[-1]:

@@ -374,6 +374,19 @@ class TestCleanBody:
             "A Mar - Spa",
         ]
 
+    def test_inline_pgp_clear_signature(self) -> None:
+        # RFC 4880 section 7: armor header, dash-escaped lines, signature block
+        body = (
+            "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\nSTATUS\n- --- dashes\n"
+            "-----BEGIN PGP SIGNATURE-----\n\niHUEARYIAB0=\n-----END PGP SIGNATURE-----\n"
+            "WAIT"
+        )
+        assert clean_body(body) == ["STATUS", "--- dashes", "WAIT"]
+
+    def test_quoted_pgp_block_is_just_quoted(self) -> None:
+        body = "STATUS\n> -----BEGIN PGP SIGNED MESSAGE-----\n> Hash: SHA256\n>\n> A Par - Bur"
+        assert clean_body(body) == ["STATUS"]
+
     def test_empty(self) -> None:
         assert clean_body("") == []
         assert clean_body("\n\n  \n") == []
