@@ -227,8 +227,8 @@ class _Reader:
                 if found_h:
                     best, hit = j, found_h
                 continue
-            key = normalize("".join(toks[self.i : j]))
-            if key and key in names:
+            key = "".join(toks[self.i : j])  # tokens are already lower-case alphanumerics
+            if key in names:
                 best, hit = j, names[key]
         if best < 0:
             tok = self.peek()
@@ -319,6 +319,10 @@ def read_order(dm: DipMap, line: str, phase_kind: str) -> Draft:
     bad = _STRAY.search(line)
     if bad:
         raise InvalidLine(f"unexpected character {bad.group(0)!r}", line=line)
+    if phase_kind == MOVEMENT:
+        quick = _quick_movement(dm, line)
+        if quick is not None:
+            return quick
     r = _Reader(dm, line)
     if r.done():
         raise r.invalid("empty order")
@@ -327,6 +331,53 @@ def read_order(dm: DipMap, line: str, phase_kind: str) -> Draft:
     if phase_kind == RETREATS:
         return _read_retreat(r)
     return _read_movement(r)
+
+
+# The forms tools and the judge itself write ("A PAR - BUR", "F NTH C A LON -
+# NWY", "A MUN S A PAR - BUR", "F STP/SC H") are read by one regular
+# expression; anything else, or any name it does not know, goes to the
+# general reader, which gives the same draft for these forms.
+_QUICK = re.compile(
+    r"([af]) ([a-z]+)(?:/([nse]c))?"
+    r"(?: (h)| - ([a-z]+)(?:/([nse]c))?| ([sc]) ([af]) ([a-z]+)(?: - ([a-z]+)(?:/([nse]c))?)?)?"
+)
+
+
+def _quick_movement(dm: DipMap, line: str) -> Draft | None:
+    m = _QUICK.fullmatch(line.strip().lower())
+    if m is None:
+        return None
+    unit, where, wcoast, _hold, dest, dcoast, verb, tunit, tgt, tdest, tcoast = m.groups()
+    names = dm.names
+
+    def ref(name: str | None, coast: str | None) -> Ref | None:
+        hit = names.get(name) if name else None
+        if hit is None or len(hit) != 1:
+            raise KeyError(name)
+        return Ref(hit[0], coast or "")
+
+    try:
+        here = ref(where, wcoast)
+        if dest:
+            return Draft(MOVE, unit.upper(), here, ref(dest, dcoast))
+        if verb == "s":
+            return Draft(
+                SUPPORT,
+                unit.upper(),
+                here,
+                ref(tdest, tcoast) if tdest else None,
+                tunit.upper(),
+                ref(tgt, None),
+            )
+        if verb == "c":
+            if not tdest or tcoast:
+                return None
+            return Draft(
+                CONVOY, unit.upper(), here, ref(tdest, None), tunit.upper(), ref(tgt, None)
+            )
+        return Draft(HOLD, unit.upper(), here)
+    except KeyError:
+        return None
 
 
 def _read_adjustment(r: _Reader) -> Draft:

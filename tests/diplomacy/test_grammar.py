@@ -219,3 +219,18 @@ def test_a_hyphen_between_names_is_a_move(line: str, canonical: str) -> None:
 def test_stray_characters_are_invalid(line: str) -> None:
     with pytest.raises(InvalidLine, match="unexpected character"):
         GAME.parse(BOARD, "France", line)
+
+
+def test_quick_path_reads_like_the_general_reader() -> None:
+    """The regular-expression path for common forms gives the same draft as
+    the general reader, on every legal line of a played position."""
+    from games.diplomacy import orders as o
+
+    st = state()
+    lines = [line for role in GAME.roles(st) for line in GAME.legal(st, role)]
+    lines += [x.upper() for x in lines] + ["F Spa/nc - Mao", "A Par H", "F Nth C A Lon - Nwy"]
+    for line in lines:
+        quick = o._quick_movement(GAME.map, line)
+        assert quick is not None, line
+        slow = o._read_movement(o._Reader(GAME.map, line))
+        assert quick == slow, line
