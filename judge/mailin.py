@@ -63,6 +63,7 @@ I/O and read no clock; the transports at the end of the module do the I/O.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import hashlib
 import os
 import re
@@ -357,6 +358,18 @@ def _param(part: Message, name: str) -> str:
     return value if isinstance(value, str) else ""
 
 
+def _children(part: Message) -> list[Message]:
+    """The sub-parts of a multipart or message/* part, else ``[]``.
+
+    (``get_payload()`` on a leaf can raise inside the standard library, for
+    instance on 8-bit data with an RFC 2231 charset parameter; a container's
+    payload is a list and is handed back as it is.)"""
+    if not part.is_multipart():
+        return []
+    payload = part.get_payload()
+    return [p for p in payload if isinstance(p, Message)] if isinstance(payload, list) else []
+
+
 def _leaves(msg: Message, max_depth: int = 40) -> Iterator[tuple[Message, tuple[str, ...]]]:
     """Leaf parts in document order with the content types of their
     multipart ancestors. Never descends into message/* parts (an attached
@@ -365,11 +378,10 @@ def _leaves(msg: Message, max_depth: int = 40) -> Iterator[tuple[Message, tuple[
     while stack:
         part, ancestors = stack.pop()
         ctype = _content_type(part)
-        payload = part.get_payload()
-        if ctype.startswith("multipart/") and isinstance(payload, list):
+        if ctype.startswith("multipart/") and part.is_multipart():
             if len(ancestors) >= max_depth:
                 continue
-            children = [p for p in payload if isinstance(p, Message)]
+            children = _children(part)
             stack.extend((c, (*ancestors, ctype)) for c in reversed(children))
         else:
             yield part, ancestors
@@ -780,7 +792,12 @@ def _payload_bytes(part: Message) -> bytes:
         data = None
     if isinstance(data, bytes):
         return data
-    raw = part.get_payload()
+    if part.is_multipart():
+        return b""
+    try:
+        raw = part.get_payload()
+    except Exception:  # see _children
+        return b""
     if isinstance(raw, str):
         return raw.encode("utf-8", "surrogateescape")
     return b""
@@ -805,16 +822,12 @@ def _is_attachment(part: Message) -> bool:
 
 
 def _part_size(part: Message) -> int:
-    if _content_type(part).startswith("message/"):
-        payload = part.get_payload()
-        if isinstance(payload, list):
-            total = 0
-            for inner in payload:
-                try:
-                    total += len(inner.as_bytes()) if isinstance(inner, Message) else 0
-                except Exception:
-                    total += len(str(inner))
-            return total
+    if part.is_multipart():
+        total = 0
+        for inner in _children(part):
+            with contextlib.suppress(Exception):  # too broken to serialise again: 0
+                total += len(inner.as_bytes())
+        return total
     return len(_payload_bytes(part))
 
 
@@ -1014,12 +1027,10 @@ def _typed_address(value: str) -> str:
 
 
 def _status_text(part: Message) -> str:
-    payload = part.get_payload()
-    if isinstance(payload, list):  # the parser read the groups as messages
+    if part.is_multipart():  # the parser read the groups as messages
         blocks = []
-        for sub in payload:
-            if isinstance(sub, Message):
-                blocks.append("\n".join(f"{k}: {_raw_header_str(v)}" for k, v in sub.items()))
+        for sub in _children(part):
+            blocks.append("\n".join(f"{k}: {_raw_header_str(v)}" for k, v in sub.items()))
         return "\n\n".join(blocks)
     return _part_text(part)
 
@@ -1028,10 +1039,8 @@ def _returned_headers(msg: Message) -> Message | None:
     """The headers of the message a report returns, if it returns one."""
     for part, _ in _leaves(msg):
         ctype = _content_type(part)
-        if ctype == "message/rfc822":
-            payload = part.get_payload()
-            if isinstance(payload, list) and payload and isinstance(payload[0], Message):
-                return payload[0]
+        if ctype == "message/rfc822" and _children(part):
+            return _children(part)[0]
         if ctype == "text/rfc822-headers":
             return BytesHeaderParser().parsebytes(_payload_bytes(part))
     for part, _ in _leaves(msg):

@@ -151,6 +151,11 @@ class TestCharsets:
         m = mail("naïve".encode(), f"Content-Type: text/plain; charset={label}\n")
         assert text(m) == ["naïve"]
 
+    def test_rfc2231_charset_on_8bit_body(self) -> None:
+        # email.message.get_payload() raises TypeError on this; we must not
+        m = mail("€ ok\n".encode(), "Content-Type: text/plain; charset*=utf-8''%E2%82%AC\n")
+        assert m.refuse is None and text(m) == ["€ ok"]
+
     def test_subject_rfc2047_mixed_charsets(self) -> None:
         m = mail(
             "x\n",

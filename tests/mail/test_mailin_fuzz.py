@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import os
 import quopri
 import re
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from judge.mailin import IncomingMail, Limits, clean_body, parse_mail
@@ -36,8 +37,9 @@ REFUSE_PREFIXES = ("too large: ", "too many lines: ", "no readable text")
 LIMITS = Limits(max_bytes=200_000, max_lines=400)
 TOKEN = "frtoken-7Q2x"
 
+# JUDGE_FUZZ_EXAMPLES=5000 for a deeper run than the default one.
 FUZZ = settings(
-    max_examples=300,
+    max_examples=int(os.environ.get("JUDGE_FUZZ_EXAMPLES", "300")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -112,6 +114,11 @@ PART_LINES = [
     ),
     st.lists(st.one_of(st.sampled_from(PART_LINES), st.binary(max_size=60)), max_size=40),
     st.sampled_from([b"\n", b"\r\n"]),
+)
+@example(  # found by this test: the standard library raised TypeError here
+    headers=[("Content-Type", "text/plain; charset*=utf-8''%E2%82%AC")],
+    body=[b"\x80"],
+    newline=b"\n",
 )
 def test_header_shaped_bytes(
     headers: list[tuple[str, str]], body: list[bytes], newline: bytes
