@@ -41,7 +41,6 @@ from .orders import (
     DISBAND,
     HOLD,
     MOVE,
-    MOVEMENT,
     REMOVE,
     RETREAT,
     RETREATS,
@@ -383,7 +382,3 @@ def _bind_adjustment(sit: Situation, power: int, d: Draft) -> Order:
             raise IllegalLine(f"{name} has no coast {d.where.coast!r}")
         return Order(BUILD, "F", loc)
     return Order(BUILD, "F", locs[0])
-
-
-def phase_kind_name(kind: str) -> str:
-    return {MOVEMENT: "movement", RETREATS: "retreats", ADJUSTMENTS: "adjustments"}[kind]

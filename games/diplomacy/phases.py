@@ -41,7 +41,6 @@ from .orders import (
     BUILD,
     DISBAND,
     MOVEMENT,
-    REMOVE,
     RETREAT,
     RETREATS,
     WAIVE,
@@ -53,7 +52,6 @@ from .orders import (
 )
 from .resolver import (
     BOUNCE,
-    DISLODGED,
     VOID,
     MovementResult,
     Strengths,
@@ -520,13 +518,12 @@ def _draft_unit_text(dm: DipMap, line: str, prov: int) -> str:
 
 
 __all__ = [
-    "DISLODGED",
-    "REMOVE",
     "Entry",
     "Ignored",
     "PhaseReport",
     "Position",
     "civil_disorder_order",
+    "locate",
     "phase_title",
     "run_phase",
     "split_phase",
