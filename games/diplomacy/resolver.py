@@ -61,7 +61,8 @@ class Strengths:
     (not below zero) when this is true (e.g. it crosses a wall).
     ``support_penalty[p]``: for a support from ``p``: the attack it supports
     drops by one when this support counts (supported across a wall). The
-    drop is never more than one.
+    drop is never more than one. With any penalty in use, an attack whose
+    strength drops to nothing does not cut the support it attacks.
     """
 
     base: list[int] | None = None
@@ -204,6 +205,7 @@ def adjudicate_movement(
     weight = st.weight or [1] * n
     pen_move = st.penalised
     pen_sup = st.support_penalty
+    penalties = pen_move is not None or pen_sup is not None
 
     # ------------------------------------------------------------------ solver
     visited = [False] * n
@@ -367,7 +369,9 @@ def adjudicate_movement(
                     # dislodging the supporter (5.B.2).
                     if resolve(m, not opt):
                         return False
-                elif path(m, not opt):
+                elif path(m, not opt) and (penalties is False or attack(m, not opt) > 0):
+                    # With variant penalties an attack reduced to nothing
+                    # cuts no support (Warring States walls, rule 5).
                     return False
             return True
         # CONVOY: the fleet must not be dislodged (5.B.3), via adjudicate (5.D).

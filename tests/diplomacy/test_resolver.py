@@ -103,3 +103,23 @@ def test_strength_hooks_for_variants() -> None:
     walled[vie] = True
     res = adjudicate_movement(board, legal, strengths=Strengths(base=strong, penalised=walled))
     assert vie not in res.moved
+
+
+def test_an_attack_penalised_to_nothing_cuts_no_support() -> None:
+    """Warring States wall rule 5: an army attacking over a wall with no
+    support has strength zero and cannot cut support."""
+    units = {"AUSTRIA": ["A TYR", "A VIE"], "ITALY": ["A VEN", "A PIE"], "FRANCE": ["A MAR"]}
+    orders = {
+        "ITALY": ["A Ven - Tyr", "A Pie S A Ven - Tyr"],
+        "AUSTRIA": ["A Vie - Boh"],
+        "FRANCE": ["A Mar - Pie"],
+    }
+    board, legal = _bound(units, orders)
+    n = len(DM.provinces)
+    pie, tyr = DM.province("Pie").idx, DM.province("Tyr").idx
+    cut = adjudicate_movement(board, legal)
+    assert tyr not in cut.dislodged  # the attack from Marseilles cuts Piedmont's support
+    walled = [False] * n
+    walled[DM.province("Mar").idx] = True
+    res = adjudicate_movement(board, legal, strengths=Strengths(penalised=walled))
+    assert res.codes[pie] == [] and tyr in res.dislodged
