@@ -86,19 +86,8 @@ def test_corpus_is_complete() -> None:
 # Cases whose transcription disagrees with this adjudicator on a point the
 # DATC text does not settle the way the case file does. Each is explained in
 # the reason; remove the entry when the case file is changed as proposed.
-DISPUTED: dict[str, str] = {
-    "6.F.1": (
-        "case file expects A Greece 'no convoy' and the Aegean/Black Sea convoys 'ok'; "
-        "no chain of fleets at sea can link Greece to Sevastopol (Constantinople is coastal), "
-        "so by DATC 4.E.1 and 6.D.32 ('a missing fleet') the move and both convoys are "
-        "illegal: void, void, void"
-    ),
-    "6.H.15": (
-        "case file invents a retreat phase S1901R for F Portugal, which has no retreat; "
-        "the issue requires phases with nothing to decide to be skipped, so the fleet is "
-        "disbanded with the movement phase and next_phase is F1901M"
-    ),
-}
+#: Cases expected to fail, with the reason (none: every case must pass).
+DISPUTED: dict[str, str] = {}
 
 
 def _params() -> list[Any]:
