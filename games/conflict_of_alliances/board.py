@@ -29,6 +29,8 @@ StackT = dict[str, Any]
 RIGHTMOST = len(DATA.track) - 1
 """The Revenge Qin / Anti-Qin position of the diplomacy track."""
 
+_ORDER = {f: i for i, f in enumerate(DATA.forces)}
+
 
 # --------------------------------------------------------------------------- stacks
 
@@ -67,11 +69,11 @@ def forces_in(state: State, area: str) -> list[str]:
     """Forces with counters in ``area``: the city force first, then the field
     forces in the order of the forces file."""
     a = state["areas"][area]
-    present = [f for f in DATA.forces if size(a["stacks"].get(f)) > 0]
     city = a["city"]
-    if city in present:
-        present.remove(city)
-        present.insert(0, city)
+    present = sorted(
+        (f for f, st in a["stacks"].items() if size(st) > 0),
+        key=lambda f: (f != city, _ORDER[f]),
+    )
     return present
 
 

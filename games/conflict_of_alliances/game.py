@@ -856,9 +856,10 @@ class ConflictOfAlliances:
         lines: list[str] = []
         if stage == "action" and side == state["active"]:
             lines.append("PASS")
+            uses = self._facedown_uses(state, side)
             for card in sorted({slug(x) for x in state["cards"][side]["hand"]}):
                 lines += [text(c) for c in C.faceup_choices(state, side, card)]
-                lines += self._facedown_lines(state, side, card)
+                lines += [f"PLAY {card} FACEDOWN {use}" for use in uses]
         elif stage == "step" and side == state["active"]:
             item = state["ask"]
             lines.append("SKIP")
@@ -888,22 +889,22 @@ class ConflictOfAlliances:
             return [f"TAKE {c}" for c in sorted({slug(x) for x in state["cards"][side]["deck"]})]
         return [f"DISCARD {c}" for c in sorted({slug(x) for x in ch["cards"]})]
 
-    def _facedown_lines(self, state: State, side: str, card: str) -> list[str]:
-        head = f"PLAY {card} FACEDOWN"
-        lines = [f"{head} MILITARY {op_text(op)}"
-                 for op in O.op_choices(state, side, {"forces": B.directable(state, side)}, 25)]
+    def _facedown_uses(self, state: State, side: str) -> list[str]:
+        """What a card played face down could do now (the same for every card)."""
+        uses = [f"MILITARY {op_text(op)}"
+                for op in O.op_choices(state, side, {"forces": B.directable(state, side)}, 25)]
         reinforce = C.reinforce_choices(state, {})
-        lines += [f"{head} REINFORCE {f} {a}" for f, a in reinforce[:: max(1, len(reinforce) // 8)]]
+        uses += [f"REINFORCE {f} {a}" for f, a in reinforce[:: max(1, len(reinforce) // 8)]]
         for force in state["diplomacy"]:
             for way in ("LEFT", "RIGHT", "LOCK"):
                 try:
                     self._check_diplomacy(state, force, way)
                 except RuleError:
                     continue
-                lines.append(f"{head} DIPLOMACY {force} {way}")
+                uses.append(f"DIPLOMACY {force} {way}")
         if not state["initiative"]["switched"]:
-            lines += [f"{head} WEATHER MOVE", f"{head} WEATHER LOCK"]
-        return lines
+            uses += ["WEATHER MOVE", "WEATHER LOCK"]
+        return uses
 
     # ------------------------------------------------------------------ views
 

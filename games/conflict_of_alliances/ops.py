@@ -265,8 +265,13 @@ def _norm(area: str, force: str, armies: int, generals: list[str], lead: str | N
 # --------------------------------------------------------------------------- listing
 
 
-def _paths(state: State, side: str, force: str, source: str, ma: int,
-           mounted: bool) -> Iterator[list[str]]:
+def _stops(state: State, side: str, force: str) -> dict[str, bool]:
+    """For every area: does it hold enemy or Neutral counters for ``force``?"""
+    return {a: any(B.hostile(state, f, side) for f in B.forces_in(state, a) if f != force)
+            for a in DATA.areas}
+
+
+def _paths(stops: dict[str, bool], source: str, ma: int, mounted: bool) -> Iterator[list[str]]:
     """Every move from ``source`` that :func:`walk` accepts."""
 
     def go(cur: str, spent: int, path: list[str]) -> Iterator[list[str]]:
@@ -278,8 +283,7 @@ def _paths(state: State, side: str, force: str, source: str, ma: int,
                 continue
             new = [*path, nxt]
             yield new
-            stops = any(B.hostile(state, f, side) for f in B.forces_in(state, nxt) if f != force)
-            if stops and not mounted:
+            if stops[nxt] and not mounted:
                 continue
             yield from go(nxt, cost, new)
 
@@ -292,6 +296,7 @@ def op_choices(state: State, side: str, ctx: Ctx, limit: int = 400) -> list[Cmd]
     joining counters (none or as many as fit). Capped at ``limit`` by taking
     an even spread."""
     out: list[Cmd] = []
+    stops_of: dict[str, dict[str, bool]] = {}
     for area in DATA.areas:
         if ctx.get("source") and area != ctx["source"]:
             continue
@@ -301,6 +306,8 @@ def op_choices(state: State, side: str, ctx: Ctx, limit: int = 400) -> list[Cmd]
                 continue
             ready_gens = [g for g, r in st["generals"].items() if r]
             heirs = [f for f in B.forces_in(state, area) if f != force]
+            if force not in stops_of:
+                stops_of[force] = _stops(state, side, force)
             for k in range(0, min(2, len(ready_gens)) + 1):
                 for gens in combinations(ready_gens, k):
                     top = min(int(st["ready"]), MAX_COUNTERS - k)
@@ -310,7 +317,7 @@ def op_choices(state: State, side: str, ctx: Ctx, limit: int = 400) -> list[Cmd]
                         leads: list[str | None] = list(gens) if gens else [None]
                         for lead in leads:
                             out += _variants(state, side, ctx, area, force, st, n, list(gens),
-                                             lead, heirs)
+                                             lead, heirs, stops_of[force])
     if len(out) > limit:
         step = len(out) / limit
         out = [out[int(i * step)] for i in range(limit)]
@@ -318,7 +325,8 @@ def op_choices(state: State, side: str, ctx: Ctx, limit: int = 400) -> list[Cmd]
 
 
 def _variants(state: State, side: str, ctx: Ctx, area: str, force: str, st: B.StackT,
-              n: int, gens: list[str], lead: str | None, heirs: list[str]) -> list[Cmd]:
+              n: int, gens: list[str], lead: str | None, heirs: list[str],
+              stops: dict[str, bool]) -> list[Cmd]:
     out: list[Cmd] = []
     total = n + len(gens)
     leaves_all = B.size(st) == total and B.controller(state, area) == force
@@ -326,9 +334,8 @@ def _variants(state: State, side: str, ctx: Ctx, area: str, force: str, st: B.St
     for t in targets(state, area, force, side):
         out.append(_norm(area, force, n, gens, lead, [], None, t, None))
     ma = movement_allowance(lead, gens)
-    for path in _paths(state, side, force, area, ma, bool(ctx.get("mounted"))):
-        battle = next((a for a in path if any(
-            B.hostile(state, f, side) for f in B.forces_in(state, a) if f != force)), None)
+    for path in _paths(stops, area, ma, bool(ctx.get("mounted"))):
+        battle = next((a for a in path if stops[a]), None)
         for control in controls:
             if battle is None:
                 out.append(_norm(area, force, n, gens, lead, path, None, None, control))
