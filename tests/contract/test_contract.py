@@ -258,13 +258,16 @@ def check_pending(game: Game, p: Playthrough) -> None:
 
 
 def check_noninterference(game: Game, p: Playthrough) -> None:
-    """DESIGN.md, Privacy: two states that differ only in what role A may not
-    see... precisely, ``scramble(state, A)`` changes only what is hidden from
-    every role but A; then every other role B and the observer get the same
-    view, byte for byte, the same report, and the same legal lines (else the
-    acknowledgements of B's commands would leak). The scrambled state itself
-    must be plain JSON with a valid view for A, and ``scramble`` must change
-    something somewhere in the playthrough (else this check could not fail)."""
+    """DESIGN.md, Privacy: two states that differ only in what is hidden from
+    every role but A give every other role B, and the observer, byte-identical
+    views and reports. ``scramble(state, A, rng)`` makes the second state. B's
+    legal lines must not change either (else the acknowledgements of B's
+    commands would leak). The scrambled state must be plain JSON with a valid
+    view for A, and ``scramble`` must change something somewhere in the
+    playthrough (else this check could not fail).
+
+    A game without ``scramble`` declares that it has no hidden information and
+    is skipped here, with the reason shown."""
     scramble = getattr(game, "scramble", None)
     if scramble is None:
         pytest.skip(f"{game.id} has no scramble(): it declares no hidden information")
