@@ -764,8 +764,8 @@ def _roll(state: State, log: B.Log, rng: Rng) -> None:
     att_leads, def_leads = _leads(state)
     am = modifier(att_leads, def_leads, bt["att_drm"])
     dm = modifier(def_leads, att_leads, bt["def_drm"])
-    log.pub(f"Dice: attacker rolls {att_die}{_mod(am)}, defender rolls {def_die}{_mod(dm)}.",
-            dice=[att_die, def_die])
+    log.pub(f"Dice: attacker rolls {att_die}{_mod(att_die, am)}, defender rolls "
+            f"{def_die}{_mod(def_die, dm)}.", dice=[att_die, def_die])
     if bt["att_first"] and not bt["def_first"]:
         bt["seq"] = ["att", "def"]
         log.pub("The attacker fires first.")
@@ -777,10 +777,11 @@ def _roll(state: State, log: B.Log, rng: Rng) -> None:
     bt["step"] = "fire"
 
 
-def _mod(m: int) -> str:
+def _mod(die: int, m: int) -> str:
+    """`` (+1 = 6)``: the total modifier and the result, clamped to 1-6."""
     if m == 0:
         return ""
-    return f" ({'+' if m > 0 else ''}{m})"
+    return f" ({'+' if m > 0 else ''}{m} = {max(1, min(6, die + m))})"
 
 
 # --------------------------------------------------------------------------- losses
