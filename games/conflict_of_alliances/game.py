@@ -188,6 +188,12 @@ class ConflictOfAlliances:
             deck = DATA.deck_list(side, extra=state["aid24"] and side == LIANHENG)
             rng.shuffle(deck, f"shuffle:{side}")
             decks[side] = {"deck": deck, "hand": [], "discard": [], "removed": []}
+        # A force without counters at the start is out of the game (Shu in Qin
+        # Dominates: Qin took Ba Shu in 316 BC).
+        absent = [f for f in DATA.forces
+                  if not any(f in areas[a]["stacks"] for a in areas)]
+        for f in absent:
+            diplomacy.pop(f, None)
         state.update({
             "turn": 1,
             "initiative": {"side": sc.initiative, "switched": False},
@@ -195,7 +201,7 @@ class ConflictOfAlliances:
             "passes": 0,
             "areas": areas,
             "diplomacy": diplomacy,
-            "eliminated": [],
+            "eliminated": absent,
             "generals": generals,
             "track": {},
             "cards": decks,
