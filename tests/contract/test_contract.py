@@ -257,6 +257,20 @@ def check_pending(game: Game, p: Playthrough) -> None:
     _fail(problems, "pending() breaks the contract")
 
 
+def check_no_hidden_information(game: Game, p: Playthrough) -> None:
+    """A game without ``scramble`` shows everyone the same view (but ``role``)."""
+    problems: list[str] = []
+    for step in p.steps:
+        where = _where(game, p, step)
+        public = canonical({**game.view(step.state, None), "role": None})
+        for role in game.roles(step.state):
+            mine = canonical({**game.view(step.state, role), "role": None})
+            if mine != public:
+                problems.append(f"{where}: {role} sees more than an observer, yet "
+                                f"{game.id} has no scramble() to test what it hides")
+    _fail(problems, "a game without scramble() shows something private")
+
+
 def check_noninterference(game: Game, p: Playthrough) -> None:
     """DESIGN.md, Privacy: two states that differ only in what is hidden from
     every role but A give every other role B, and the observer, byte-identical
@@ -266,11 +280,13 @@ def check_noninterference(game: Game, p: Playthrough) -> None:
     view for A, and ``scramble`` must change something somewhere in the
     playthrough (else this check could not fail).
 
-    A game without ``scramble`` declares that it has no hidden information and
-    is skipped here, with the reason shown."""
+    A game without ``scramble`` declares that it has no hidden information; that
+    claim is checked instead: every role's view and the observer's are the same
+    but for the ``role`` field."""
     scramble = getattr(game, "scramble", None)
     if scramble is None:
-        pytest.skip(f"{game.id} has no scramble(): it declares no hidden information")
+        check_no_hidden_information(game, p)
+        return
     problems: list[str] = []
     changed = 0
     seed = game_seed(p.seed)
