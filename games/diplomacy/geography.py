@@ -23,9 +23,12 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
+
+if TYPE_CHECKING:
+    from .variant import VariantRules
 
 LAND = "land"
 SEA = "sea"
@@ -118,6 +121,8 @@ class DipMap:
     centres: tuple[int, ...] = ()
     home_of: tuple[int, ...] = ()
     """Per province: the power index whose home centre it is, or -1."""
+    rules: VariantRules | None = None
+    """A variant's rule hooks (:mod:`games.diplomacy.variant`); ``None``: standard rules."""
 
     # ------------------------------------------------------------------ lookups
 

@@ -88,7 +88,13 @@ def _name(board: Board, prov: int) -> str:
 
 def bind(sit: Situation, power: int, draft: Draft) -> Order:
     """The legal order ``power`` gave with ``draft``, or raise a RuleError
-    (``UnitNotFound`` when the order is not about a unit of ``power``)."""
+    (``UnitNotFound`` when the order is not about a unit of ``power``).
+    A variant's rules (``DipMap.rules``) bind first when they know the draft."""
+    rules = sit.board.dm.rules
+    if rules is not None:
+        special = rules.bind(sit, power, draft)
+        if special is not None:
+            return special
     if sit.kind == ADJUSTMENTS:
         return _bind_adjustment(sit, power, draft)
     if sit.kind == RETREATS:

@@ -44,6 +44,8 @@ DISBAND = "D"
 BUILD = "B"
 REMOVE = "X"
 WAIVE = "W"
+CONVERT = "V"
+"""A variant order (Warring States): the unit changes type in place this season."""
 
 # Phase kinds (the last letter of a phase name).
 MOVEMENT = "M"
@@ -73,6 +75,11 @@ class Order:
     count: int = 1
     target_unit: str = ""
     """The type of the supported or convoyed unit, as it stands on the board."""
+    path: tuple[int, ...] = ()
+    """Variant moves through several spaces (Warring States rapid river
+    moves): the provinces passed through before ``dest``; ``()`` otherwise."""
+    becomes: str = ""
+    """Variant: the unit type the unit has after this order (``""``: unchanged)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +103,9 @@ class Draft:
     target: Ref | None = None
     via: bool = False
     count: int = 1
+    path: tuple[Ref, ...] = ()
+    """Places written between the unit and the destination of a move
+    (``A Yor - Nth - Nwy``): a convoy path, ignored by the standard rules."""
 
 
 def order_text(dm: DipMap, order: Order) -> str:
@@ -108,7 +118,10 @@ def order_text(dm: DipMap, order: Order) -> str:
     if k == HOLD:
         return f"{head} H"
     if k == MOVE:
-        return f"{head} - {loc(order.dest)}" + (" via convoy" if order.via else "")
+        through = "".join(f" - {dm.provinces[p].id}" for p in order.path)
+        return f"{head}{through} - {loc(order.dest)}" + (" via convoy" if order.via else "")
+    if k == CONVERT:
+        return f"{head} convert"
     if k in (SUPPORT, CONVOY):
         verb = "S" if k == SUPPORT else "C"
         tgt = f"{order.target_unit} {dm.provinces[order.target].id}"
@@ -319,6 +332,10 @@ def read_order(dm: DipMap, line: str, phase_kind: str) -> Draft:
     bad = _STRAY.search(line)
     if bad:
         raise InvalidLine(f"unexpected character {bad.group(0)!r}", line=line)
+    if dm.rules is not None:
+        special = dm.rules.read_order(dm, line, phase_kind)
+        if special is not None:
+            return special
     if phase_kind == MOVEMENT:
         quick = _quick_movement(dm, line)
         if quick is not None:
@@ -456,12 +473,14 @@ def _read_movement(r: _Reader) -> Draft:
         r.take({"to"})
         dest = r.place("a destination")
         # A path "A Yor - Nth - Nwy" names the convoy route: ignored (DATC 4.A.6).
+        path: list[Ref] = []
         while r.peek() in _MOVE and r.peek():
             r.i += 1
+            path.append(dest)
             dest = r.place("a destination")
         via = r.via_convoy()
         r.end()
-        return Draft(MOVE, unit, where, dest, via=via)
+        return Draft(MOVE, unit, where, dest, via=via, path=tuple(path))
     if r.take(_SUPPORT):
         r.power_word()
         tunit = r.unit_type()

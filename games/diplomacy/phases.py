@@ -106,11 +106,12 @@ class Position:
         }
 
     def buildable(self, power: int) -> list[int]:
-        """Owned, empty home centres of ``power``."""
+        """Owned, empty home centres of ``power`` (or the variant's build sites)."""
         dm = self.dm
+        sites = dm.rules.build_sites(dm, power) if dm.rules is not None else None
         return [
             h
-            for h in dm.powers[power].home
+            for h in (dm.powers[power].home if sites is None else sites)
             if self.owner.get(h) == power and self.board.at(h) is None
         ]
 
@@ -253,6 +254,8 @@ def _movement(
     dm = pos.dm
     sit = Situation(pos.board, MOVEMENT)
     legal, bad, ignored, _ = _collect(sit, orders, pos.board.units)
+    if dm.rules is not None:
+        strengths = dm.rules.movement_strengths(pos.board, legal) or strengths
     result = adjudicate_movement(pos.board, legal, tuple(bad), strengths)
     entries: list[Entry] = []
     for prov in sorted(pos.board.units, key=lambda p: dm.provinces[p].id):
@@ -337,7 +340,7 @@ def _retreats(pos: Position, orders: Mapping[int, Sequence[str]]) -> PhaseReport
             if len(targets[q]) > 1:
                 codes += [BOUNCE, DISBANDED]  # 6.H.7, 6.H.8: all of them disband
             else:
-                board.place(Unit(unit.power, unit.type, given.dest))
+                board.place(Unit(unit.power, given.becomes or unit.type, given.dest))
         entries.append(
             Entry(
                 unit.power,

@@ -37,10 +37,11 @@ from dataclasses import dataclass, field
 
 from .board import Board, Unit
 from .geography import DipMap
-from .orders import CONVOY, HOLD, MOVE, SUPPORT, Order
+from .orders import CONVERT, CONVOY, HOLD, MOVE, SUPPORT, Order
 
 _HOLD, _MOVE, _SUPPORT, _CONVOY = 0, 1, 2, 3
-_KIND = {HOLD: _HOLD, MOVE: _MOVE, SUPPORT: _SUPPORT, CONVOY: _CONVOY}
+# A variant's conversion (CONVERT) stands still all season: a hold.
+_KIND = {HOLD: _HOLD, MOVE: _MOVE, SUPPORT: _SUPPORT, CONVOY: _CONVOY, CONVERT: _HOLD}
 
 # Result codes (tests/datc/FORMAT.md, the offline format).
 BOUNCE = "bounce"
@@ -63,12 +64,30 @@ class Strengths:
     drops by one when this support counts (supported across a wall). The
     drop is never more than one. With any penalty in use, an attack whose
     strength drops to nothing does not cut the support it attacks.
+    ``move_base[p]``: strength of a move from ``p`` on its own (its attack,
+    its prevent strength and its defence in a head-to-head battle);
+    defaults to ``base`` (which then is only the strength of a unit that
+    stays).
+    ``penalise_defended_only``: the penalties apply only to an attack that
+    meets another power's unit staying in (or fighting head to head from)
+    the province attacked, not to a move into an empty or vacated province
+    (Warring States walls defend the unit in the walled province).
+    ``graded_cuts``: a support of weight ``w`` loses ``min(w, s)`` where
+    ``s`` is the strength of the strongest single attack on the supporter
+    (an attack from the province the support aims at still counts only by
+    dislodging it); the supports given by the unit in that aimed-at province
+    never count towards the strength of such an attack (Warring States
+    floating fortresses). The support order "fails" (``cut``) when nothing
+    of it is left.
     """
 
     base: list[int] | None = None
     weight: list[int] | None = None
     penalised: list[bool] | None = None
     support_penalty: list[bool] | None = None
+    move_base: list[int] | None = None
+    penalise_defended_only: bool = False
+    graded_cuts: bool = False
 
 
 @dataclass
@@ -119,6 +138,7 @@ def adjudicate_movement(
     convoyed = [False] * n
     res = [-1] * n  # decisions: -1 unresolved, 0 fails, 1 succeeds (holds: 0)
     attackers: dict[int, list[int]] = {}
+    rapid: list[int] = []
     moves: list[int] = []
     supports: list[int] = []
     convoys: list[int] = []
@@ -135,6 +155,8 @@ def adjudicate_movement(
             q = loc_prov[o.dest]
             mdest[p] = q
             moves.append(p)
+            if o.path:
+                rapid.append(p)
             if q in attackers:
                 attackers[q].append(p)
             else:
@@ -151,6 +173,26 @@ def adjudicate_movement(
             target[p] = o.target
             sdest[p] = loc_prov[o.dest]
             convoys.append(p)
+    # A move through several spaces (variant: Warring States rapid river
+    # moves) is opposed, and does not take place, when a space it passes
+    # through holds a unit, is the destination of another move, or is
+    # passed through by another such move.
+    blocked: list[int] = []
+    if rapid:
+        through: dict[int, int] = {}
+        for p in rapid:
+            for r in orders[p].path:
+                through[r] = through.get(r, 0) + 1
+        for p in rapid:
+            if any(r in units or r in attackers or through[r] > 1 for r in orders[p].path):
+                blocked.append(p)
+        for p in blocked:
+            q = mdest[p]
+            attackers[q].remove(p)
+            if not attackers[q]:
+                del attackers[q]
+            moves.remove(p)
+            res[p] = 0
     # ... or when a fleet of the same power is ordered to convoy it.
     for c in convoys:
         a = target[c]
@@ -203,9 +245,12 @@ def adjudicate_movement(
     st = strengths or _STANDARD
     base = st.base or [1] * n
     weight = st.weight or [1] * n
+    mbase = st.move_base or base
     pen_move = st.penalised
     pen_sup = st.support_penalty
     penalties = pen_move is not None or pen_sup is not None
+    defended_only = st.penalise_defended_only
+    graded = st.graded_cuts
 
     # ------------------------------------------------------------------ solver
     visited = [False] * n
@@ -273,8 +318,30 @@ def adjudicate_movement(
         total = 0
         for s in sups:
             if res[s] == 1 or (res[s] < 0 and resolve(s, opt)):
-                total += weight[s]
+                w = weight[s]
+                if graded and w > 1:
+                    w -= cut_level(s, opt)
+                total += w
         return total
+
+    def cut_level(d: int, opt: bool) -> int:
+        # Variant (graded cuts): how much of the support of ``d`` the
+        # strongest single attack on it takes away; ``opt`` as for nsup.
+        w = weight[d]
+        aim = sdest[d]
+        pd = power[d]
+        level = 0
+        for m in attackers.get(d, empty):
+            if power[m] == pd:
+                continue
+            if m == aim:
+                if resolve(m, not opt):
+                    return w
+            elif path(m, not opt):
+                level = max(level, attack(m, not opt, aim))
+                if level >= w:
+                    return w
+        return level
 
     def path(p: int, opt: bool) -> bool:
         if not convoyed[p]:
@@ -298,20 +365,25 @@ def adjudicate_movement(
                     todo.append(g)
         return False
 
-    def attack(p: int, opt: bool) -> int:
+    def attack(p: int, opt: bool, excl: int = -1) -> int:
+        # ``excl``: a province whose unit's support does not count (graded cuts).
         if convoyed[p] and not path(p, opt):
             return 0
         q = mdest[p]
         occ = kind[q]
         if occ < 0 or (occ == _MOVE and h2h[p] < 0 and resolve(q, opt)):
             sups = msup.get(p, empty)
-            strength = base[p] + nsup(sups, opt)
+            if excl >= 0:
+                sups = [s for s in sups if s != excl]
+            strength = mbase[p] + nsup(sups, opt)
+            if defended_only:
+                return strength
         elif power[q] == power[p]:
             return 0
         else:
             pq = power[q]
-            sups = [s for s in msup.get(p, empty) if power[s] != pq]
-            strength = base[p] + nsup(sups, opt)
+            sups = [s for s in msup.get(p, empty) if power[s] != pq and s != excl]
+            strength = mbase[p] + nsup(sups, opt)
         if strength > 0 and (pen_move is not None or pen_sup is not None):
             # Variant rule (e.g. walls): one point off when the move, or a
             # support that counts under the same assumption, is penalised.
@@ -336,7 +408,7 @@ def adjudicate_movement(
         o = h2h[w]
         if o >= 0 and resolve(o, not opt):
             return 0
-        return base[w] + nsup(msup.get(w, empty), opt)
+        return mbase[w] + nsup(msup.get(w, empty), opt)
 
     def adjudicate_move(p: int, opt: bool) -> bool:
         a = attack(p, opt)
@@ -345,7 +417,7 @@ def adjudicate_movement(
         q = mdest[p]
         o = h2h[p]
         if o >= 0:
-            if a <= base[o] + nsup(msup.get(o, empty), not opt):
+            if a <= mbase[o] + nsup(msup.get(o, empty), not opt):
                 return False
         elif a <= hold(q, not opt):
             return False
@@ -359,6 +431,8 @@ def adjudicate_movement(
         if k == _MOVE:
             return adjudicate_move(d, opt)
         if k == _SUPPORT:
+            if graded:
+                return cut_level(d, not opt) < weight[d]
             aim = sdest[d]
             pd = power[d]
             for m in attackers.get(d, empty):
@@ -385,7 +459,13 @@ def adjudicate_movement(
     for p in moves:
         if res[p] < 0:
             q = mdest[p]
-            if kind[q] < 0 and len(attackers[q]) == 1 and not convoyed[p] and pen_move is None:
+            if (
+                kind[q] < 0
+                and len(attackers[q]) == 1
+                and not convoyed[p]
+                and pen_move is None
+                and not graded
+            ):
                 res[p] = 1  # a lone move into an empty province
             else:
                 resolve(p, True)
@@ -400,14 +480,17 @@ def adjudicate_movement(
     codes: dict[int, list[str]] = {p: [] for p in occupied}
     for p in void:
         codes[p].append(VOID)
+    for p in blocked:
+        codes[p].append(BOUNCE)
     moved: dict[int, int] = {}
     new_units: dict[int, Unit] = {}
     for p in moves:
         if res[p] == 1:
-            dest = orders[p].dest
+            o = orders[p]
+            dest = o.dest
             moved[p] = dest
             u = units[p]
-            new_units[loc_prov[dest]] = Unit(u.power, u.type, dest)
+            new_units[loc_prov[dest]] = Unit(u.power, o.becomes or u.type, dest)
         elif convoyed[p] and not path(p, False):
             codes[p].append(NO_CONVOY)
         else:
@@ -426,10 +509,18 @@ def adjudicate_movement(
     for p in occupied:
         if p in moved:
             continue
+        o = orders.get(p)
         if p in new_units:
             winner = next(a for a in attackers[p] if a in moved)
-            dislodged[p] = (units[p], winner, convoyed[winner])
+            u = units[p]
+            if o is not None and o.becomes and o.kind != CONVERT:
+                # Variant: the unit changed type to carry out its order; a
+                # conversion (CONVERT) fails when the unit is dislodged.
+                u = _changed(dm, u, o.becomes)
+            dislodged[p] = (u, winner, convoyed[winner])
             codes[p].append(DISLODGED)
+        elif o is not None and o.becomes:
+            new_units[p] = _changed(dm, units[p], o.becomes)
         else:
             new_units[p] = units[p]
     contested: set[int] = set()
@@ -455,6 +546,12 @@ def adjudicate_movement(
         board=Board(dm, new_units),
         convoyed={p for p in occupied if convoyed[p]},
     )
+
+
+def _changed(dm: DipMap, unit: Unit, utype: str) -> Unit:
+    """``unit`` turned into a unit of type ``utype`` where it stands."""
+    loc = dm.locations[unit.loc].province if utype == "A" else unit.loc
+    return Unit(unit.power, utype, loc)
 
 
 _STANDARD = Strengths()
@@ -504,6 +601,8 @@ def retreat_options(dm: DipMap, result: MovementResult, province: int) -> tuple[
     unit, attacker, by_convoy = result.dislodged[province]
     occupied = result.board.units
     adj = dm.army_adj[province] if unit.type == "A" else dm.fleet_adj[unit.loc]
+    if dm.rules is not None:
+        adj = dm.rules.retreat_adjacency(dm, unit, province) or adj
     cands = sorted(adj, key=dm.loc_text)
     out = []
     for loc in cands:

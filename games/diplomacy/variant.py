@@ -1,0 +1,49 @@
+"""Hooks a variant attaches to its map (``DipMap.rules``) where its rules
+differ from the standard ones in ways the ``DiplomacyGame.strengths`` hook
+cannot express: new order forms, other legality, strengths that depend on
+the orders, other build sites and retreat borders.
+
+Every method of :class:`VariantRules` returns ``None`` for "the standard
+rule applies"; the shared grammar, legality, resolver and phases call them
+only when the map has rules attached, so the classic game never sees them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .board import Board, Unit
+    from .geography import DipMap
+    from .legality import Situation
+    from .orders import Draft, Order
+    from .resolver import Strengths
+
+
+class VariantRules:
+    """The standard rules: subclass and override what the variant changes."""
+
+    def read_order(self, dm: DipMap, line: str, phase_kind: str) -> Draft | None:
+        """A draft for an order form only the variant knows (else ``None``).
+        May raise ``InvalidLine``/``AmbiguousLine`` quoting ``line``."""
+        return None
+
+    def bind(self, sit: Situation, power: int, draft: Draft) -> Order | None:
+        """The legal order for ``draft`` under the variant's rules, or
+        ``None`` to bind it by the standard rules. May raise ``RuleError``."""
+        return None
+
+    def movement_strengths(self, board: Board, orders: Mapping[int, Order]) -> Strengths | None:
+        """Strengths for a movement phase knowing the legal orders (``None``: standard)."""
+        return None
+
+    def retreat_adjacency(self, dm: DipMap, unit: Unit, province: int) -> frozenset[int] | None:
+        """Locations ``unit`` dislodged from ``province`` may retreat to if
+        empty (``None``: its own army or fleet borders)."""
+        return None
+
+    def build_sites(self, dm: DipMap, power: int) -> tuple[int, ...] | None:
+        """Provinces where ``power`` may build when it owns them and they are
+        empty (``None``: its own home centres)."""
+        return None
