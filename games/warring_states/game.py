@@ -1,0 +1,132 @@
+"""``WarringStatesGame``: the judge's game contract for Warring States.
+
+Everything is :class:`~games.diplomacy.game.DiplomacyGame` except:
+
+* the rules hooks (:mod:`games.warring_states.rules`) are attached to the map;
+* the verbs (no convoys, no fleet builds; conversion, rapid river moves);
+* victory: 18 centres win only when no other power has as many (rulebook,
+  Victory: "If there is a tie at 18, play continues until one power has more
+  than the other, or until a draw is agreed on");
+* ``legal`` also offers conversions, fleets turning back into armies and
+  rapid river moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from games.diplomacy import DiplomacyGame
+from games.diplomacy.orders import MOVEMENT
+from games.diplomacy.phases import Position, split_phase
+from judge.engine import JSON, Decision, OptionSpec, Role, State, VerbSpec
+
+from .rules import WarringStatesRules
+
+VERBS: tuple[VerbSpec, ...] = (
+    VerbSpec("<unit> H", "hold (also: a unit with no order holds)", "A Luo H"),
+    VerbSpec("<unit> - <province>", "move (also ->, M, move)", "A Luo - Yiy"),
+    VerbSpec(
+        "<fleet> - <river> - <river> [- <river>]",
+        "rapid river move through up to three river spaces, when unopposed",
+        "F WYR - MYR - LYR",
+    ),
+    VerbSpec(
+        "<army> convert", "turn an army on a river bank or coast into a fleet", "A Luo convert"
+    ),
+    VerbSpec("<unit> S <unit>", "support a unit that holds", "A Yiy S A Luo"),
+    VerbSpec("<unit> S <unit> - <province>", "support a move", "A Yiy S A Luo - Zmo"),
+    VerbSpec("<unit> R <province>", "retreat a dislodged unit", "A Luo R Yiy"),
+    VerbSpec("<unit> D", "disband a dislodged unit", "A Luo D"),
+    VerbSpec("Build A <province>", "build an army in an owned, empty home centre", "Build A Luo"),
+    VerbSpec("Remove <unit>", "remove a unit when you have too many", "Remove A Luo"),
+    VerbSpec("Waive", "decline a build", "Waive"),
+)
+
+
+def _rivers(path: Path, game: DiplomacyGame) -> frozenset[int]:
+    """The river spaces of the map file (``river: true``)."""
+    with path.open(encoding="utf-8") as fh:
+        raw = yaml.safe_load(fh)
+    dm = game.map
+    return frozenset(
+        dm.province(pid).idx for pid, p in raw["provinces"].items() if p.get("river", False)
+    )
+
+
+class WarringStatesGame(DiplomacyGame):
+    """Warring States over a map file; see the module docstring."""
+
+    verbs = VERBS
+    playthrough_options: Mapping[str, JSON] = {"max_year": 352}
+    """Random playthroughs end after the winter of the third year (a draw)."""
+
+    def __init__(
+        self,
+        map_path: Path,
+        *,
+        id: str,
+        title: str,
+        aliases: tuple[str, ...] = (),
+        options: tuple[OptionSpec, ...] | None = None,
+    ) -> None:
+        super().__init__(map_path, id=id, title=title, aliases=aliases, options=options)
+        self.rules = WarringStatesRules(self.map, _rivers(map_path, self))
+        self.map.rules = self.rules
+
+    def _check_end(self, state: State, pos: Position) -> dict[str, Any] | None:
+        counts = {pw.idx: pos.centre_count(pw.idx) for pw in self.map.powers}
+        best = max(counts.values())
+        leaders = [p for p, c in counts.items() if c == best]
+        if best >= self.map.victory and len(leaders) == 1:
+            name = self.map.powers[leaders[0]].name
+            return {
+                "winners": [name],
+                "draw": False,
+                "reason": f"{name} owns {best} supply centres, more than any other power",
+            }
+        if best >= self.map.victory:
+            # A tie at 18 or more: play on (or agree a draw), unless the
+            # year limit below ends the game.
+            pass
+        max_year = int(state.get("options", {}).get("max_year", 0) or 0)
+        season, year, _ = split_phase(pos.phase)
+        if max_year and season == "S" and year > max_year:
+            survivors = self._survivors(pos)
+            return {
+                "winners": survivors,
+                "draw": True,
+                "reason": f"the game reached the end of {max_year}: the survivors draw",
+            }
+        return None
+
+    def extra_legal(self, state: State, role: Role) -> list[str]:
+        pos = self.position(state)
+        _, _, kind = split_phase(pos.phase)
+        if kind != MOVEMENT:
+            return []
+        dm = self.map
+        rules = self.rules
+        power = self._power(role)
+        out: list[str] = []
+        for prov, u in sorted(pos.board.of(power)):
+            head = f"{u.type} {dm.loc_text(u.loc)}"
+            if u.type == "A":
+                if dm.fleet_locs[prov]:
+                    out.append(f"{head} convert")
+                continue
+            if not rules.is_water(prov):
+                out += [f"{head} - {dm.provinces[q].id}" for q in sorted(dm.army_adj[prov])]
+            for seq in rules.river_paths(prov):
+                out.append(f"{head} - " + " - ".join(dm.provinces[q].id for q in seq))
+        return out
+
+    def pending(self, state: State) -> list[Decision]:
+        return [
+            replace(d, prompt=d.prompt.replace("support, convoy", "support, convert"))
+            for d in super().pending(state)
+        ]
