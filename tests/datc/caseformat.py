@@ -109,13 +109,13 @@ class Case:
     line: int = 0
 
 
-def _split_power(text: str, where: str) -> tuple[str, str]:
-    """``'<Power>: <rest>'`` -> ``(power, rest)``; the power must be a Great Power."""
+def _split_power(text: str, where: str, powers: frozenset[str] = POWERS) -> tuple[str, str]:
+    """``'<Power>: <rest>'`` -> ``(power, rest)``; the power must be one of ``powers``."""
     power, sep, rest = text.partition(":")
     power, rest = power.strip(), rest.strip()
     if not sep or not rest:
         raise CaseFormatError(f"{where}: expected '<Power>: ...', got {text!r}")
-    if power not in POWERS:
+    if power not in powers:
         raise CaseFormatError(f"{where}: unknown power {power!r}")
     return power, rest
 
@@ -126,8 +126,10 @@ def _unit(text: str, where: str) -> str:
     return text
 
 
-def _dislodged_entry(text: str, where: str) -> tuple[str, str, str]:
-    power, rest = _split_power(text, where)
+def _dislodged_entry(
+    text: str, where: str, powers: frozenset[str] = POWERS
+) -> tuple[str, str, str]:
+    power, rest = _split_power(text, where, powers)
     unit, sep, origin = rest.rpartition(" from ")
     if not sep or not origin.strip():
         raise CaseFormatError(f"{where}: expected '<unit> from <province>', got {rest!r}")
@@ -149,15 +151,17 @@ def _codes(text: str, where: str) -> list[str]:
     return codes
 
 
-def _parse_entry(phase: PhaseCase, block: str, text: str, where: str) -> None:
+def _parse_entry(
+    phase: PhaseCase, block: str, text: str, where: str, powers: frozenset[str] = POWERS
+) -> None:
     """Add one indented line of ``block`` to ``phase``."""
     if block == "units":
-        power, unit = _split_power(text, where)
+        power, unit = _split_power(text, where, powers)
         phase.units.append((power, _unit(unit, where)))
     elif block == "dislodged":
-        phase.dislodged.append(_dislodged_entry(text, where))
+        phase.dislodged.append(_dislodged_entry(text, where, powers))
     elif block == "centers":
-        power, rest = _split_power(text, where)
+        power, rest = _split_power(text, where, powers)
         assert phase.centers is not None
         if power in phase.centers:
             raise CaseFormatError(f"{where}: centres of {power} given twice")
@@ -166,7 +170,7 @@ def _parse_entry(phase: PhaseCase, block: str, text: str, where: str) -> None:
             raise CaseFormatError(f"{where}: empty province in {rest!r}")
         phase.centers[power] = names
     elif block == "orders":
-        phase.orders.append(_split_power(text, where))
+        phase.orders.append(_split_power(text, where, powers))
     elif block == "results":
         unit, sep, codes = text.partition(":")
         if not sep:
@@ -178,16 +182,27 @@ def _parse_entry(phase: PhaseCase, block: str, text: str, where: str) -> None:
     elif block == "after":
         assert phase.after is not None and phase.after_dislodged is not None
         if text.startswith("dislodged "):
-            phase.after_dislodged.append(_dislodged_entry(text[len("dislodged ") :], where))
+            phase.after_dislodged.append(_dislodged_entry(text[len("dislodged ") :], where, powers))
         else:
-            power, unit = _split_power(text, where)
+            power, unit = _split_power(text, where, powers)
             phase.after.append((power, _unit(unit, where)))
     else:  # pragma: no cover - guarded by the caller
         raise AssertionError(block)
 
 
-def parse_cases(text: str, path: str = "<string>") -> list[Case]:
-    """Parse the text of one case file; see the module docstring for the contract."""
+def parse_cases(
+    text: str,
+    path: str = "<string>",
+    *,
+    powers: frozenset[str] = POWERS,
+    number_re: re.Pattern[str] = CASE_NUMBER_RE,
+    phase_re: re.Pattern[str] = PHASE_RE,
+) -> list[Case]:
+    """Parse the text of one case file; see the module docstring for the contract.
+
+    A variant's scenario files (FORMAT.md, "Variant case files") pass their
+    own ``powers``, case ``number_re`` and ``phase_re`` (years of other
+    lengths); the defaults are the DATC's."""
     cases: list[Case] = []
     case: Case | None = None
     phase: PhaseCase | None = None
@@ -222,7 +237,7 @@ def parse_cases(text: str, path: str = "<string>") -> list[Case]:
         if line[0] in " \t":
             if block is None or phase is None:
                 raise CaseFormatError(f"{where}: indented line outside a list header")
-            _parse_entry(phase, block, stripped, where)
+            _parse_entry(phase, block, stripped, where, powers)
             continue
         key, sep, value = line.partition(":")
         value = value.strip()
@@ -231,7 +246,7 @@ def parse_cases(text: str, path: str = "<string>") -> list[Case]:
         block = None
         if key == "case":
             finish_case()
-            if not CASE_NUMBER_RE.match(value):
+            if not number_re.match(value):
                 raise CaseFormatError(f"{where}: bad case number {value!r}")
             case, phase, last_header = (
                 Case(number=value, title="", path=path, line=number),
@@ -259,7 +274,7 @@ def parse_cases(text: str, path: str = "<string>") -> list[Case]:
         if key == "phase" or phase is None:
             if key == "phase":
                 finish_phase()
-                if not PHASE_RE.match(value):
+                if not phase_re.match(value):
                     raise CaseFormatError(f"{where}: bad phase {value!r}")
                 phase_name = value
             else:
