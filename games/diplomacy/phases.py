@@ -129,7 +129,14 @@ class Position:
         return out
 
     def winners(self) -> list[int]:
-        return [pw.idx for pw in self.dm.powers if self.centre_count(pw.idx) >= self.dm.victory]
+        """Powers owning the map's ``victory`` number of centres (or as the
+        variant's rules say)."""
+        dm = self.dm
+        if dm.rules is not None:
+            found = dm.rules.winners(self)
+            if found is not None:
+                return found
+        return [pw.idx for pw in dm.powers if self.centre_count(pw.idx) >= dm.victory]
 
 
 @dataclass

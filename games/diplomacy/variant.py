@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from .geography import DipMap
     from .legality import Situation
     from .orders import Draft, Order
+    from .phases import Position
     from .resolver import Strengths
 
 
@@ -46,4 +47,9 @@ class VariantRules:
     def build_sites(self, dm: DipMap, power: int) -> tuple[int, ...] | None:
         """Provinces where ``power`` may build when it owns them and they are
         empty (``None``: its own home centres)."""
+        return None
+
+    def winners(self, pos: Position) -> list[int] | None:
+        """Power indices that have won in ``pos`` (``None``: every power
+        owning the map's ``victory`` number of centres)."""
         return None
