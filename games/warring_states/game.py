@@ -4,9 +4,8 @@ Everything is :class:`~games.diplomacy.game.DiplomacyGame` except:
 
 * the rules hooks (:mod:`games.warring_states.rules`) are attached to the map;
 * the verbs (no convoys, no fleet builds; conversion, rapid river moves);
-* victory: 18 centres win only when no other power has as many (rulebook,
-  Victory: "If there is a tie at 18, play continues until one power has more
-  than the other, or until a draw is agreed on");
+* victory (in the rules hooks): 18 centres win only when no other power has
+  as many;
 * ``legal`` also offers conversions, fleets turning back into armies and
   rapid river moves.
 """
@@ -16,13 +15,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import yaml
 
 from games.diplomacy import DiplomacyGame
 from games.diplomacy.orders import MOVEMENT
-from games.diplomacy.phases import Position, split_phase
+from games.diplomacy.phases import split_phase
 from judge.engine import JSON, Decision, OptionSpec, Role, State, VerbSpec
 
 from .rules import WarringStatesRules
@@ -77,32 +75,6 @@ class WarringStatesGame(DiplomacyGame):
         super().__init__(map_path, id=id, title=title, aliases=aliases, options=options)
         self.rules = WarringStatesRules(self.map, _rivers(map_path, self))
         self.map.rules = self.rules
-
-    def _check_end(self, state: State, pos: Position) -> dict[str, Any] | None:
-        counts = {pw.idx: pos.centre_count(pw.idx) for pw in self.map.powers}
-        best = max(counts.values())
-        leaders = [p for p, c in counts.items() if c == best]
-        if best >= self.map.victory and len(leaders) == 1:
-            name = self.map.powers[leaders[0]].name
-            return {
-                "winners": [name],
-                "draw": False,
-                "reason": f"{name} owns {best} supply centres, more than any other power",
-            }
-        if best >= self.map.victory:
-            # A tie at 18 or more: play on (or agree a draw), unless the
-            # year limit below ends the game.
-            pass
-        max_year = int(state.get("options", {}).get("max_year", 0) or 0)
-        season, year, _ = split_phase(pos.phase)
-        if max_year and season == "S" and year > max_year:
-            survivors = self._survivors(pos)
-            return {
-                "winners": survivors,
-                "draw": True,
-                "reason": f"the game reached the end of {max_year}: the survivors draw",
-            }
-        return None
 
     def extra_legal(self, state: State, role: Role) -> list[str]:
         pos = self.position(state)

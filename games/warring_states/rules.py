@@ -42,6 +42,7 @@ from games.diplomacy.orders import (
     Ref,
     _Reader,
 )
+from games.diplomacy.phases import Position
 from games.diplomacy.resolver import Strengths
 from games.diplomacy.variant import VariantRules
 from judge.engine import IllegalLine
@@ -330,6 +331,14 @@ class WarringStatesRules(VariantRules):
 
     def build_sites(self, dm: DipMap, power: int) -> tuple[int, ...]:
         return self.homes
+
+    def winners(self, pos: Position) -> list[int]:
+        # Victory: "If there is a tie at 18, play continues until one power
+        # has more than the other, or until a draw is agreed on."
+        counts = {pw.idx: pos.centre_count(pw.idx) for pw in self.dm.powers}
+        best = max(counts.values())
+        leaders = [p for p, c in counts.items() if c == best]
+        return leaders if best >= self.dm.victory and len(leaders) == 1 else []
 
     def retreat_adjacency(self, dm: DipMap, unit: Unit, province: int) -> frozenset[int] | None:
         if unit.type == "F" and not self.is_water(province):
