@@ -126,7 +126,9 @@ def play(state: State, side: str, line: str, dice: Sequence[int] = ()) -> tuple[
     return new_state, events
 
 
-def lose(state: State, choices: dict[str, str], dice: Sequence[int] = ()) -> tuple[State, list[Event]]:
+def lose(
+    state: State, choices: dict[str, str], dice: Sequence[int] = ()
+) -> tuple[State, list[Event]]:
     """Resolve a LOSE decision with ``choices`` {side: line}."""
     orders = {GAME.role_of(state, s): [GAME.parse(state, GAME.role_of(state, s), line)]
               for s, line in choices.items()}

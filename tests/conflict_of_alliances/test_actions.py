@@ -8,7 +8,16 @@ import pytest
 from games.conflict_of_alliances import board as B
 from judge.engine import AmbiguousLine, IllegalLine
 from tests.conflict_of_alliances.helpers import (
-    A, L, counts, deal, empty, parse, play, put, stance, texts,
+    A,
+    L,
+    counts,
+    deal,
+    empty,
+    parse,
+    play,
+    put,
+    stance,
+    texts,
 )
 
 
@@ -108,7 +117,7 @@ def test_only_the_counters_of_one_area_move_together() -> None:
     stance(s, "han", "neutral-2")
     action = parse(s, L, "PLAY fan-ju FACEDOWN MILITARY guanzhong qin 3 TO xiao-han han")
     assert action.data["op"]["armies"] == 3 and action.data["op"]["join"] is None
-    with pytest.raises(IllegalLine, match="no counters in Han to join|JOIN"):
+    with pytest.raises(IllegalLine, match="no counters in Han to join"):
         parse(s, L, "PLAY fan-ju FACEDOWN MILITARY guanzhong qin 3 TO xiao-han han JOIN 1")
 
 
@@ -196,7 +205,7 @@ def test_diplomatic_action_moves_a_received_counter_and_flips_it() -> None:
     s = _qin()
     stance(s, "chu", "afraid-qin")
     stance(s, "zhao", "neutral-2", received=False)
-    s, events = play(s, L, "PLAY fan-ju FACEDOWN DIPLOMACY chu LEFT")
+    s, _events = play(s, L, "PLAY fan-ju FACEDOWN DIPLOMACY chu LEFT")
     assert s["diplomacy"]["chu"] == {"pos": 3, "received": False, "revenge": False}
     assert B.faction(s, "chu") == "Neutral"
     s["active"] = L

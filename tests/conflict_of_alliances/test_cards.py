@@ -12,7 +12,16 @@ from games.conflict_of_alliances import board as B
 from games.conflict_of_alliances.data import slug
 from judge.engine import AmbiguousLine, IllegalLine
 from tests.conflict_of_alliances.helpers import (
-    A, L, counts, deal, empty, parse, play, put, stance, texts,
+    A,
+    L,
+    counts,
+    deal,
+    empty,
+    parse,
+    play,
+    put,
+    stance,
+    texts,
 )
 
 
@@ -58,7 +67,7 @@ def test_su_qin_and_gongsun_yan(card: str) -> None:
     deal(s, L, "fan-ju")
     with pytest.raises(IllegalLine, match="Not Received"):
         parse(s, A, f"PLAY {card} FACEUP A wei")
-    s1, events = play(s, A, f"PLAY {card} FACEUP A qi")
+    s1, _events = play(s, A, f"PLAY {card} FACEUP A qi")
     s1 = _pass_window(s1, A)
     assert s1["diplomacy"]["qi"] == {"pos": 4, "received": False, "revenge": False}
     assert B.faction(s1, "qi") == A
@@ -96,7 +105,7 @@ def test_emissaries_option_a(card: str, force: str) -> None:
         stance(s, force, "neutral-2")
         put(s, "song", force, 1)
         deal(s, side, card, "su-qin" if side == A else "fan-ju")
-        s, events = play(s, side, f"PLAY {card} FACEUP A")
+        s, _events = play(s, side, f"PLAY {card} FACEUP A")
         assert s["diplomacy"][force] == {"pos": expect, "received": False, "revenge": False}
         assert s["active"] != side  # not a character card: no window
         s = _s(side)
@@ -316,7 +325,7 @@ def test_national_mobilization_priority_to_fewer_units() -> None:
     deal(s, L, "national-mobilization")
     with pytest.raises(IllegalLine, match="fewer"):
         parse(s, L, "PLAY national-mobilization FACEUP guanzhong hanzhong")
-    s, events = play(s, L, "PLAY national-mobilization FACEUP hanzhong longxi")
+    s, _events = play(s, L, "PLAY national-mobilization FACEUP hanzhong longxi")
     assert counts(s, "hanzhong", "qin") == (2, 0, {}) and counts(s, "longxi", "qin") == (3, 0, {})
 
 

@@ -10,7 +10,17 @@ from games.conflict_of_alliances import board as B
 from games.conflict_of_alliances.combat import TABLE, hits, strength
 from judge.engine import IllegalLine
 from tests.conflict_of_alliances.helpers import (
-    A, L, counts, deal, empty, lose, parse, play, put, stance, texts,
+    A,
+    L,
+    counts,
+    deal,
+    empty,
+    lose,
+    parse,
+    play,
+    put,
+    stance,
+    texts,
 )
 
 # The reading of the Player Aid table: rows are the die, columns the
@@ -237,7 +247,7 @@ def test_example_three_one_the_field_first() -> None:
         assert GAME.legal(s, L) == ["ATTACK zhao", "RETREAT"]
         s, _ = play(s, L, "ATTACK zhao")
         assert s["diplomacy"]["zhao"]["received"] is False
-        s, events = play(s, A, "PASS", dice=[6, 1])
+        s, _events = play(s, A, "PASS", dice=[6, 1])
         assert B.controller(s, "xiao-han") == "qin"
         assert counts(s, "xiao-han", "qin") == (0, 4, {})
 

@@ -10,7 +10,17 @@ from games.conflict_of_alliances import GAME
 from games.conflict_of_alliances import board as B
 from judge.engine import DecisionKind, IllegalLine
 from tests.conflict_of_alliances.helpers import (
-    A, L, counts, deal, empty, lose, parse, play, put, stance, texts,
+    A,
+    L,
+    counts,
+    deal,
+    empty,
+    lose,
+    parse,
+    play,
+    put,
+    stance,
+    texts,
 )
 
 
@@ -147,7 +157,7 @@ def test_jing_ke_cancels_and_removes_both_cards() -> None:
     deal(s, L, "zhang-yi", "fan-ju")
     deal(s, A, "jing-ke", "su-qin")
     s, _ = play(s, L, "PLAY zhang-yi FACEUP A qi")
-    s, events = play(s, A, "RESPOND jing-ke")
+    s, _events = play(s, A, "RESPOND jing-ke")
     assert s["diplomacy"]["qi"]["pos"] == 2
     assert s["cards"][L]["removed"] == ["zhang-yi.1"]
     assert s["cards"][A]["removed"] == ["jing-ke.1"]

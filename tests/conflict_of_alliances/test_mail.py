@@ -1,0 +1,182 @@
+"""By mail, through the whole judge: a full turn of Conflict of Alliances in
+which neither player's mail shows anything of the other's hand or face-down
+cards, with queued actions and standing window policies."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from games.conflict_of_alliances import GAME
+from games.conflict_of_alliances.data import DATA, slug
+from judge import adjudicator as adj
+from judge import config as cfg
+from judge.service import Judge
+from judge.store import set_kdf_cost
+from tests.core.conftest import Clock, Post
+from tests.core.helpers import GM_ADDR, token_in
+
+L, A = "Lianheng", "Alliance"
+ADDR = {L: "zhang.yi@players.example", A: "su.qin@players.example"}
+
+
+@pytest.fixture(autouse=True)
+def _fast_kdf() -> Iterator[None]:
+    set_kdf_cost(2**8)
+    yield
+
+
+@pytest.fixture
+def post(tmp_path: Path) -> Iterator[Post]:
+    home = tmp_path / "home"
+    cfg.init_home(home)
+    clock = Clock()
+    judge = Judge.open(home, now=clock)
+    yield Post(judge, home, clock)
+    judge.close()
+
+
+def _start(post: Post, options: str = "") -> dict[str, str]:
+    post.send(GM_ADDR, f"CREATE g1 conflict_of_alliances {options}\n")
+    gm = token_in(post, GM_ADDR)
+    tokens = {}
+    for side in (L, A):
+        post.send(ADDR[side], f"JOIN g1 {side}\n")
+        tokens[side] = token_in(post, ADDR[side])
+    post.send(GM_ADDR, f"SIGNON g1 GM {gm}\nSTART\n")
+    return tokens
+
+
+def _whole(msg: EmailMessage) -> str:
+    """Every text part and attachment of a mail, decoded."""
+    out = [str(msg["Subject"])]
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        content = part.get_content()
+        out.append(content.decode("utf-8") if isinstance(content, bytes) else str(content))
+    return "\n".join(out)
+
+
+ONLY = {side: {c for c in DATA.cards[side] if c not in DATA.cards[A if side == L else L]}
+        for side in (L, A)}
+"""Card names found in one deck only: seeing one tells which card it is."""
+
+
+def _names(card: str, side: str) -> list[str]:
+    return [card, DATA.cards[side][card].name]
+
+
+def _leaks(post: Post, reader: str, shown: set[str]) -> list[str]:
+    """Names of the opponent's deck-only cards in mail to ``reader`` that the
+    opponent never showed (played face up)."""
+    them = A if reader == L else L
+    found = []
+    for msg in post.sent():
+        if msg["To"] != ADDR[reader]:
+            continue
+        text = _whole(msg)
+        for card in ONLY[them] - shown:
+            for name in _names(card, them):
+                if name in text:
+                    found.append(f"{name!r} in {msg['Subject']!r}")
+    return found
+
+
+def _shown(state: dict, side: str) -> set[str]:
+    z = state["cards"][side]
+    return {slug(c) for c, up in z["discard"] if up} | {slug(c) for c in z["removed"]}
+
+
+def test_a_full_turn_by_mail_keeps_both_hands_secret(post: Post) -> None:
+    tokens = _start(post)
+    chooser = random.Random(7)
+    table = post.judge.table("g1")
+    assert table.state["turn"] == 1
+    seen_turn_two = False
+    shown: dict[str, set[str]] = {L: set(), A: set()}
+    face_down = 0
+    for _ in range(200):
+        table = post.judge.table("g1")
+        state = table.state
+        for side in (L, A):
+            shown[side] |= _shown(state, side)
+        if state["turn"] >= 2:
+            seen_turn_two = True
+            break
+        due = GAME.pending(state)
+        assert due, "the game waits for nobody"
+        # Every role the decision lists answers (a LOSE decision may list both).
+        for role in due[0].roles:
+            lines = GAME.legal(state, role)
+            # Prefer plays, face down and face up, so both kinds of secret are tested.
+            plays = [x for x in lines if x.startswith("PLAY")]
+            line = chooser.choice(plays) if plays and chooser.random() < 0.85 else lines[0]
+            face_down += "FACEDOWN" in line
+            # The judge drops a body repeated within 10 minutes (PASS, PASS...).
+            post.clock.advance(minutes=11)
+            log = post.send(ADDR[role], f"SIGNON g1 {role} {tokens[role]}\n{line}\n")
+        after = post.judge.table("g1").state
+        assert after != state, f"{line!r} was not taken: {log}"
+    assert seen_turn_two, "the first turn did not end"
+    for side in (L, A):
+        assert _leaks(post, side, shown[A if side == L else L]) == []
+    # The reports did carry the players' own hands and the public board.
+    mine = [m for m in post.sent() if m["To"] == ADDR[L]]
+    assert any("Your hand:" in _whole(m) for m in mine)
+    assert any("Diplomacy track" in _whole(m) for m in mine)
+    assert face_down > 0, "no card was played face down: the test proved little"
+
+
+def test_face_down_play_reads_as_a_card_face_down(post: Post) -> None:
+    tokens = _start(post)
+    state = post.judge.table("g1").state
+    side = state["active"]
+    other = A if side == L else L
+    card = next(slug(c) for c in sorted(state["cards"][side]["hand"]))
+    line = f"PLAY {card} FACEDOWN WEATHER LOCK"
+    post.new()
+    post.send(ADDR[side], f"SIGNON g1 {side} {tokens[side]}\n{line}\n")
+    theirs = [_whole(m) for m in post.new() if m["To"] == ADDR[other]]
+    assert theirs and any("a card face down" in t for t in theirs)
+    assert not any(DATA.cards[side][card].name in t and card in ONLY[side] for t in theirs)
+
+
+def test_policy_pass_answers_before_combat_windows(post: Post) -> None:
+    """A standing policy (POLICY before-combat PASS) answers the window at once;
+    the attacker's report reads the same as when the defender passed by hand."""
+    tokens = _start(post, "scenario=five-kingdoms")
+    state = post.judge.table("g1").state
+    assert state["active"] == L
+    post.send(ADDR[A], f"SIGNON g1 {A} {tokens[A]}\nPOLICY before-combat PASS\n")
+    # Qin attacks Ba Shu (Shu, Neutral) from Hanzhong with a face-down card.
+    card = slug(sorted(state["cards"][L]["hand"])[0])
+    post.send(ADDR[L], f"SIGNON g1 {L} {tokens[L]}\n"
+                       f"PLAY {card} FACEDOWN MILITARY hanzhong qin 2 TO ba-shu\n")
+    table = post.judge.table("g1")
+    assert table.state["stage"] != "window"
+    rows = [r for r in post.judge.store.actions("g1") if r["kind"] == "default"]
+    assert rows, "the window was answered by the policy"
+    assert adj.waiting_on(GAME, table) <= {L, A}
+
+
+def test_lines_sent_out_of_turn_are_queued(post: Post) -> None:
+    tokens = _start(post)
+    state = post.judge.table("g1").state
+    waiting = A if state["active"] == L else L
+    post.new()
+    post.send(ADDR[waiting], f"SIGNON g1 {waiting} {tokens[waiting]}\nPASS\n")
+    ack = [_whole(m) for m in post.new() if m["To"] == ADDR[waiting]]
+    assert any("queued" in t for t in ack)
+    post.send(ADDR[waiting], f"SIGNON g1 {waiting} {tokens[waiting]}\nPLAY nonsense FACEUP\n")
+    ack = [_whole(m) for m in post.new() if m["To"] == ADDR[waiting]]
+    assert any("no card called" in t for t in ack)
+    active = state["active"]
+    post.send(ADDR[active], f"SIGNON g1 {active} {tokens[active]}\nPASS\n")
+    after = post.judge.table("g1").state
+    # the queued PASS was taken in turn: two passes ended turn 1
+    assert after["turn"] == 2
