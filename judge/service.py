@@ -59,6 +59,19 @@ GM = "GM"
 DUPLICATE_WINDOW = timedelta(minutes=10)
 
 
+#: MIME types of signature parts: a signed mail is not a mail with attachments.
+SIGNATURE_TYPES = (
+    "application/pgp-signature",
+    "application/pkcs7-signature",
+    "application/x-pkcs7-signature",
+)
+
+
+def real_attachments(mail: IncomingMail) -> list[str]:
+    """The mail's attachments other than signature parts."""
+    return [a for a in mail.attachments if not any(f"({t}," in a for t in SIGNATURE_TYPES)]
+
+
 def utcnow() -> datetime:
     return datetime.now(UTC)
 
@@ -573,14 +586,22 @@ class Judge:
         # it, a client that sent twice): the same body from the same address
         # within DUPLICATE_WINDOW is taken as that copy and not answered.
         since = scheduler.iso(now - DUPLICATE_WINDOW)
-        if mail.from_addr and self.store.seen_body(mail.from_addr, mail.body_hash, since):
+        has_body = any(line.strip() for line in mail.lines)
+        if (
+            has_body
+            and mail.from_addr
+            and self.store.seen_body(mail.from_addr, mail.body_hash, since)
+        ):
             self._record(mail, key, "duplicate", "same body from the same sender just before")
             return "duplicate (same body from the same sender within 10 minutes)"
         refusal = mail.refuse
-        if refusal is None and mail.attachments and self.config.attachments == "refuse":
-            refusal = "attachments are not accepted (" + "; ".join(mail.attachments) + ")"
+        attached = real_attachments(mail)
+        if refusal is None and attached and self.config.attachments == "refuse":
+            refusal = "attachments are not accepted (" + "; ".join(attached) + ")"
         parsed = grammar.parse_body(list(mail.lines))
         commands = grammar.parse_subject(mail.subject) + parsed.commands
+        if refusal is None and not commands and not parsed.errors:
+            refusal = "it holds no commands (its body is empty)"
         if refusal is None and len(commands) > self.config.max_commands:
             refusal = f"too many commands: {len(commands)} (at most {self.config.max_commands})"
         if refusal:
@@ -620,6 +641,10 @@ class Judge:
                 session.error(command.line, f"{exc.grade.value}: {exc.message}", exc.hint)
         for name in sorted(session.touched):
             session.sections.extend(self._process_ready(name, mail.message_id))
+        if attached:
+            session.sections.append(
+                "Not read (orders go in the body of the mail): " + "; ".join(attached)
+            )
         if parsed.ended_at is not None:
             session.sections.append(f"(END at line {parsed.ended_at}: the rest was not read)")
         session.rows.sort(key=lambda r: r.number)

@@ -4,18 +4,17 @@ judge: each gets exactly the treatment its ``pipeline`` entry names.
 The corpus game is a classic Diplomacy game ``corpus`` in which France
 (marie@example.fr) and England (john@example.co.uk) hold the tokens the
 corpus mails use; the other powers are seated too. The mails arrive in file
-order, so a duplicate comes after its original.
+order, eleven minutes apart (days apart, in real life), except that a resend
+of a body comes a minute after its original, as a duplicate delivery does.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
 from judge import registry
 from judge.store import hash_token
-from tests.core.conftest import Post
+from tests.core.conftest import Clock, Post
 from tests.mail.test_corpus import EXPECTED, FILES, raw_of
 
 SEATS = {"France": ("marie@example.fr", "frtoken-7Q2x"),
@@ -42,11 +41,24 @@ def corpus_game(post: Post) -> Post:
     return post
 
 
-def test_every_corpus_mail_gets_its_treatment(corpus_game: Post, home: Path) -> None:
+def _arrival_order() -> list[str]:
+    resends = {n for n in FILES if EXPECTED[n].get("duplicate_by") == "body"}
+    order: list[str] = []
+    for name in FILES:
+        if name in resends:
+            continue
+        order.append(name)
+        order += [r for r in sorted(resends) if EXPECTED[r]["duplicate_of"] == name]
+    return order
+
+
+def test_every_corpus_mail_gets_its_treatment(corpus_game: Post, clock: Clock) -> None:
     post = corpus_game
     judge = post.judge
     registered = {a for a, _ in SEATS.values()}
-    for name in FILES:
+    for name in _arrival_order():
+        resend = EXPECTED[name].get("duplicate_by") == "body"
+        clock.advance(minutes=1 if resend else 11)
         entry = EXPECTED[name]
         before = judge.store.game("corpus")
         n_actions = len(judge.store.actions("corpus"))
