@@ -151,6 +151,9 @@ def adjudicate_movement(
             continue
         k = _KIND[o.kind]
         kind[p] = k
+        if k == _HOLD:  # a variant order that stands still (CONVERT)
+            res[p] = 0
+            continue
         if k == _MOVE:
             q = loc_prov[o.dest]
             mdest[p] = q

@@ -184,13 +184,18 @@ def read_dislodged(dm: DipMap, raw: Any, board: Board) -> dict[int, Dislodged]:
                         loc = dm.locations[loc].province
                         ok = reach is not None and loc in reach
                     else:
-                        ok = loc in dm.fleet_adj[unit.loc]
+                        adj = dm.fleet_adj[unit.loc]
+                        if dm.rules is not None:
+                            adj = dm.rules.retreat_adjacency(dm, unit, prov) or adj
+                        ok = loc in adj
                     if not ok:
                         raise ValueError(f"dislodged {text!r}: cannot retreat to {r!r}")
                     opts.append(loc)
                 retreats = tuple(opts)
             else:
                 cands = dm.army_adj[prov] if unit.type == "A" else dm.fleet_adj[unit.loc]
+                if dm.rules is not None:
+                    cands = dm.rules.retreat_adjacency(dm, unit, prov) or cands
                 retreats = tuple(
                     sorted(
                         loc
