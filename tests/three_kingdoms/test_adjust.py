@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from games.three_kingdoms import GAME
@@ -12,13 +14,13 @@ from .helpers import play, position, texts, where
 K3 = {"Player1": "Wei", "Player2": "Shu", "Player3": "Wu"}
 
 
-def _adjust(state: dict) -> dict:
+def _adjust(state: dict[str, Any]) -> dict[str, Any]:
     state["stage"], state["campaign"] = "adjust", 2
     return state
 
 
 def test_one_unit_per_centre_and_leaders_need_none() -> None:
-    """"For each support center owned a player may have either one army or one
+    """Rulebook: "For each support center owned a player may have either one army or one
     militia unit on the board"; "Leader Characters do not require a support
     province to exist and are only removed when killed." """
     s = _adjust(position(K3, {"Player1": "L8 A8 M6"}, owner={"Player1": [8, 6, 9, 10]}))
@@ -29,7 +31,7 @@ def test_one_unit_per_centre_and_leaders_need_none() -> None:
 
 
 def test_builds_in_owned_home_centres_army_only_in_the_capital() -> None:
-    """"The unit may be built in any of his original kingdom's owned supply
+    """Rulebook: "The unit may be built in any of his original kingdom's owned supply
     centers. Only one army unit may be built a turn and then it may only be built
     in the character's capital. You may only build militia in your owned support
     provinces of your home kingdom." """
@@ -49,14 +51,14 @@ def test_builds_in_owned_home_centres_army_only_in_the_capital() -> None:
         GAME.parse(s, "Player1", "BUILD M35")  # a centre outside the home kingdom
     with pytest.raises(IllegalLine):
         GAME.parse(s, "Player1", "BUILD M6")  # occupied
-    s2, events = play(s, {"Player1": ["BUILD M8", "BUILD A8", "BUILD M9", "BUILD M10"]})
+    s2, _events = play(s, {"Player1": ["BUILD M8", "BUILD A8", "BUILD M9", "BUILD M10"]})
     # The later order for a centre replaces the earlier; three builds: 5 centres, 2 units.
     assert where(s2)["Player1"] == "M6 L8 A8 M9 M10"
     assert s2["turn"] == 2 and s2["stage"] == "campaign"
 
 
 def test_no_build_when_every_home_centre_is_occupied() -> None:
-    """"If all the player's home support centers are occupied by an existing
+    """Rulebook: "If all the player's home support centers are occupied by an existing
     Militia or Army then he may not place the unit this adjustment phase." """
     s = _adjust(position(K3, {"Player1": "A8 M6"}, owner={"Player1": [8, 6, 23]}))
     assert GAME.balance(s, "Player1") == 1

@@ -14,7 +14,7 @@ WAR13 = [("Player1", "Player3")]
 
 
 def test_army_dislodges_militia_outside_its_kingdom() -> None:
-    """"Army ... strength is 2"; "1 for a militia in any other province" (a Shu
+    """Rulebook: "Army ... strength is 2"; "1 for a militia in any other province" (a Shu
     militia in Nanyang, 7, a Wei province)."""
     s = position(K4, {"Player1": "A8", "Player3": "M7"}, war=WAR13)
     s2, _ = play(s, {"Player1": ["A8->7"]})
@@ -24,7 +24,7 @@ def test_army_dislodges_militia_outside_its_kingdom() -> None:
 
 
 def test_militia_defends_with_two_in_its_own_kingdoms_centres() -> None:
-    """"The power of unit in defending is 2 for an Army, 2 for a militia in its own
+    """Rulebook: "The power of unit in defending is 2 for an Army, 2 for a militia in its own
     original Kingdom's support provinces": a Shu militia in Hanzhong (25)
     holds against an army; with a leader's support (1) the attack has 3."""
     s = position(K4, {"Player1": "A5 L13", "Player3": "M25"}, war=WAR13)
@@ -37,7 +37,7 @@ def test_militia_defends_with_two_in_its_own_kingdoms_centres() -> None:
 
 
 def test_leader_has_strength_one() -> None:
-    """"1 for a Leader Character": a leader moving on a militia outside its
+    """Rulebook: "1 for a Leader Character": a leader moving on a militia outside its
     kingdom (defending with 1) is an equal force and bounces."""
     s = position(K4, {"Player1": "L8 A8", "Player3": "M7"}, war=WAR13)
     s2, _ = play(s, {"Player1": ["L8->7"]})
@@ -54,7 +54,7 @@ def test_leader_moving_with_its_army_adds_its_strength() -> None:
 
 
 def test_equal_forces_bounce_and_the_space_stays_empty() -> None:
-    """"If there are equal forces moving on to a space then that space is not
+    """Rulebook: "If there are equal forces moving on to a space then that space is not
     entered into by any of the movers." """
     s = position(K4, {"Player1": "A8", "Player3": "A18"}, kingdom_war=[("Player3", "Wei")])
     s2, _ = play(s, {"Player1": ["A8->7"], "Player3": ["A18->7"]})
@@ -63,7 +63,7 @@ def test_equal_forces_bounce_and_the_space_stays_empty() -> None:
 
 
 def test_equal_force_does_not_dislodge_a_defender() -> None:
-    """"If there was a defender in the province the defender is then not dislodged
+    """Rulebook: "If there was a defender in the province the defender is then not dislodged
     even if the movers are from hostile players." """
     s = position(K4, {"Player1": "A8", "Player3": "A7"}, war=WAR13)
     s2, _ = play(s, {"Player1": ["A8->7"]})
@@ -71,7 +71,7 @@ def test_equal_force_does_not_dislodge_a_defender() -> None:
 
 
 def test_a_single_militia_cuts_the_support_of_leader_and_army() -> None:
-    """"All supports in a province are CUT (negated) when the province is attacked
+    """Rulebook: "All supports in a province are CUT (negated) when the province is attacked
     by any unit from outside the target of the support. Thus an attack by a
     single militia may negate the support given by the combined Leader and Army
     in a province for action somewhere other than the province of this
@@ -91,7 +91,7 @@ def test_a_single_militia_cuts_the_support_of_leader_and_army() -> None:
 
 
 def test_attack_from_the_target_space_does_not_cut() -> None:
-    """"Pieces that are issuing support into an adjacent target space have their
+    """Rulebook: "Pieces that are issuing support into an adjacent target space have their
     support unbroken as long as they are not attacked from a place other than
     the target space or is not dislodged from the target space." """
     s = position(K4, {"Player1": "A8 M6", "Player3": "A7"}, war=WAR13)
@@ -115,7 +115,7 @@ def test_dislodged_from_the_target_space_cuts() -> None:
 
 
 def test_a_moving_unit_cannot_be_supported_to_defend() -> None:
-    """"A unit ordered to move CANNOT be supported to defend its province since it
+    """Rulebook: "A unit ordered to move CANNOT be supported to defend its province since it
     is trying to move away." """
     s = position(K4, {"Player1": "A8 M6"})
     s2, _ = play(s, {"Player1": ["A8->5", "M6 S A8"]})
@@ -123,7 +123,7 @@ def test_a_moving_unit_cannot_be_supported_to_defend() -> None:
 
 
 def test_bounced_piece_has_priority_on_its_own_province() -> None:
-    """"A piece that is moving to an adjacent province and is bounced back by equal
+    """Rulebook: "A piece that is moving to an adjacent province and is bounced back by equal
     or superior force has priority over other pieces of equal force moving on his
     original province so there may be a chain reaction of units being halted." """
     s = position(
@@ -137,7 +137,7 @@ def test_bounced_piece_has_priority_on_its_own_province() -> None:
 
 
 def test_no_dislodging_ones_own_units() -> None:
-    """"Unless using the option rule of Army Supremacy you may not dislodge one of
+    """Rulebook: "Unless using the option rule of Army Supremacy you may not dislodge one of
     your own units but may stage a supported move into a friendly occupied space
     to keep others out." """
     s = position(K4, {"Player1": "A8 M6 A9", "Player3": "A7"}, war=WAR13)
@@ -148,7 +148,7 @@ def test_no_dislodging_ones_own_units() -> None:
 
 
 def test_leader_joins_its_own_unit_but_not_anothers() -> None:
-    """"Leaders ... are the only piece that can be combined with an Army or
+    """Rulebook: "Leaders ... are the only piece that can be combined with an Army or
     Militia"; "he may only be in a province with one of his own pieces";
     "There can only be one army or militia piece in a space at a time." """
     s = position(K4, {"Player1": "A8 L9 M10", "Player2": "A6"})
@@ -165,7 +165,7 @@ def test_leader_joins_its_own_unit_but_not_anothers() -> None:
 
 
 def test_unordered_and_invalid_orders_defend() -> None:
-    """"A unit that has no order automatically defends his province. A unit whose
+    """Rulebook: "A unit that has no order automatically defends his province. A unit whose
     order is written as invalid automatically defends his province. In both the
     above cases a piece may still be supported (unintentionally or not) by a
     neighboring piece if allowed to by diplomacy status." """
@@ -183,7 +183,7 @@ def test_unordered_and_invalid_orders_defend() -> None:
 
 
 def test_retreat_leader_goes_with_its_unit() -> None:
-    """"A piece that is dislodged must retreat to an adjacent province. If there is
+    """Rulebook: "A piece that is dislodged must retreat to an adjacent province. If there is
     a Leader Character then the player must retreat the Leader Character to the
     same space as the unit it is with." """
     s = position(K4, {"Player3": "L7 M7", "Player1": "A8 A6"}, war=WAR13)
@@ -199,7 +199,7 @@ def test_retreat_leader_goes_with_its_unit() -> None:
 
 
 def test_army_always_takes_a_retreat() -> None:
-    """"Army pieces that have a possible retreat will always take that retreat
+    """Rulebook: "Army pieces that have a possible retreat will always take that retreat
     carrying any Leader Character with them": no disband order for an army, and
     without an order it takes the first retreat."""
     s = position(K4, {"Player3": "L7 A7", "Player1": "A8 A6 L5"}, war=WAR13)
@@ -212,7 +212,7 @@ def test_army_always_takes_a_retreat() -> None:
 
 
 def test_militia_may_be_removed_and_the_leader_retreats_alone() -> None:
-    """"A militia may elect to be removed from retreat if the player who owns it
+    """Rulebook: "A militia may elect to be removed from retreat if the player who owns it
     decides to. This is the only way a Leader Character and a retreating militia
     may be separated on a retreat." """
     s = position(K4, {"Player3": "L7 M7", "Player1": "A8 A6"}, war=WAR13)
@@ -224,7 +224,7 @@ def test_militia_may_be_removed_and_the_leader_retreats_alone() -> None:
 
 
 def test_no_retreat_destroys_and_kills_the_leader() -> None:
-    """"If there is no space to retreat to then the pieces are destroyed";
+    """Rulebook: "If there is no space to retreat to then the pieces are destroyed";
     "Leader Characters ... are only removed when killed"."""
     s = position(
         K4,

@@ -9,7 +9,7 @@ from games.three_kingdoms.board import BOARD, KINGDOMS
 
 
 def test_twenty_six_support_centres_by_kingdom() -> None:
-    """"The Kingdoms are divided into provinces (spaces) 26 of which are support
+    """Rulebook: "The Kingdoms are divided into provinces (spaces) 26 of which are support
     centers (10 Wei, 7 Shu, 8 Wu and one neutral)." """
     centres = BOARD.centres()
     assert len(centres) == 26
@@ -18,7 +18,7 @@ def test_twenty_six_support_centres_by_kingdom() -> None:
 
 
 def test_unification_is_possible() -> None:
-    """"Own a large number of the support centers in each of the three Kingdoms.
+    """Rulebook: "Own a large number of the support centers in each of the three Kingdoms.
     (Six in Wei and 5 in each of the other two Kingdoms)": each kingdom has
     that many centres."""
     for k, need in {"Wei": 6, "Shu": 5, "Wu": 5}.items():
@@ -26,14 +26,14 @@ def test_unification_is_possible() -> None:
 
 
 def test_order_examples_fit_the_map() -> None:
-    """"A8->5 or Army in province 8 moves to province 5"; "L8 S M7->6 or Leader in
+    """Rulebook: "A8->5 or Army in province 8 moves to province 5"; "L8 S M7->6 or Leader in
     province 8 supports Militia in province 7 to 6"; "M7->6"."""
     assert BOARD.adjacent(8, 5)
     assert BOARD.adjacent(8, 6) and BOARD.adjacent(7, 6)
 
 
 def test_civil_war_example_fits_the_map() -> None:
-    """"a Wei Leader Character starts with provinces 8,6 and 9, and then after the
+    """Rulebook: "a Wei Leader Character starts with provinces 8,6 and 9, and then after the
     two campaign moves owns in addition to his starting three points: 5,10, 23":
     8, 6, 9 are Wei centres (capital and two militia are placed on centres of the
     character's kingdom); 5, 10 and 23 are centres each within two moves of them."""

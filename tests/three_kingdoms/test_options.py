@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from games.three_kingdoms import GAME
@@ -28,7 +30,7 @@ def test_every_optional_rule_is_an_option_off_by_default() -> None:
         assert next(o.default for o in GAME.options if o.name == name) is False
 
 
-def _trapped(**options: object) -> dict:
+def _trapped(**options: Any) -> dict[str, Any]:
     """Player3's leader and army in Liangzhou (12), attacked from both its
     neighbours: dislodged with no retreat. Player3's capital is Chengdu (27)."""
     return position(
@@ -45,7 +47,7 @@ ATTACK = {"Player1": ["A5->12", "A13 S A5->12"]}
 
 
 def test_1_heroic_escape() -> None:
-    """"Heroic Escape: Each character is allowed one historic escape from certain
+    """Rulebook: "Heroic Escape: Each character is allowed one historic escape from certain
     death if he owns his capital, when the unit he is with is dislodged without
     any space for a retreat. The character is then returned to his capital only
     if it is still owned by him." """
@@ -64,14 +66,14 @@ def test_1_heroic_escape() -> None:
     assert where(s4)["Player3"] == "M27"
 
 
-def _to_adjustment(s: dict) -> dict:
+def _to_adjustment(s: dict[str, Any]) -> dict[str, Any]:
     while s["stage"] != "adjust" and s["turn"] == 1:
         s, _ = play(s, {})
     return s
 
 
 def test_2_militia_disband() -> None:
-    """"Militia disband: all militia units outside of their kingdom are marked ...
+    """Rulebook: "Militia disband: all militia units outside of their kingdom are marked ...
     the first time they are found outside of their kingdom during an adjustment
     supply phase. If the militia is found outside of its kingdom on a second
     adjustment supply phase the unit is removed before the ratio of units on
@@ -79,8 +81,8 @@ def test_2_militia_disband() -> None:
     s = position(K4, {"Player1": "L8 A8 M23 M6"}, militia_disband=True)
     s, events = play(s, {})
     s, events = play(s, {})
-    assert [p for p in s["pieces"] if p["at"] == 23][0]["marked"] is True
-    assert [p for p in s["pieces"] if p["at"] == 6][0]["marked"] is False
+    assert next(p for p in s["pieces"] if p["at"] == 23)["marked"] is True
+    assert next(p for p in s["pieces"] if p["at"] == 6)["marked"] is False
     assert any("marked" in t for t in texts(events))
     while s["turn"] < 2 or s["campaign"] != 2 or s["stage"] != "campaign":
         s, _ = play(s, {"Player1": ["WAIVE"]} if s["stage"] == "adjust" else {})
@@ -94,26 +96,26 @@ def test_2_militia_disband() -> None:
 
 
 def test_3_free_style_diplomacy() -> None:
-    """"Free Style Diplomacy: play without Alliances, neutrality or War, Civil
+    """Rulebook: "Free Style Diplomacy: play without Alliances, neutrality or War, Civil
     War": no status orders, any piece may support any piece, and pieces may
     move anywhere."""
     s = position(K4, {"Player1": "A8 M6", "Player4": "M10", "Player3": "A25"}, free_style=True)
     with pytest.raises(IllegalLine, match="free style"):
         GAME.parse(s, "Player1", "WAR Player4")
-    s2, events = play(s, {"Player1": ["A8->10", "M6 S A8->10"], "Player3": ["A25->5"]})
+    s2, _ = play(s, {"Player1": ["A8->10", "M6 S A8->10"], "Player3": ["A25->5"]})
     assert results(s2)["A8->10"] == ["moves"]
     assert results(s2)["A25->5"] == ["moves"]
-    s3, events = play(s, {"Player4": ["M10 S A8"]})
+    s3, _events = play(s, {"Player4": ["M10 S A8"]})
     assert results(s3)["M10 S A8"] == []
     assert GAME.view(s, None)["status"] == []
 
 
 def test_4_army_supremacy() -> None:
-    """"Army Supremacy: ... an army moving into a space with a friendly militia will
+    """Rulebook: "Army Supremacy: ... an army moving into a space with a friendly militia will
     dislodge the militia to take dominance in the space. Militia so dislodged will
     be removed from the board and not allowed to retreat." """
     s = position(K4, {"Player1": "A8 M6"}, army_supremacy=True)
-    s2, events = play(s, {"Player1": ["A8->6"]})
+    s2, _events = play(s, {"Player1": ["A8->6"]})
     assert where(s2)["Player1"] == "A6"
     assert results(s2)["M6 D (no order)"] == ["removed by the army"]
     assert not s2["dislodged"]
@@ -122,7 +124,7 @@ def test_4_army_supremacy() -> None:
 
 
 def test_5_destruction_of_a_capital() -> None:
-    """"Destruction of a capital an army (friend or foe) that sits for two
+    """Rulebook: "Destruction of a capital an army (friend or foe) that sits for two
     consecutive orders with a destruction order (new order) may destroy the
     capital and it is no longer considered as a supply center." """
     s = position(
@@ -145,12 +147,15 @@ def test_5_destruction_of_a_capital() -> None:
     with pytest.raises(IllegalLine):
         GAME.parse(s, "Player1", "M6 DESTROY")  # an army, in a capital
     with pytest.raises(IllegalLine, match="optional rule 5"):
-        GAME.parse({**s, "options": {**s["options"], "capital_destruction": False}},
-                   "Player3", "A8 DESTROY")
+        GAME.parse(
+            {**s, "options": {**s["options"], "capital_destruction": False}},
+            "Player3",
+            "A8 DESTROY",
+        )
 
 
 def test_6_neutral_zone_battles() -> None:
-    """"Neutral zone battles: Players may be neutral to each other and still attack
+    """Rulebook: "Neutral zone battles: Players may be neutral to each other and still attack
     and dislodge non-allies in the Neutral provinces that are in any initial
     Kingdom." (Ours: a neutral province is one no player owns.)"""
     pieces = {"Player1": "A8 M6", "Player3": "A7"}
@@ -160,12 +165,12 @@ def test_6_neutral_zone_battles() -> None:
     s2, _ = play(position(K4, pieces, neutral_zone_battles=True), orders)
     assert results(s2)["A8->7"] == ["moves"] and s2["dislodged"][0]["at"] == 7
     owned = position(K4, {"Player1": "A8", "Player4": "M10"}, neutral_zone_battles=True)
-    s3, events = play(owned, {"Player1": ["A8->10"]})
+    _s3, events = play(owned, {"Player1": ["A8->10"]})
     assert any("not carried out" in t for t in texts(events))
 
 
 def test_7_combined_leaders() -> None:
-    """"Combined leaders: two leaders of allied factions may combine together with
+    """Rulebook: "Combined leaders: two leaders of allied factions may combine together with
     an army or a militia unit. However, in the event of one side breaking the
     alliance the player owning the militia or army automatically kills the other
     leader." """
@@ -180,7 +185,7 @@ def test_7_combined_leaders() -> None:
 
 
 def test_7_combined_leaders_alone_go_home() -> None:
-    """"If both leaders are alone, then both leaders are sent to their own capital
+    """Rulebook: "If both leaders are alone, then both leaders are sent to their own capital
     and the one without a capital is killed." """
     s = position(
         K4,

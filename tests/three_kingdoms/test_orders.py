@@ -3,6 +3,8 @@ the same orders in words, canonical texts and graded errors."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from games.three_kingdoms import GAME
@@ -13,7 +15,7 @@ from .helpers import position
 K4 = {"Player1": "Wei", "Player2": "Wei", "Player3": "Shu", "Player4": "Wu"}
 
 
-def _state() -> dict:
+def _state() -> dict[str, Any]:
     return position(K4, {"Player1": "L8 A8 M7 M6", "Player3": "A25", "Player2": "A9"})
 
 
@@ -52,7 +54,7 @@ def test_notation_and_words(line: str, canonical: str) -> None:
 
 
 def test_one_order_per_piece() -> None:
-    """"Orders are issued by piece": a later order for the same piece replaces the
+    """Rulebook: "Orders are issued by piece": a later order for the same piece replaces the
     earlier (same key); a leader and the army under it are separate pieces."""
     state = _state()
     a = GAME.parse(state, "Player1", "A8->5")

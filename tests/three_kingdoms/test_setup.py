@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -14,7 +15,7 @@ from judge.rng import Rng
 from .helpers import rng
 
 
-def _setup(players: int, seed: bytes = b"setup") -> dict:
+def _setup(players: int, seed: bytes = b"setup") -> dict[str, Any]:
     return GAME.setup({"players": players}, Rng(hashlib.sha256(seed).digest()))
 
 
@@ -28,7 +29,7 @@ def _setup(players: int, seed: bytes = b"setup") -> dict:
     ],
 )
 def test_characters_by_number_of_players(players: int, expected: dict[str, int]) -> None:
-    """"For three players use one player from each kingdom. For four player games
+    """Rulebook: "For three players use one player from each kingdom. For four player games
     use two for Wei and one for each of Wu and Shu. For five player games use two
     for Wei, Wu and one for Shu. For six player games use two for each kingdom." """
     state = _setup(players)
@@ -40,7 +41,7 @@ def test_characters_by_number_of_players(players: int, expected: dict[str, int])
 
 
 def test_characters_are_drawn_from_the_seed() -> None:
-    """"Each of the players pick one character at random": the committed seed
+    """Rulebook: "Each of the players pick one character at random": the committed seed
     decides, the same seed gives the same draw, and the draw is logged."""
     first = Rng(hashlib.sha256(b"a").digest())
     state = GAME.setup({"players": 6}, first)
@@ -54,7 +55,7 @@ def test_characters_are_drawn_from_the_seed() -> None:
 
 
 def test_same_kingdom_players_start_allied() -> None:
-    """"When there are 2 players in the same kingdom, the players start in this
+    """Rulebook: "When there are 2 players in the same kingdom, the players start in this
     status automatically." Others start neutral."""
     state = _setup(6)
     for a in state["players"]:
@@ -64,7 +65,7 @@ def test_same_kingdom_players_start_allied() -> None:
                 assert GAME.status(state, a, b) == ("alliance" if same else "neutral")
 
 
-def _act(state: dict, line: str) -> dict:
+def _act(state: dict[str, Any], line: str) -> dict[str, Any]:
     (decision,) = GAME.pending(state)
     assert decision.kind is DecisionKind.ACTION
     (role,) = decision.roles
@@ -73,7 +74,7 @@ def _act(state: dict, line: str) -> dict:
 
 
 def test_capital_then_militia_in_turns() -> None:
-    """"2. The player then immediately places the character and an Army piece under
+    """Rulebook: "2. The player then immediately places the character and an Army piece under
     it in one of the centers of that character's kingdom. This is the player's
     capital. 3. Once all the players have placed their characters and starting
     Army, the youngest player then places a Militia unit in one of the centers in
@@ -126,12 +127,12 @@ def test_placement_only_in_own_kingdom_and_free_centres() -> None:
 
 
 def test_rename_character() -> None:
-    """"Players may name their characters as they please"."""
+    """Rulebook: "Players may name their characters as they please"."""
     state = _setup(3)
     role = GAME.pending(state)[0].roles[0]
     action = GAME.parse(state, role, "NAME cao mengde")
     assert action.text == "NAME Cao Mengde"
-    new, events = GAME.act(state, role, action, rng())
+    new, _events = GAME.act(state, role, action, rng())
     assert new["characters"][role]["name"] == "Cao Mengde"
     assert GAME.pending(new) == GAME.pending(state)  # still that player's turn to place
 

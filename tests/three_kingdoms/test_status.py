@@ -14,7 +14,7 @@ K4 = {"Player1": "Wei", "Player2": "Wei", "Player3": "Shu", "Player4": "Wu"}
 
 
 def test_neutral_may_not_move_into_a_neutral_powers_provinces() -> None:
-    """"Neutral: ... Player may not move into the provinces of the neutral power."
+    """Rulebook: "Neutral: ... Player may not move into the provinces of the neutral power."
     The order is not carried out and the piece defends."""
     s = position(K4, {"Player1": "A8", "Player4": "M10"})
     s2, events = play(s, {"Player1": ["A8->10"]})
@@ -24,19 +24,19 @@ def test_neutral_may_not_move_into_a_neutral_powers_provinces() -> None:
 
 
 def test_neutral_may_not_give_or_receive_support() -> None:
-    """"A player is neutral towards the other player and may not receive or give
+    """Rulebook: "A player is neutral towards the other player and may not receive or give
     support to the other player." """
     s = position(K4, {"Player1": "A8", "Player3": "A7 A5"}, kingdom_war=[("Player3", "Wei")])
-    s2, events = play(s, {"Player1": ["A8 S A7->6"], "Player3": ["A7->6"]})
+    _s2, events = play(s, {"Player1": ["A8 S A7->6"], "Player3": ["A7->6"]})
     assert any("A8 S A7->6 is not carried out" in t for t in texts(events))
 
 
 def test_war_declared_in_the_campaign_allows_the_attack() -> None:
-    """"War: ... May move into that kingdom and take ownership of spaces"; the
+    """Rulebook: "War: ... May move into that kingdom and take ownership of spaces"; the
     status "is changed by declaration ... in the Military Campaign phase" (in
     effect from the campaign it is written in: our reading)."""
     s = position(K4, {"Player1": "A8 M6", "Player4": "M10"})
-    s2, events = play(s, {"Player1": ["WAR Player4", "A8->10", "M6 S A8->10"]})
+    s2, _events = play(s, {"Player1": ["WAR Player4", "A8->10", "M6 S A8->10"]})
     assert GAME.status(s2, "Player1", "Player4") == "war"
     assert results(s2)["A8->10"] == ["moves"]
     s3, _ = play(s2, {})  # Player4 retreats by default
@@ -44,14 +44,14 @@ def test_war_declared_in_the_campaign_allows_the_attack() -> None:
 
 
 def test_war_bars_support() -> None:
-    """"War: ... may not support or receive support from the hostile player." """
+    """Rulebook: "War: ... may not support or receive support from the hostile player." """
     s = position(K4, {"Player1": "A8", "Player3": "A7"}, war=[("Player1", "Player3")])
-    s2, events = play(s, {"Player1": ["A8 S A7"]})
+    _s2, events = play(s, {"Player1": ["A8 S A7"]})
     assert any("not carried out" in t for t in texts(events))
 
 
 def test_alliance_is_mutual_and_allows_support() -> None:
-    """"Alliance: Both players must have the allied status to each other." ...
+    """Rulebook: "Alliance: Both players must have the allied status to each other." ...
     "Players that are allied may have their military units issue support orders
     for the other player." """
     s = position(K4, {"Player1": "A8", "Player3": "A7"})
@@ -64,7 +64,7 @@ def test_alliance_is_mutual_and_allows_support() -> None:
 
 
 def test_alliance_ends_with_a_neutral_or_war_order() -> None:
-    """"When one player in an Alliance issues a 'Neutral or War' status order in his
+    """Rulebook: "When one player in an Alliance issues a 'Neutral or War' status order in his
     military campaign the alliance is over." """
     s = position(K4, {"Player1": "A8", "Player2": "A2"})
     assert GAME.status(s, "Player1", "Player2") == "alliance"
@@ -75,7 +75,7 @@ def test_alliance_ends_with_a_neutral_or_war_order() -> None:
 
 
 def test_allies_stand_in_each_others_centres_without_taking_them() -> None:
-    """"Players that are allied may have their units in each other's support
+    """Rulebook: "Players that are allied may have their units in each other's support
     centers without taking control over them." """
     s = position(K4, {"Player1": "A8", "Player2": "A2"}, owner={"Player2": [2, 6]})
     s2, _ = play(s, {"Player1": ["A8->6"]})
@@ -84,7 +84,7 @@ def test_allies_stand_in_each_others_centres_without_taking_them() -> None:
 
 
 def test_allies_may_not_support_an_attack_on_a_friend_of_theirs() -> None:
-    """"Allies may not support an attack on a province that is owned by another
+    """Rulebook: "Allies may not support an attack on a province that is owned by another
     player that they are neutral or allied to." """
     s = position(
         K4,
@@ -101,7 +101,7 @@ def test_allies_may_not_support_an_attack_on_a_friend_of_theirs() -> None:
 
 
 def test_entering_a_kingdom_needs_war_with_it_while_it_has_unowned_centres() -> None:
-    """"For a Wu player to enter the Kingdom of Wei and take control over those
+    """Rulebook: "For a Wu player to enter the Kingdom of Wei and take control over those
     centers he must be at War with Wei. Once all the Kingdom's support centers
     are controlled by players, then it is no longer necessary to be at War with
     Wei to invade as the player would have to be at war with the owner." """
@@ -118,7 +118,7 @@ def test_entering_a_kingdom_needs_war_with_it_while_it_has_unowned_centres() -> 
 
 
 def test_civil_war_is_declared_and_never_revoked() -> None:
-    """"Civil War: A player is at war with the other player in his own kingdom. As
+    """Rulebook: "Civil War: A player is at war with the other player in his own kingdom. As
     in all war cases you may not support that player. Once Civil War is declared
     there can be no peace within the kingdom." """
     s = position(K4, {"Player1": "A8", "Player2": "A6"})
@@ -127,14 +127,14 @@ def test_civil_war_is_declared_and_never_revoked() -> None:
     for line in ("ALLIANCE Player1", "NEUTRAL Player1"):
         with pytest.raises(IllegalLine, match="civil war"):
             GAME.parse(s2, "Player2", line)
-    s3, events = play(s2, {"Player1": ["A8 S A6"]})
+    _s3, events = play(s2, {"Player1": ["A8 S A6"]})
     assert any("not carried out" in t for t in texts(events))
     with pytest.raises(IllegalLine):
         GAME.parse(s, "Player1", "CIVIL WAR Player3")
 
 
 def test_rulebook_civil_war_example() -> None:
-    """"In the first Great Turn a Wei Leader Character starts with provinces 8,6 and
+    """Rulebook: "In the first Great Turn a Wei Leader Character starts with provinces 8,6 and
     9, and then after the two campaign moves owns in addition to his starting
     three points: 5,10, 23. Thus he reaches six centers. At this point ... there
     is automatic Civil War between the two Wei Leader Character positions

@@ -11,7 +11,7 @@ K3 = {"Player1": "Wei", "Player2": "Shu", "Player3": "Wu"}
 
 
 def test_destined_victor_claims_fourteen_centres() -> None:
-    """"Destined Victor: own 14 centers"; "A player may claim any of these as they
+    """Rulebook: "Destined Victor: own 14 centers"; "A player may claim any of these as they
     occur"."""
     centres = BOARD.centres()
     s = position(K3, {"Player1": "L8 A8", "Player2": "L27 A27"}, owner={"Player1": centres[:14]})
@@ -31,7 +31,7 @@ def test_a_claim_that_does_not_hold_is_refused() -> None:
 
 
 def test_unification() -> None:
-    """"Unification Victory: Own a large number of the support centers in each of
+    """Rulebook: "Unification Victory: Own a large number of the support centers in each of
     the three Kingdoms. (Six in Wei and 5 in each of the other two Kingdoms)." """
     own = BOARD.centres("Wei")[:6] + BOARD.centres("Shu")[:5] + BOARD.centres("Wu")[:4]
     s = position(K3, {"Player1": "L8 A8", "Player2": "L27"}, owner={"Player1": own}, destined=99)
@@ -44,7 +44,7 @@ def test_unification() -> None:
 
 
 def test_legendary_victory() -> None:
-    """"Legendary Victory: be the only character left alive." """
+    """Rulebook: "Legendary Victory: be the only character left alive." """
     s = position(K3, {"Player1": "L8 A8", "Player2": "A27"})
     assert "legendary" in GAME.victories(s, "Player1")
     assert "legendary" not in GAME.victories(s, "Player2")
@@ -54,7 +54,7 @@ def test_legendary_victory() -> None:
 
 
 def test_unsettled_victory_at_the_agreed_end() -> None:
-    """"Unsettled Victory: have the most supply centers at the end of the game";
+    """Rulebook: "Unsettled Victory: have the most supply centers at the end of the game";
     "until an agreed time or turn (suggested is three hours or 10 Adjustment
     periods)": the option ``length`` (default 10) counts adjustment periods."""
     assert next(o.default for o in GAME.options if o.name == "length") == 10
@@ -74,7 +74,7 @@ def test_unsettled_victory_at_the_agreed_end() -> None:
 
 
 def test_unanimous_concession() -> None:
-    """"A game may be played until there is a victory, there is a unanimous
+    """Rulebook: "A game may be played until there is a victory, there is a unanimous
     concession ...": every other player concedes to the same player."""
     s = position(K3, {"Player1": "L8 A8", "Player2": "L27 A27", "Player3": "L39 A39"})
     s2, _ = play(s, {"Player2": ["CONCEDE Player1"]})
