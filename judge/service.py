@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import logging
-import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -1344,37 +1343,47 @@ class Judge:
             if what is None:
                 continue
             with self.store.atomic():
-                if what is scheduler.Due.REMIND:
-                    for seat in self._seats_for(name, owed):
-                        self._queue(
-                            seat.address,
-                            f"[{name}] reminder: {clock.phase}",
-                            f"The deadline for {clock.phase} in {name} is "
-                            f"{scheduler.local(drow['deadline'], seat.tz)}.\n"
-                            f"The judge has nothing from {seat.role} yet.\n",
-                            "reminder",
-                            game=name,
-                        )
-                    self.store.set_deadline({**drow, "reminded": 1})
-                elif what is scheduler.Due.LATE:
-                    for seat in self._seats_for(name, owed):
-                        grace = scheduler.local(drow["grace_until"], seat.tz)
-                        self._queue(
-                            seat.address,
-                            f"[{name}] late: {clock.phase}",
-                            f"The deadline for {clock.phase} in {name} has passed and "
-                            f"the judge has nothing from {seat.role}.\nThe phase will "
-                            f"be processed with defaults at {grace}.\n",
-                            "reminder",
-                            game=name,
-                        )
-                    self.store.set_deadline({**drow, "late_notice": 1})
+                if what in (scheduler.Due.REMIND, scheduler.Due.LATE):
+                    late = what is scheduler.Due.LATE
+                    self._remind(name, game, table, clock, drow, owed, late)
+                    self.store.set_deadline({**drow, ("late_notice" if late else "reminded"): 1})
                 else:
                     self._commit(name, adj.deadline(game, table, bytes.fromhex(grow["seed"])), "")
                     self._process_ready(name, "")
             done.append(f"{name}: {what.value} ({clock.phase})")
             log.info("%s: %s (%s)", name, what.value, clock.phase)
         return done
+
+    def _remind(
+        self,
+        name: str,
+        game: Game,
+        table: adj.Table,
+        clock: scheduler.Clock,
+        drow: dict[str, Any],
+        owed: set[str],
+        late: bool,
+    ) -> None:
+        """A reminder before the deadline, or a late notice after it, to each
+        seat the judge still waits for (and to nobody else)."""
+        defaults = {r: d.default for d in adj.decisions(game, table) for r in d.roles}
+        for seat in self._seats_for(name, owed):
+            when = scheduler.local(drow["grace_until" if late else "deadline"], seat.tz)
+            self._queue(
+                seat.address,
+                f"[{name}] {'late' if late else 'reminder'}: {clock.phase}",
+                reports.render(
+                    "common/reminder.txt.j2",
+                    late=late,
+                    phase=clock.phase,
+                    game_name=name,
+                    role=seat.role,
+                    when=when,
+                    default=defaults.get(seat.role or "", "") or "the game's default",
+                ),
+                "reminder",
+                game=name,
+            )
 
     def _seats_for(self, name: str, roles: set[str]) -> list[Seat]:
         return [s for s in self.store.seats(name) if s.role in roles and s.status == "active"]
@@ -1437,6 +1446,3 @@ class Judge:
         self.relay()
         return lines
 
-
-def new_message_token() -> str:
-    return secrets.token_hex(8)
