@@ -185,3 +185,25 @@ def test_join_token_and_start_by_lot(post: Post) -> None:
     lot = [r for r in post.judge.store.actions("g2") if r["kind"] == "seats"]
     assert len(lot) == 1 and json.loads(lot[0]["draws"])  # the lot is a logged draw
     assert adj.phase_key(post.judge.game_of("g2")[1], post.judge.table("g2")) != "forming"
+
+
+def test_held_orders_of_one_seat_never_reach_another(post: Post, clock: Clock) -> None:
+    """Privacy: what North has ordered (held until the deadline) changes
+    nothing in what East is told; only the seat's own orders are echoed."""
+    seats = start_sealed(post)
+    post.new()
+
+    def east_status() -> str:
+        clock.advance(minutes=11)
+        post.send(seats.addresses["East"], f"{seats.signon('East')}\nSTATUS\n")
+        (ack,) = [m for m in post.new() if m["To"] == seats.addresses["East"]]
+        return post.text(ack)
+
+    before = east_status()
+    card = hand(post, "North")[0]
+    post.send(seats.addresses["North"], f"{seats.signon('North')}\nBID {card}\nWAIT\n")
+    notified = post.new()
+    assert [m["To"] for m in notified] == [seats.addresses["North"]]
+    after = east_status()
+    assert before == after
+    assert card not in after or card in hand(post, "East")
