@@ -356,7 +356,7 @@ class ThreeKingdomsGame:
                 )
             ]
         if stage == "campaign":
-            roles = tuple(self.active(state))
+            roles = tuple(r for r in self.active(state) if self._campaign_lines(state, r))
             return [
                 Decision(
                     DecisionKind.ORDERS,
@@ -446,8 +446,20 @@ class ThreeKingdomsGame:
         if stage == "over":
             raise IllegalLine("the game is over")
         if verb == "name":
+            # "Players may name their characters as they please": during the set-up,
+            # on one's turn to place, with a name no other player or kingdom has.
             if stage not in ("capital", "militia"):
                 raise IllegalLine("characters are named during the set-up")
+            if role != self._setup_role(state):
+                raise IllegalLine(f"it is {self._setup_role(state)}'s turn in the set-up")
+            taken = {k.lower() for k in KINGDOMS} | {r.lower() for r in state["players"]}
+            taken |= {
+                str(c["name"]).replace(" ", "").lower()
+                for r, c in state["characters"].items()
+                if r != role
+            }
+            if d["name"].replace(" ", "").lower() in taken:
+                raise IllegalLine(f"the name {d['name']} is taken")
             return self._action(d, "name")
         if stage in ("capital", "militia"):
             if verb != stage:
@@ -819,6 +831,8 @@ class ThreeKingdomsGame:
             if i in res.removed:
                 results.append("removed by the army")
             out.append({"player": role, "order": text, "results": results})
+        seats = s["players"]
+        out.sort(key=lambda e: seats.index(e["player"]))  # by player, each in board order
         return out
 
     def _apply_campaign(
@@ -979,7 +993,7 @@ class ThreeKingdomsGame:
             if now != was:
                 events.append(
                     public(
-                        f"{a} and {b} are now at {now}"
+                        f"{a} and {b} are now at {now}."
                         if now in ("war", "civil war")
                         else f"{a} and {b} are now {'allied' if now == 'alliance' else now}.",
                         kind="status",
