@@ -3,9 +3,16 @@ the province numbers its examples use."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from pathlib import Path
 
-from games.three_kingdoms.board import BOARD, KINGDOMS
+import jsonschema
+import yaml
+
+from games.three_kingdoms.board import BOARD, KINGDOMS, MAP_FILE
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_twenty_six_support_centres_by_kingdom() -> None:
@@ -66,3 +73,14 @@ def test_provinces_are_numbered_and_drawn() -> None:
         assert p.kingdom in (*KINGDOMS, None)
     names = [p.name for p in BOARD.provinces.values()]
     assert len(set(names)) == len(names)
+
+
+def test_map_file_fits_its_schema() -> None:
+    """map.yaml is valid against schemas/three-kingdoms-map.schema.json (YAML's
+    integer keys are read as the strings JSON has), and lists each border once."""
+    raw = yaml.safe_load(MAP_FILE.read_text(encoding="utf-8"))
+    doc = json.loads(json.dumps(raw))
+    schema = json.loads((ROOT / "schemas" / "three-kingdoms-map.schema.json").read_text())
+    jsonschema.validate(doc, schema)
+    pairs = [frozenset(p) for p in raw["adjacent"]]
+    assert len(pairs) == len(set(pairs))
