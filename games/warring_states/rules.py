@@ -121,7 +121,8 @@ class WarringStatesRules(VariantRules):
         if not lead:
             if not r.take(_CONVERT_WORDS):
                 raise r.invalid("a conversion is '<army> convert'")
-            r.take({"to", "into", "a", "in"})
+            while r.take({"to", "into", "a", "an", "in"}):
+                pass
             r.take(_FLEET_WORDS)
         r.end()
         return Draft(CONVERT, unit, where)

@@ -1,0 +1,41 @@
+"""Small builders for Warring States tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.warring_states import GAME
+from judge.engine import Action, Event, State
+from judge.rng import Rng
+
+SEED = bytes(range(32))
+
+
+def rng() -> Rng:
+    return Rng(SEED)
+
+
+def state(
+    units: dict[str, list[str]] | None = None,
+    phase: str = "S350M",
+    centers: dict[str, list[str]] | None = None,
+    dislodged: dict[str, Any] | None = None,
+    max_year: int = 0,
+) -> State:
+    """A game state: the opening unless ``units``/``centers`` are given."""
+    st = GAME.setup({"max_year": max_year}, rng())
+    st["phase"] = phase
+    if units is not None:
+        st["units"] = units
+    if centers is not None:
+        st["centers"] = centers
+    st["dislodged"] = dislodged or {}
+    return st
+
+
+def orders(st: State, **by_role: list[str]) -> dict[str, list[Action]]:
+    return {role: [GAME.parse(st, role, line) for line in lines] for role, lines in by_role.items()}
+
+
+def play(st: State, **by_role: list[str]) -> tuple[State, list[Event]]:
+    return GAME.resolve(st, orders(st, **by_role), rng())
