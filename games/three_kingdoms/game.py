@@ -301,9 +301,11 @@ class ThreeKingdomsGame:
         province with an army or militia of one of them."""
         units = [p for p in pieces if p["kind"] != "L"]
         leaders = [p for p in pieces if p["kind"] == "L"]
-        if len(units) > 1 or (not leaders and not units):
-            return len(units) <= 1
         owners = {p["owner"] for p in leaders}
+        if len(units) > 1:
+            return False
+        if not leaders:
+            return True
         if len(leaders) == 1:
             return not units or units[0]["owner"] == leaders[0]["owner"]
         if len(leaders) == 2 and len(owners) == 2 and state["options"]["combined_leaders"]:
@@ -698,8 +700,11 @@ class ThreeKingdomsGame:
             for i, a in enumerate(faction):
                 for b in faction[i + 1 :]:
                     if sorted([a, b]) not in s["civil_war"]:
+                        was = self.status(s, a, b)
                         s["civil_war"].append(sorted([a, b]))
                         events.append(public(f"Civil war in {k}: {a} and {b}.", kind="civil war"))
+                        if was == "alliance":
+                            events += self._broken_alliance(s, a, b)
         s["civil_war"].sort()
         return events
 
