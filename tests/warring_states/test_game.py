@@ -1,0 +1,97 @@
+"""Warring States through the judge's contract: the opening, a year of play
+with the new orders, views, reports, and a short game by mail."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+
+from games.warring_states import GAME
+from judge import registry, reports
+from judge.demo import run_demo
+from judge.engine import DecisionKind, Game
+
+from .helpers import play, rng, state
+
+ROOT = Path(__file__).resolve().parents[2]
+VIEW_SCHEMA = json.loads((ROOT / "schemas/diplomacy-view.schema.json").read_text())
+
+
+def test_registered_with_aliases() -> None:
+    assert registry.get("warring_states") is GAME
+    assert registry.get("ws") is GAME
+    assert isinstance(GAME, Game)
+    verbs = " ".join(v.syntax + " " + v.example for v in GAME.verbs)
+    assert "convert" in verbs and "F WYR - MYR - LYR" in verbs
+    assert " C " not in verbs and "Build F" not in verbs  # no convoys, no fleet builds
+
+
+def test_setup_is_the_rulebook_opening() -> None:
+    """Rulebook: three armies per power on its home centres; spring 350."""
+    st = GAME.setup({}, rng())
+    assert st["phase"] == "S350M"
+    assert sorted(st["units"]["Qin"]) == ["A Nan", "A Xia", "A Yon"]
+    assert sorted(st["centers"]["Chu"]) == ["Cha", "Sho", "Yin"]
+    assert json.loads(json.dumps(st)) == st
+    [decision] = GAME.pending(st)
+    assert decision.kind is DecisionKind.ORDERS and len(decision.roles) == 7
+    assert "convert" in decision.prompt and "convoy" not in decision.prompt
+
+
+def test_a_year_with_conversion_river_moves_and_a_build() -> None:
+    """Spring: Han converts the army in Luoyang; Wei converts Zhongmou.
+    Fall: Han's new fleet makes a rapid move down the Yellow River while
+    Han's army takes Chen and Wei's fleet turns back into an army to take
+    the Yangzhai it left; Wei's winter build is an army in Zhongmou."""
+    st = GAME.setup({}, rng())
+    st, _ = play(st, Han=["A Luo convert", "A Yaz - Che"], Wei=["A Zmo convert"])
+    assert st["phase"] == "F350M"
+    assert "F Luo" in st["units"]["Han"] and "F Zmo" in st["units"]["Wei"]
+    legal = GAME.legal(st, "Han")
+    assert "F Luo - MYR - WYR - UYR" in legal and "F Luo - Yiy" in legal
+    st, events = play(st, Han=["F Luo - MYR - WYR"], Wei=["F Zmo - Yaz"])
+    texts = [e.text for e in events]
+    assert "Han: F Luo - MYR - WYR (ok)" in texts
+    assert "Wei: F Zmo - Yaz (ok)" in texts
+    assert "F WYR" in st["units"]["Han"]
+    assert "A Yaz" in st["units"]["Wei"]  # the fleet turned back into an army
+    assert st["phase"] == "W350A"
+    assert "Yaz" in st["centers"]["Wei"] and "Che" in st["centers"]["Han"]
+    [decision] = GAME.pending(st)
+    assert decision.roles == ("Wei",)  # Han: 3 centres (Yangzhai lost, Chen won), 3 units
+    st, _ = play(st, Wei=["Build Zmo"])
+    assert "A Zmo" in st["units"]["Wei"]
+    assert st["phase"] == "S351M"
+
+
+def test_views_validate_and_reports_render() -> None:
+    st = GAME.setup({}, rng())
+    st, events = play(st, Han=["A Luo convert"], Qin=["A Xia - Hex"], Wei=["A Wei - Hex"])
+    for role in [*GAME.roles(st), None]:
+        jsonschema.validate(GAME.view(st, role), VIEW_SCHEMA)
+    text = reports.game_report(GAME, GAME.view(st, "Han"), events, "Han", "g1")
+    assert "SPRING 350 MOVEMENT RESULTS" in text
+    assert "A Luo convert" in text
+    assert "A Xia - Hex  [bounce]" in text
+    assert "F Luo" in text  # the unit list shows the new fleet
+    assert "NEXT PHASE: Fall 350 movement" in text
+
+
+def test_a_short_game_by_mail() -> None:
+    """Playable by mail end to end: the demo creates a game by mail, seats
+    the seven powers, and plays phases of random legal orders sent by mail."""
+    out: list[str] = []
+    run_demo("warring_states", 3, False, out.append)
+    mail = "\n".join(out)
+    assert "CREATE demo warring_states" in mail
+    for power in ("Qin", "Chu", "Zhao", "Wei", "Han", "Yan", "Qi"):
+        assert f"JOIN demo {power}" in mail
+    assert "SPRING 350 MOVEMENT RESULTS" in mail
+    assert "FALL 350 MOVEMENT RESULTS" in mail
+
+
+def test_state_from_helpers_is_a_game_state() -> None:
+    st = state({"Han": ["F MYR"]})
+    assert GAME.legal(st, "Han")[0] == "F MYR H"
