@@ -1380,6 +1380,16 @@ class ThreeKingdomsGame:
         events.append(public(f"Game over: {reason}; " + ", ".join(winners) + ".", kind="end"))
         return s, events
 
+    def survivors(self, state: State) -> list[Role]:
+        """Who must vote for an agreed draw: every player still in the game."""
+        return self.active(state)
+
+    def agreed_draw(self, state: State, roles: Sequence[Role]) -> State:
+        """End the game in a draw shared by ``roles`` (all survivors voted DRAW)."""
+        s = copy.deepcopy(state)
+        self._end(s, tuple(sorted(roles)), "draw agreed by all survivors", [])
+        return s
+
     def outcome(self, state: State) -> Outcome | None:
         r = state.get("result")
         if not r:

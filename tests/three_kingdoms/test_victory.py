@@ -82,3 +82,14 @@ def test_unanimous_concession() -> None:
     s3, _ = play(s, {"Player2": ["CONCEDE Player1"], "Player3": ["CONCEDE Player1"]})
     out = GAME.outcome(s3)
     assert out is not None and out.winners == ("Player1",) and "concession" in out.reason
+
+
+def test_agreed_draw_hooks() -> None:
+    """The judge's DRAW vote: the survivors are the players still in the game (a
+    piece or a centre), and an agreed draw ends the game shared by them."""
+    s = position(K3, {"Player1": "L8 A8", "Player2": "L27 A27"})
+    assert GAME.survivors(s) == ["Player1", "Player2"]
+    ended = GAME.agreed_draw(s, ["Player2", "Player1"])
+    out = GAME.outcome(ended)
+    assert out is not None and out.draw and out.winners == ("Player1", "Player2")
+    assert GAME.pending(ended) == [] and GAME.outcome(s) is None
