@@ -236,3 +236,49 @@ def test_no_retreat_destroys_and_kills_the_leader() -> None:
     assert "Player3" not in where(s2)
     assert any("is killed" in t for t in texts(events))
     assert s2["stage"] == "campaign"
+
+
+def test_leaders_take_no_centre() -> None:
+    """Ours: centres change hands when an army or militia stands in them after a
+    campaign (a support centre "can supply a piece ... of either an Army or a
+    Militia"); a leader alone takes nothing."""
+    s = position(K4, {"Player1": "L8 A6"}, owner={"Player1": [6]})
+    s2, _ = play(s, {"Player1": ["L8->10", "A6->7"]})
+    assert where(s2)["Player1"] == "A7 L10"
+    assert "10" not in s2["owner"] and "8" not in s2["owner"]
+    s3, _ = play(s2, {"Player1": ["A7->8"]})
+    assert s3["owner"]["8"] == "Player1"
+
+
+def test_two_retreats_into_one_province_destroy_both() -> None:
+    """Ours (as in Diplomacy): dislodged pieces retreating into the same province
+    are both destroyed."""
+    s = position(
+        K4,
+        {"Player3": "A7 M14", "Player1": "A8 A5 M6 A11 A15"},
+        war=[("Player1", "Player3")],
+        kingdom_war=[("Player3", "Wei")],
+    )
+    s2, _ = play(
+        s,
+        {"Player1": ["A8->7", "A5 S A8->7", "A11->14", "A15 S A11->14"]},
+    )
+    assert sorted(d["at"] for d in s2["dislodged"]) == [7, 14]
+    assert all(19 in d["options"] for d in s2["dislodged"])
+    s3, events = play(s2, {"Player3": ["A7->19", "M14->19"]})
+    assert "Player3" not in where(s3)
+    assert sum("retreats collide" in t for t in texts(events)) == 2
+
+
+def test_heroic_escape_is_off_by_default_and_a_leader_alone_dies_without_retreat() -> None:
+    """ "If there is no space to retreat to then the pieces are destroyed" applies to
+    a leader standing alone too."""
+    s = position(
+        K4,
+        {"Player3": "L12", "Player1": "A5 M13"},
+        war=[("Player1", "Player3")],
+        owner={"Player1": [5]},
+    )
+    s2, events = play(s, {"Player1": ["A5->12"]})
+    assert "Player3" not in where(s2)
+    assert any("is killed" in t for t in texts(events))
