@@ -10,7 +10,13 @@ and 90th percentile time per phase of
 * one offline document: ``GAME.adjudicate_json`` on the JSON input, which
   also reads and checks every order line and writes the output.
 
-Run: ``.venv/bin/python bench/adjudicate.py [--phases N] [--units N] [--seed S]``.
+With ``--map warring_states`` the phases are on the Warring States map,
+with that variant's orders mixed in (conversions, rapid river moves, fleets
+turning back into armies; convoy orders are illegal there) and its
+strengths (walls, floating fortresses, graded support cuts).
+
+Run: ``.venv/bin/python bench/adjudicate.py [--phases N] [--units N] [--seed S]
+[--map classic|warring_states]``.
 """
 
 from __future__ import annotations
@@ -26,16 +32,28 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.classic import GAME
+from games.diplomacy import DiplomacyGame
 from games.diplomacy.board import Board, Unit, sea_neighbours
 from games.diplomacy.legality import Situation, bind
 from games.diplomacy.orders import MOVEMENT, Order, read_order
-from games.diplomacy.resolver import adjudicate_movement
+from games.diplomacy.resolver import Strengths, adjudicate_movement
+from games.warring_states import GAME as WARRING_STATES
 
 DM = GAME.map
+GAMES: dict[str, DiplomacyGame] = {"classic": GAME, "warring_states": WARRING_STATES}
 
 
-def random_phase(rnd: random.Random, n_units: int) -> tuple[Board, dict[int, list[str]]]:
+def strengths(board: Board, legal: dict[int, Order]) -> Strengths | None:
+    """The variant's strengths for these orders (``None`` on the classic map)."""
+    rules = board.dm.rules
+    return rules.movement_strengths(board, legal) if rules is not None else None
+
+
+def random_phase(
+    rnd: random.Random, n_units: int, game: DiplomacyGame = GAME
+) -> tuple[Board, dict[int, list[str]]]:
     """A random board of ``n_units`` units and order lines for every unit."""
+    DM = game.map  # the map of the game benchmarked
     board = Board(DM)
     provinces = list(range(len(DM.provinces)))
     rnd.shuffle(provinces)
@@ -101,6 +119,8 @@ def random_phase(rnd: random.Random, n_units: int) -> tuple[Board, dict[int, lis
                 else:
                     line = f"{head} H"
         lines.setdefault(u.power, []).append(line)
+    if game is WARRING_STATES:
+        _warring_states_orders(rnd, board, lines)
     # armies chosen for a convoy move there (replacing their earlier order)
     for r, q in moves.items():
         v = board.units[r]
@@ -109,7 +129,32 @@ def random_phase(rnd: random.Random, n_units: int) -> tuple[Board, dict[int, lis
     return board, lines
 
 
+def _warring_states_orders(rnd: random.Random, board: Board, lines: dict[int, list[str]]) -> None:
+    """Replace some orders by the variant's own: conversions of armies by a
+    river or the sea, rapid river moves, fleets moving inland (they turn back
+    into armies)."""
+    dm = board.dm
+    rules = WARRING_STATES.rules
+    for p, u in board.units.items():
+        head = f"{u.type} {dm.loc_text(u.loc)}"
+        roll = rnd.random()
+        line = ""
+        if u.type == "A" and dm.fleet_locs[p] and roll < 0.15:
+            line = f"{head} convert"
+        elif u.type == "F" and roll < 0.3:
+            paths = rules.river_paths(p)
+            if paths:
+                line = f"{head} - " + " - ".join(dm.provinces[q].id for q in rnd.choice(paths))
+        elif u.type == "F" and not dm.is_sea(p) and roll < 0.45:
+            inland = sorted(q for q in dm.army_adj[p] if q not in dm.fleet_reach[u.loc])
+            if inland:
+                line = f"{head} - {dm.provinces[rnd.choice(inland)].id}"
+        if line:
+            lines[u.power].append(line)  # the last order for a unit wins
+
+
 def bind_all(board: Board, lines: dict[int, list[str]]) -> tuple[dict[int, Order], list[int]]:
+    DM = board.dm  # the map of the board
     sit = Situation(board, MOVEMENT)
     legal: dict[int, Order] = {}
     bad: set[int] = set()
@@ -133,14 +178,15 @@ def bind_all(board: Board, lines: dict[int, list[str]]) -> tuple[dict[int, Order
     return legal, sorted(bad - set(legal))
 
 
-def document(board: Board, lines: dict[int, list[str]]) -> dict[str, Any]:
+def document(board: Board, lines: dict[int, list[str]], game_id: str = "classic") -> dict[str, Any]:
+    DM = board.dm  # the map of the board
     units: dict[str, list[str]] = {}
     for u in board.units.values():
         units.setdefault(DM.powers[u.power].name.upper(), []).append(
             f"{u.type} {DM.loc_text(u.loc).upper()}"
         )
     return {
-        "game": "classic",
+        "game": game_id,
         "phase": "F1901M",
         "units": units,
         "orders": {DM.powers[p].name.upper(): ls for p, ls in lines.items()},
@@ -158,32 +204,36 @@ def main(argv: list[str] | None = None) -> int:
         default=5,
         help="time each phase this many times and keep its best time (default 5)",
     )
+    ap.add_argument("--map", choices=sorted(GAMES), default="classic", help="which game's map")
     args = ap.parse_args(argv)
+    game = GAMES[args.map]
     rnd = random.Random(args.seed)
-    phases = [random_phase(rnd, args.units) for _ in range(args.phases)]
+    phases = [random_phase(rnd, args.units, game) for _ in range(args.phases)]
     bound = [bind_all(b, ls) for b, ls in phases]
-    docs = [document(b, ls) for b, ls in phases]
+    docs = [document(b, ls, game.id) for b, ls in phases]
+    extra = [strengths(b, legal) for (b, _), (legal, _) in zip(phases, bound, strict=True)]
     n = args.phases
-    stats = {"orders": 0, "supports": 0, "convoys": 0, "void": 0}
+    stats = {"orders": 0, "supports": 0, "convoys": 0, "void": 0, "special": 0}
     for (_b, ls), (legal, bad) in zip(phases, bound, strict=True):
         stats["orders"] += sum(len(x) for x in ls.values())
         stats["supports"] += sum(1 for o in legal.values() if o.kind == "S")
         stats["convoys"] += sum(1 for o in legal.values() if o.kind == "C")
+        stats["special"] += sum(1 for o in legal.values() if o.path or o.becomes)
         stats["void"] += len(bad)
     for _ in range(2):  # warm up
-        for (b, _ls), (legal, bad) in zip(phases[:50], bound[:50], strict=True):
-            adjudicate_movement(b, legal, bad)
+        for (b, _ls), (legal, bad), st in zip(phases[:50], bound[:50], extra[:50], strict=True):
+            adjudicate_movement(b, legal, bad, st)
     clock = time.perf_counter
     resolver = [float("inf")] * n
     offline = [float("inf")] * n
     for _ in range(max(1, args.repeat)):
         for i, ((b, _ls), (legal, bad)) in enumerate(zip(phases, bound, strict=True)):
             t0 = clock()
-            adjudicate_movement(b, legal, bad)
+            adjudicate_movement(b, legal, bad, strengths(b, legal))
             resolver[i] = min(resolver[i], clock() - t0)
         for i, doc in enumerate(docs):
             t0 = clock()
-            GAME.adjudicate_json(doc)
+            game.adjudicate_json(doc)
             offline[i] = min(offline[i], clock() - t0)
 
     def show(name: str, xs: list[float]) -> None:
@@ -192,13 +242,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<28} median {statistics.median(xs) * 1e3:8.4f} ms   p90 {p90 * 1e3:8.4f} ms")
 
     print(
-        f"{n} random movement phases, {args.units} units each (seed {args.seed}); per phase: "
+        f"{n} random movement phases on the {args.map} map, {args.units} units each "
+        f"(seed {args.seed}); per phase: "
         f"{stats['orders'] / n:.1f} order lines, {stats['supports'] / n:.1f} supports, "
         f"{stats['convoys'] / n:.1f} convoys, "
+        f"{stats['special'] / n:.1f} variant orders (rapid moves, changes of type), "
         f"{stats['void'] / n:.1f} units with only illegal orders"
     )
     print(f"time per phase: best of {args.repeat} runs of each; median and p90 over phases")
-    show("resolver alone", resolver)
+    show("resolver alone" + (" (+strengths)" if args.map != "classic" else ""), resolver)
     show("judge adjudicate document", offline)
     return 0
 
