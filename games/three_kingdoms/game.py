@@ -49,14 +49,14 @@ SUGGESTED: dict[str, tuple[str, str]] = {
     "Shu": ("Liu Bei", "Ma Chao"),
     "Wu": ("Sun Quan", "Taishi Ci"),
 }
-POOL: dict[int, tuple[tuple[str, int], ...]] = {
+POOL: dict[int, dict[str, int]] = {
     # "For three players use one player from each kingdom. For four player games use
     # two for Wei and one for each of Wu and Shu. For five player games use two for
     # Wei, Wu and one for Shu. For six player games use two for each kingdom."
-    3: (("Wei", 0), ("Shu", 0), ("Wu", 0)),
-    4: (("Wei", 0), ("Wei", 1), ("Shu", 0), ("Wu", 0)),
-    5: (("Wei", 0), ("Wei", 1), ("Shu", 0), ("Wu", 0), ("Wu", 1)),
-    6: (("Wei", 0), ("Wei", 1), ("Shu", 0), ("Shu", 1), ("Wu", 0), ("Wu", 1)),
+    3: {"Wei": 1, "Shu": 1, "Wu": 1},
+    4: {"Wei": 2, "Shu": 1, "Wu": 1},
+    5: {"Wei": 2, "Shu": 1, "Wu": 2},
+    6: {"Wei": 2, "Shu": 2, "Wu": 2},
 }
 STRENGTH = {"A": 2, "M": 1, "L": 1}
 """Army 2, militia 1, leader 1 on attack and support (rulebook, "Move")."""
@@ -139,7 +139,13 @@ class ThreeKingdomsGame:
             raise ValueError("length and destined must be at least 1")
         players = [f"Player{i}" for i in range(1, n + 1)]
         # "Each of the players pick one character at random starting with the youngest."
-        bag = rng.shuffled(list(POOL[n]), "characters")
+        bag: list[tuple[str, int]] = []
+        for k in KINGDOMS:
+            if POOL[n][k] == 2:
+                bag += [(k, 0), (k, 1)]
+            else:  # which of the kingdom's two characters goes into the bag
+                bag.append((k, rng.below(2, "characters")))
+        rng.shuffle(bag, "characters")
         characters = {
             r: {"name": SUGGESTED[k][i], "kingdom": k}
             for r, (k, i) in zip(players, bag, strict=True)

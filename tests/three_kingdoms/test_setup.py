@@ -52,6 +52,14 @@ def test_characters_are_drawn_from_the_seed() -> None:
         tuple(c["name"] for c in _setup(6, bytes([i]))["characters"].values()) for i in range(12)
     }
     assert len(draws) > 1
+    # With one character of a kingdom in play, either of its two may be in the bag.
+    wei = {
+        c["name"]
+        for i in range(12)
+        for c in _setup(3, bytes([i]))["characters"].values()
+        if c["kingdom"] == "Wei"
+    }
+    assert wei == {"Cao Cao", "Lv Bu"}
 
 
 def test_same_kingdom_players_start_allied() -> None:
