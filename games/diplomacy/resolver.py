@@ -236,11 +236,14 @@ def adjudicate_movement(
             valid[p] = False
             res[p] = 0
     h2h = [-1] * n
+    # A move through several spaces (like a convoyed one) meets no unit
+    # moving the other way in a head-to-head battle.
+    passing = set(rapid)
     for q, movers in attackers.items():
-        if kind[q] == _MOVE and not convoyed[q]:
+        if kind[q] == _MOVE and not convoyed[q] and q not in passing:
             back = mdest[q]
             for p in movers:
-                if p == back and not convoyed[p]:
+                if p == back and not convoyed[p] and p not in passing:
                     h2h[p] = q
                     h2h[q] = p
     empty: list[int] = []
