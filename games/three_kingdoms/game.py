@@ -773,7 +773,7 @@ class ThreeKingdomsGame:
                     )
                     piece_orders[i] = {"verb": "defend"}
                     continue
-                piece_orders[i] = self._resolver_order(s, d)
+                piece_orders[i] = self._resolver_order(s, role, d)
         rules = Rules(
             attack=lambda i: STRENGTH[s["pieces"][i]["kind"]],
             defence=lambda i: self.defence(s, s["pieces"][i]),
@@ -797,25 +797,34 @@ class ThreeKingdomsGame:
         if d["verb"] == "move":
             return self.entry_refused(s, role, int(d["to"]))
         if d["verb"] == "support":
-            helped = [p for p in self.pieces_at(s, int(d["tat"])) if p["kind"] == d["tkind"]]
-            if not helped:
+            target = self._support_target(s, role, d)
+            if target is None:
                 return "nothing to support"
             to = d.get("to")
-            return self.support_refused(
-                s, role, helped[0]["owner"], None if to is None else int(to)
-            )
+            helped = s["pieces"][target]["owner"]
+            return self.support_refused(s, role, helped, None if to is None else int(to))
         return None
 
-    def _resolver_order(self, s: State, d: Mapping[str, Any]) -> dict[str, Any]:
+    def _support_target(self, s: State, role: Role, d: Mapping[str, Any]) -> int | None:
+        """The piece a support names: ``role``'s own when it has one of that kind
+        there (two leaders may share a province under optional rule 7), else the
+        first in board order."""
+        found = [
+            i for i, p in enumerate(s["pieces"]) if p["at"] == d["tat"] and p["kind"] == d["tkind"]
+        ]
+        own = [i for i in found if s["pieces"][i]["owner"] == role]
+        pick = own or found
+        return pick[0] if pick else None
+
+    def _resolver_order(self, s: State, role: Role, d: Mapping[str, Any]) -> dict[str, Any]:
         if d["verb"] == "move":
             return {"verb": "move", "to": int(d["to"])}
         if d["verb"] == "support":
-            target = next(
-                i
-                for i, p in enumerate(s["pieces"])
-                if p["at"] == d["tat"] and p["kind"] == d["tkind"]
-            )
-            return {"verb": "support", "target": target, "to": d.get("to")}
+            return {
+                "verb": "support",
+                "target": self._support_target(s, role, d),
+                "to": d.get("to"),
+            }
         return {"verb": "defend", "destroy": d["verb"] == "destroy"}
 
     def _report_entries(

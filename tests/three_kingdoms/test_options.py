@@ -197,3 +197,17 @@ def test_7_combined_leaders_alone_go_home() -> None:
     s2, events = play(s, {"Player1": ["WAR Player2"]})
     assert where(s2) == {"Player1": "L8"}
     assert any("is killed" in t for t in texts(events))
+
+
+def test_7_two_leaders_in_one_province_are_told_apart_by_owner() -> None:
+    """With two leaders in one province both are written ``L8``; a support names
+    the writer's own leader there (README, "Our readings")."""
+    s = position(
+        K4,
+        {"Player1": "L8 A8", "Player2": "L8 M10"},
+        owner={"Player1": [8], "Player2": [10]},
+        combined_leaders=True,
+    )
+    s2, _ = play(s, {"Player2": ["L8->9", "M10 S L8->9"]})
+    assert results(s2)["M10 S L8->9"] == []  # matched, not void
+    assert where(s2) == {"Player1": "L8 A8", "Player2": "L9 M10"}
