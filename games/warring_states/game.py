@@ -92,7 +92,19 @@ class WarringStatesGame(DiplomacyGame):
                     out.append(f"{head} convert")
                 continue
             if not rules.is_water(prov):
-                out += [f"{head} - {dm.provinces[q].id}" for q in sorted(dm.army_adj[prov])]
+                # Fleets: moving or supporting where only an army can go
+                # turns the fleet back into an army.
+                inland = sorted(dm.army_adj[prov] - dm.fleet_reach[u.loc])
+                out += [f"{head} - {dm.provinces[q].id}" for q in inland]
+                for q in inland:
+                    other = pos.board.at(q)
+                    if other is not None:
+                        out.append(f"{head} S {other.type} {dm.provinces[q].id}")
+                    for r, v in sorted(pos.board.units.items()):
+                        if r not in (prov, q) and q in dm.army_adj[r]:
+                            out.append(
+                                f"{head} S {v.type} {dm.provinces[r].id} - {dm.provinces[q].id}"
+                            )
             for seq in rules.river_paths(prov):
                 out.append(f"{head} - " + " - ".join(dm.provinces[q].id for q in seq))
         return out
