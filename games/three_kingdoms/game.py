@@ -656,10 +656,11 @@ class ThreeKingdomsGame:
         d = dict(action.data)
         if s["stage"] not in ("capital", "militia"):
             raise IllegalLine("no single action is due now", line=action.text)
+        self.parse(s, role, action.text)  # still legal here? (raises if not)
         if d["verb"] == "name":
             s["characters"][role]["name"] = d["name"]
             return s, [public(f"{role} names the character {d['name']}.")]
-        self.parse(s, role, action.text)  # still legal here?
+        events: list[Event] = []
         n = int(d["at"])
         if s["stage"] == "capital":
             # "The player then immediately places the character and an Army piece under
@@ -683,9 +684,10 @@ class ThreeKingdomsGame:
             s["setup_turn"] += 1
             text = f"{role} places a militia in {n}."
             if s["setup_turn"] == MILITIA_PER_PLAYER * len(s["players"]):
-                self._start_great_turn(s)
+                events = self._start_great_turn(s)
+                events.append(public("The set-up is complete: Great Turn 1 begins."))
         _sort(s)
-        return s, [public(text)]
+        return s, [public(text), *events]
 
     def _start_great_turn(self, s: State) -> list[Event]:
         s["turn"] += 1
