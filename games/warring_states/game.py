@@ -12,6 +12,7 @@ Everything is :class:`~games.diplomacy.game.DiplomacyGame` except:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -19,11 +20,25 @@ from pathlib import Path
 import yaml
 
 from games.diplomacy import DiplomacyGame
+from games.diplomacy.legality import Situation
 from games.diplomacy.orders import MOVEMENT
 from games.diplomacy.phases import split_phase
-from judge.engine import JSON, Decision, OptionSpec, Role, State, VerbSpec
+from judge.engine import (
+    JSON,
+    Action,
+    AmbiguousLine,
+    Decision,
+    OptionSpec,
+    Role,
+    RuleError,
+    State,
+    VerbSpec,
+)
 
 from .rules import WarringStatesRules
+
+_AMBIGUOUS_WORD = re.compile(r"^'([^']*)' could be")
+"""The name an ambiguity message quotes (games.diplomacy.orders)."""
 
 VERBS: tuple[VerbSpec, ...] = (
     VerbSpec("<unit> H", "hold (also: a unit with no order holds)", "A Luo H"),
@@ -108,6 +123,25 @@ class WarringStatesGame(DiplomacyGame):
             for seq in rules.river_paths(prov):
                 out.append(f"{head} - " + " - ".join(dm.provinces[q].id for q in seq))
         return out
+
+    def _parse(self, sit: Situation, power: int, line: str) -> Action:
+        """As for every Diplomacy game, but an ambiguous name offers whole
+        order lines that parse (``"A Luo - YRM"``), never bare names."""
+        try:
+            return super()._parse(sit, power, line)
+        except AmbiguousLine as exc:
+            word = _AMBIGUOUS_WORD.match(exc.message)
+            good: list[str] = []
+            for choice in exc.choices:
+                cand = choice
+                if word and choice.split()[0] not in ("Build", "Waive") and " " not in choice:
+                    pattern = r"\s+".join(re.escape(w) for w in word.group(1).split())
+                    cand = re.sub(pattern, choice, line, count=1, flags=re.IGNORECASE)
+                try:
+                    good.append(super()._parse(sit, power, cand).text)
+                except RuleError:
+                    continue
+            raise AmbiguousLine(exc.message, line=line, choices=good) from None
 
     def pending(self, state: State) -> list[Decision]:
         return [

@@ -241,3 +241,16 @@ def test_strengths_of_floating_fortresses_and_walls() -> None:
     assert not s.penalised[prov("MYR")]
     hold = {prov("Ju"): Order(SUPPORT, "A", prov("Ju"), -1, prov("Lu"), target_unit="A")}
     assert not (RULES.movement_strengths(board, hold).support_penalty or [True])[prov("Ju")]
+
+
+def test_an_ambiguous_name_offers_whole_lines_that_parse() -> None:
+    """Graded errors: an ambiguous name lists the readings that are legal
+    orders, each of which parses (and none when no reading is legal)."""
+    st = state({"Han": ["F LYR"]})
+    with pytest.raises(AmbiguousLine) as info:
+        GAME.parse(st, "Han", "F LYR - yellow")
+    assert info.value.choices == ("F LYR - YRM",)
+    assert GAME.parse(st, "Han", "F LYR - YRM").text == "F LYR - YRM"
+    with pytest.raises(AmbiguousLine) as info:
+        GAME.parse(state(), "Han", "JIAN")
+    assert info.value.choices == ()
