@@ -896,11 +896,13 @@ class ConflictOfAlliances:
         return [f"DISCARD {c}" for c in sorted({slug(x) for x in ch["cards"]})]
 
     def _facedown_uses(self, state: State, side: str) -> list[str]:
-        """What a card played face down could do now (the same for every card)."""
+        """What a card played face down could do now (the same for every card):
+        an even spread of military operations and reinforcements, every
+        diplomatic and weather action."""
         uses = [f"MILITARY {op_text(op)}"
-                for op in O.op_choices(state, side, {"forces": B.directable(state, side)}, 25)]
+                for op in O.op_choices(state, side, {"forces": B.directable(state, side)}, 12)]
         reinforce = C.reinforce_choices(state, {})
-        uses += [f"REINFORCE {f} {a}" for f, a in reinforce[:: max(1, len(reinforce) // 8)]]
+        uses += [f"REINFORCE {f} {a}" for f, a in reinforce[:: max(1, len(reinforce) // 4)]]
         for force in state["diplomacy"]:
             for way in ("LEFT", "RIGHT", "LOCK"):
                 try:
