@@ -1,0 +1,72 @@
+"""Views and reports: the board, the tracks, the initiative, hand sizes, each
+side's own hand only, face-up discards, and face-down plays as "a card face
+down" (issue: "By mail")."""
+
+from __future__ import annotations
+
+import copy
+
+from games.conflict_of_alliances import GAME
+from judge import reports
+from judge.rng import Rng
+from tests.conflict_of_alliances.helpers import SEED, A, L, deal, empty, new, play, put, stance
+
+
+def _report(state: dict, role: str | None, events: list | None = None) -> str:
+    return reports.game_report(GAME, GAME.view(state, role), events or [], role, "g1")
+
+
+def test_face_down_cards_are_hidden_from_the_opponent_only() -> None:
+    s = empty()
+    put(s, "guanzhong", "qin", 3)
+    deal(s, L, "king-of-qin", "fan-ju")
+    deal(s, A, "su-qin")
+    s, events = play(s, L, "PLAY king-of-qin FACEDOWN REINFORCE qin guanzhong")
+    mine = GAME.view(s, L)["cards"][L]["discard"]
+    theirs = GAME.view(s, A)["cards"][L]["discard"]
+    assert mine == [{"card": "king-of-qin", "face_up": False}]
+    assert theirs == [{"card": None, "face_up": False}]
+    assert GAME.view(s, None)["cards"][L]["discard"] == theirs
+    assert "a card face down" in _report(s, A, events)
+    assert "King of Qin" not in _report(s, A, events) and "king-of-qin" not in _report(s, A)
+    assert "king-of-qin (face down)" in _report(s, L)
+
+
+def test_face_up_cards_are_shown_to_everybody() -> None:
+    s = empty()
+    put(s, "guanzhong", "qin", 3)
+    stance(s, "qi", "neutral-2")
+    deal(s, L, "emissary-to-qi", "fan-ju")
+    deal(s, A, "su-qin")
+    s, _ = play(s, L, "PLAY emissary-to-qi FACEUP A")
+    for reader in (L, A, None):
+        assert GAME.view(s, reader)["cards"][L]["discard"] == [
+            {"card": "emissary-to-qi", "face_up": True}]
+
+
+def test_each_side_sees_its_own_hand_and_both_hand_sizes() -> None:
+    s = new("qin-dominates")
+    lv, av, ov = GAME.view(s, L), GAME.view(s, A), GAME.view(s, None)
+    assert lv["hand"] != av["hand"]
+    assert "hand" not in ov
+    for v in (lv, av, ov):
+        assert v["cards"][L]["hand"] == len(s["cards"][L]["hand"])
+        assert v["cards"][A]["hand"] == len(s["cards"][A]["hand"])
+    report = _report(s, L)
+    assert "Your hand: " + ", ".join(lv["hand"]) in report
+    assert "Diplomacy track" in report and "Initiative: Alliance" in report
+    assert "Guanzhong" in report and "Revenge Qin" in report
+
+
+def test_scramble_keeps_every_other_view() -> None:
+    """The noninterference property on one position: redealing the Alliance's
+    hidden cards changes nothing the Lianheng or an observer sees."""
+    s = new("five-kingdoms")
+    s["active"] = A
+    deal(s, A, "lord-chunshen")
+    other = GAME.scramble(copy.deepcopy(s), A, Rng(SEED, 99))
+    assert other["cards"][A] != s["cards"][A]
+    for reader in (L, None):
+        assert GAME.view(other, reader) == GAME.view(s, reader)
+        assert _report(other, reader) == _report(s, reader)
+    assert GAME.legal(other, L) == GAME.legal(s, L)
