@@ -4,14 +4,19 @@ with the new orders, views, reports, and a short game by mail."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import jsonschema
+from click.testing import CliRunner
 
 from games.warring_states import GAME
 from judge import registry, reports
+from judge.cli import main
 from judge.demo import run_demo
 from judge.engine import DecisionKind, Game
+from judge.service import Judge
+from tests.core.conftest import Clock
 
 from .helpers import play, rng, state
 
@@ -95,3 +100,37 @@ def test_a_short_game_by_mail() -> None:
 def test_state_from_helpers_is_a_game_state() -> None:
     st = state({"Han": ["F MYR"]})
     assert GAME.legal(st, "Han")[0] == "F MYR H"
+
+
+def test_judge_game_create_and_play_to_the_year_limit(tmp_path: Path) -> None:
+    """``judge game create ... --game warring_states``: seat the seven powers,
+    start, read a report, then let every deadline pass (units hold) until the
+    year limit ends the game in a draw; the seed then verifies."""
+    home = tmp_path / "league"
+    CliRunner().invoke(main, ["init", "--home", str(home)], catch_exceptions=False)
+
+    def run(*args: str) -> str:
+        result = CliRunner().invoke(main, ["--home", str(home), *args], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    out = run("game", "create", "g", "--game", "warring_states", "--option", "max_year=350")
+    assert "GM token:" in out
+    for power in ("Qin", "Chu", "Zhao", "Wei", "Han", "Yan", "Qi"):
+        run("game", "seat", "g", f"{power.lower()}@x.example", "--role", power)
+    assert "started" in run("game", "start", "g")
+    shown = run("game", "show", "g", "--as", "Han")
+    assert "report for Han" in shown and "A Luo" in shown
+    clock = Clock(datetime.now(UTC))  # the game's deadlines were set by the real clock
+    for _ in range(50):
+        judge = Judge.open(home, now=clock)
+        try:
+            if judge.store.game("g")["status"] == "finished":  # type: ignore[index]
+                break
+            clock.advance(hours=80)
+            judge.cycle()
+        finally:
+            judge.close()
+    view = json.loads(run("game", "show", "g", "--json"))
+    assert view["ended"]["draw"] and len(view["ended"]["winners"]) == 7
+    assert "seed matches its commitment" in run("verify", "g")
