@@ -468,6 +468,8 @@ def do_respond(state: State, log: B.Log, side: str, cmd: Cmd) -> bool:
             log.pub(f"{v.name} is cancelled. {owner}'s action phase ends.")
         return True
     bt = state["battle"]
+    # New defenders may join: a DEFEND choice made before no longer binds.
+    bt["defend"] = None
     if effect == "mobilize-defence":
         st = B.stack(state, bt["area"], bt["target"])
         assert st is not None

@@ -431,3 +431,50 @@ def test_qin_eliminated_ends_the_game_for_the_alliance() -> None:
     s, events = play(s, L, "PASS", dice=[6, 1])
     assert GAME.outcome(s).winners == (A,)  # type: ignore[union-attr]
     assert "Qin is eliminated" in texts(events)
+
+
+def test_withdrawal_into_the_field_of_the_area_left_behind() -> None:
+    """Movement: "All 4 Qin army counters leave Guanzhong for Xiao Han. The Yiqu
+    army counter in Guanzhong must now be placed in the city ... Then the
+    battle between the Qin army and the Wei army is resolved. If the Qin army
+    then withdraws from the battle, it can only withdraw to the field of
+    Guanzhong"."""
+    s = empty()
+    put(s, "guanzhong", "qin", 4, city=True)
+    put(s, "guanzhong", "yiqu", 1, city=False)
+    put(s, "xiao-han", "wei", 3)
+    stance(s, "wei", "anti-qin")
+    stance(s, "yiqu", "neutral-2")
+    deal(s, L, "fan-ju")
+    deal(s, A, "su-qin")
+    s, _ = play(s, L, "PLAY fan-ju FACEDOWN MILITARY guanzhong qin 4 TO xiao-han")
+    assert B.controller(s, "guanzhong") == "yiqu"
+    s, events = play(s, A, "PASS", dice=[1, 1])
+    assert "retreat to Guanzhong" in texts(events)
+    assert B.controller(s, "guanzhong") == "yiqu"
+    assert B.field_forces(s, "guanzhong") == ["qin"]
+    assert counts(s, "guanzhong", "qin") == (0, 3, {})
+
+
+def test_an_attacked_counter_already_at_anti_qin_is_only_flipped() -> None:
+    """Diplomacy: "when the Qin army attacks the Wei army, Wei's diplomacy counter
+    must be moved to Anti-Qin and placed Not Received side up, regardless of its
+    state. If Wei's counter is already at Anti-Qin, it is simply flipped to the
+    Not Received side"."""
+    s = empty()
+    put(s, "guanzhong", "qin", 4)
+    put(s, "xiao-han", "wei", 1)
+    stance(s, "wei", "anti-qin", received=True)
+    deal(s, L, "fan-ju")
+    deal(s, A, "su-qin")
+    s, _ = play(s, L, "PLAY fan-ju FACEDOWN MILITARY guanzhong qin 4 TO xiao-han")
+    assert s["diplomacy"]["wei"] == {"pos": 5, "received": False, "revenge": False}
+    # "regardless of its state": a Not Received Serve Qin counter moves too.
+    s = empty()
+    put(s, "xiao-han", "qin", 2, city=True)
+    put(s, "xiao-han", "wei", 1, city=False)
+    stance(s, "wei", "serve-qin", received=False)
+    deal(s, L, "fan-ju")
+    deal(s, A, "su-qin")
+    s, _ = play(s, L, "PLAY fan-ju FACEDOWN MILITARY xiao-han qin 2 ATTACK wei")
+    assert s["diplomacy"]["wei"] == {"pos": 5, "received": False, "revenge": False}

@@ -244,3 +244,21 @@ def test_the_lianheng_responds_in_the_alliance_phase() -> None:
     assert "The defender fires first." in log
     assert "Defender eliminates 2 counters." in log
     assert B.controller(s, "wei") == "qin"
+
+
+def test_a_reinforced_stack_chooses_its_defenders_again() -> None:
+    """Combat Procedure: all defending counters take part, up to 4 -- so a DEFEND
+    choice made before Emergency Mobilization added an army gives way."""
+    s = empty()
+    put(s, "guanzhong", "qin", 2)
+    put(s, "xiao-han", "zhao", 2, 1, generals=["li-mu", "lian-po"])
+    stance(s, "zhao", "anti-qin")
+    deal(s, L, "fan-ju")
+    deal(s, A, "emergency-mobilization", "su-qin")
+    s, _ = play(s, L, "PLAY fan-ju FACEDOWN MILITARY guanzhong qin 2 TO xiao-han")
+    s, _ = play(s, A, "DEFEND 1 READY 1 TIRED li-mu lian-po LEAD lian-po")
+    assert s["battle"]["defend"] is not None
+    s, _ = play(s, A, "RESPOND emergency-mobilization")
+    assert s["battle"]["defend"] is None
+    s, events = play(s, A, "PASS", dice=[1, 1])
+    assert "Zhao defend with 4 (2 armies and Li Mu and Lian Po)" in texts(events)
