@@ -65,10 +65,10 @@ def _decision(kind: DecisionKind, roles: tuple[str, ...], phase: str, prompt: st
 class ConflictOfAlliances:
     """The game. Stateless: every method works on the state it is given."""
 
-    id = "conflict_of_alliances"
-    title = "Conflict of Alliances: Warring States"
-    aliases = ("coa", "conflict-of-alliances", "warring-states-cards", "zongheng")
-    options = (
+    id: str = "conflict_of_alliances"
+    title: str = "Conflict of Alliances: Warring States"
+    aliases: tuple[str, ...] = ("coa", "conflict-of-alliances", "warring-states-cards", "zongheng")
+    options: tuple[OptionSpec, ...] = (
         OptionSpec("scenario", "five-kingdoms",
                    "five-kingdoms (318 BC, 5 turns) or qin-dominates (316 BC, 7 turns)",
                    ("five-kingdoms", "qin-dominates")),
@@ -81,7 +81,7 @@ class ConflictOfAlliances:
         OptionSpec("turns", 0, "end after this many turns (0: the scenario's number)",
                    tuple(range(0, 8))),
     )
-    verbs = (
+    verbs: tuple[VerbSpec, ...] = (
         VerbSpec("PASS", "pass your action phase, or let a response window go by", "PASS"),
         VerbSpec("PLAY <card> FACEDOWN MILITARY <area> [<force>] [<n>] [<general>...] "
                  "[LEAD <general>] [TO <area>...] [JOIN <n>] [ATTACK <force>] "
@@ -118,9 +118,9 @@ class ConflictOfAlliances:
                  "TAKE mounted-attack"),
         VerbSpec("BID <number>", "competitive victory: your sealed Lianheng target", "BID 9"),
     )
-    view_schema = "conflict-of-alliances-view.schema.json"
-    queues_actions = True
-    windows = C.WINDOWS
+    view_schema: str = "conflict-of-alliances-view.schema.json"
+    queues_actions: bool = True
+    windows: tuple[str, ...] = C.WINDOWS
     playthrough_options: Mapping[str, JSON] = {}
 
     # ------------------------------------------------------------------ setup

@@ -10,6 +10,7 @@ from judge.engine import AmbiguousLine, IllegalLine
 from tests.conflict_of_alliances.helpers import (
     A,
     L,
+    State,
     counts,
     deal,
     empty,
@@ -21,7 +22,7 @@ from tests.conflict_of_alliances.helpers import (
 )
 
 
-def _qin(**kw: int) -> dict:
+def _qin(**kw: int) -> State:
     s = empty()
     put(s, "guanzhong", "qin", kw.get("armies", 4), kw.get("tired", 0))
     deal(s, L, "fan-ju", "han-fei")

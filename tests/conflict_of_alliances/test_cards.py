@@ -14,6 +14,7 @@ from judge.engine import AmbiguousLine, IllegalLine
 from tests.conflict_of_alliances.helpers import (
     A,
     L,
+    State,
     counts,
     deal,
     empty,
@@ -25,7 +26,7 @@ from tests.conflict_of_alliances.helpers import (
 )
 
 
-def _s(active: str = A) -> dict:
+def _s(active: str = A) -> State:
     """Qin in Guanzhong, an Anti-Qin Zhao in Han Dan; the opponent of
     ``active`` holds one spare card, so that the action step goes on."""
     s = empty()
@@ -40,14 +41,14 @@ def _s(active: str = A) -> dict:
     return s
 
 
-def _pass_window(s: dict, side: str) -> dict:
+def _pass_window(s: State, side: str) -> State:
     """Let the character-card window go by (the opponent passes)."""
     assert s["stage"] == "window" and s["window"]["kind"] == "character-card"
     s, _ = play(s, "Lianheng" if side == A else "Alliance", "PASS")
     return s
 
 
-def hand(s: dict, side: str) -> list[str]:
+def hand(s: State, side: str) -> list[str]:
     return sorted(slug(c) for c in s["cards"][side]["hand"])
 
 

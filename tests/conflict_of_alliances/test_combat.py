@@ -12,6 +12,7 @@ from judge.engine import IllegalLine
 from tests.conflict_of_alliances.helpers import (
     A,
     L,
+    State,
     counts,
     deal,
     empty,
@@ -51,7 +52,7 @@ def test_city_defender_plus_one_is_for_its_own_column_only() -> None:
     assert hits(5, strength(2, False), False) == hits(5, strength(2, False), False)
 
 
-def _battle_window(s: dict) -> dict:
+def _battle_window(s: State) -> State:
     assert s["stage"] == "window" and s["window"]["kind"] == "before-combat"
     return s
 
@@ -169,7 +170,7 @@ def test_example_one_direct_combat() -> None:
     assert B.controller(s, "longxi") == "qin"
 
 
-def _example_two() -> dict:
+def _example_two() -> State:
     s = empty()
     s["active"] = A
     put(s, "shang-jun", "qin", 2, city=True)
@@ -218,7 +219,7 @@ def test_example_two_when_the_qin_army_is_eliminated() -> None:
     assert counts(s, "longxi", "yiqu") == (1, 4, {})
 
 
-def _example_three(wei: str) -> dict:
+def _example_three(wei: str) -> State:
     s = empty()
     put(s, "guanzhong", "qin", 4)
     put(s, "xiao-han", "zhao", 1, city=True)

@@ -9,10 +9,10 @@ import pytest
 from games.conflict_of_alliances import GAME
 from games.conflict_of_alliances.commands import syntax, text
 from judge.engine import AmbiguousLine, IllegalLine, InvalidLine
-from tests.conflict_of_alliances.helpers import A, L, deal, empty, parse, put, stance
+from tests.conflict_of_alliances.helpers import A, L, State, deal, empty, parse, put, stance
 
 
-def _s() -> dict:
+def _s() -> State:
     s = empty()
     put(s, "guanzhong", "qin", 4, generals=["sima-cuo"])
     put(s, "han-dan", "zhao", 3)

@@ -8,6 +8,7 @@ import random
 from collections.abc import Iterator
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -87,7 +88,7 @@ def _leaks(post: Post, reader: str, shown: set[str]) -> list[str]:
     return found
 
 
-def _shown(state: dict, side: str) -> set[str]:
+def _shown(state: dict[str, Any], side: str) -> set[str]:
     z = state["cards"][side]
     return {slug(c) for c, up in z["discard"] if up} | {slug(c) for c in z["removed"]}
 

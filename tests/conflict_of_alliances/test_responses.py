@@ -12,6 +12,7 @@ from judge.engine import DecisionKind, IllegalLine
 from tests.conflict_of_alliances.helpers import (
     A,
     L,
+    State,
     counts,
     deal,
     empty,
@@ -24,7 +25,7 @@ from tests.conflict_of_alliances.helpers import (
 )
 
 
-def _attack(alliance_cards: tuple[str, ...] = ("su-qin",)) -> dict:
+def _attack(alliance_cards: tuple[str, ...] = ("su-qin",)) -> State:
     """The rulebook's response example: Wang Jian and 3 Qin armies attack Li Mu
     and 1 Zhao army defending a city."""
     s = empty()

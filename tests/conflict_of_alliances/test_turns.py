@@ -8,10 +8,10 @@ import pytest
 from games.conflict_of_alliances import GAME
 from games.conflict_of_alliances import board as B
 from judge.engine import IllegalLine
-from tests.conflict_of_alliances.helpers import A, L, deal, empty, play, put, stance, texts
+from tests.conflict_of_alliances.helpers import A, L, State, deal, empty, play, put, stance, texts
 
 
-def _two_sided() -> dict:
+def _two_sided() -> State:
     s = empty()
     put(s, "guanzhong", "qin", 4)
     put(s, "han-dan", "zhao", 3)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from games.conflict_of_alliances import GAME
 from games.conflict_of_alliances import board as B
-from judge.engine import DecisionKind
+from judge.engine import DecisionKind, Event
 from judge.rng import Rng
-from tests.conflict_of_alliances.helpers import SEED, Dice, texts
+from tests.conflict_of_alliances.helpers import SEED, Dice, State, texts
 
 
-def _bid(state: dict, bids: dict[str, int], dice: tuple[int, ...] = ()) -> tuple[dict, list]:
+def _bid(
+    state: State, bids: dict[str, int], dice: tuple[int, ...] = ()
+) -> tuple[State, list[Event]]:
     orders = {r: [GAME.parse(state, r, f"BID {n}")] for r, n in bids.items()}
     return GAME.resolve(state, orders, Dice(dice))
 

@@ -8,11 +8,23 @@ import copy
 
 from games.conflict_of_alliances import GAME
 from judge import reports
+from judge.engine import Event
 from judge.rng import Rng
-from tests.conflict_of_alliances.helpers import SEED, A, L, deal, empty, new, play, put, stance
+from tests.conflict_of_alliances.helpers import (
+    SEED,
+    A,
+    L,
+    State,
+    deal,
+    empty,
+    new,
+    play,
+    put,
+    stance,
+)
 
 
-def _report(state: dict, role: str | None, events: list | None = None) -> str:
+def _report(state: State, role: str | None, events: list[Event] | None = None) -> str:
     return reports.game_report(GAME, GAME.view(state, role), events or [], role, "g1")
 
 
