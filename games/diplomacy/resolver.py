@@ -72,6 +72,10 @@ class Strengths:
     meets another power's unit staying in (or fighting head to head from)
     the province attacked, not to a move into an empty or vacated province
     (Warring States walls defend the unit in the walled province).
+    ``penalise_prevent``: the penalties also weaken the move where it
+    contests the province with other moves (its prevent strength) and in a
+    head-to-head battle (its defend strength), when it meets another power's
+    unit staying in the province (Warring States walls, rules 1 and 4).
     ``graded_cuts``: a support of weight ``w`` loses ``min(w, s)`` where
     ``s`` is the strength of the strongest single attack on the supporter
     (an attack from the province the support aims at still counts only by
@@ -87,6 +91,7 @@ class Strengths:
     support_penalty: list[bool] | None = None
     move_base: list[int] | None = None
     penalise_defended_only: bool = False
+    penalise_prevent: bool = False
     graded_cuts: bool = False
 
 
@@ -256,6 +261,7 @@ def adjudicate_movement(
     pen_sup = st.support_penalty
     penalties = pen_move is not None or pen_sup is not None
     defended_only = st.penalise_defended_only
+    pen_prevent = st.penalise_prevent and penalties
     graded = st.graded_cuts
 
     # ------------------------------------------------------------------ solver
@@ -408,13 +414,41 @@ def adjudicate_movement(
             return 0 if resolve(q, not opt) else base[q]
         return base[q] + nsup(hsup.get(q, empty), opt)
 
+    def penalty(p: int, sups: list[int], opt: bool) -> int:
+        # Variant: one point off a move that is penalised itself or has a
+        # penalised support counting under the assumption ``opt``.
+        if pen_move is not None and pen_move[p]:
+            return 1
+        if pen_sup is not None and any(
+            pen_sup[s] and (res[s] == 1 or (res[s] < 0 and opt)) for s in sups
+        ):
+            return 1
+        return 0
+
     def prevent(w: int, opt: bool) -> int:
         if convoyed[w] and not path(w, opt):
             return 0
         o = h2h[w]
         if o >= 0 and resolve(o, not opt):
             return 0
-        return mbase[w] + nsup(msup.get(w, empty), opt)
+        sups = msup.get(w, empty)
+        strength = mbase[w] + nsup(sups, opt)
+        if pen_prevent and strength > 0:
+            # ... in a standoff too, when the move meets another power's
+            # unit that stays (or fights head to head) where it goes.
+            q = mdest[w]
+            k = kind[q]
+            if k >= 0 and power[q] != power[w] and (k != _MOVE or o >= 0 or not resolve(q, opt)):
+                strength -= penalty(w, sups, opt)
+        return strength
+
+    def defend(o: int, opt: bool) -> int:
+        # The strength of ``o``'s move in a head-to-head battle.
+        sups = msup.get(o, empty)
+        strength = mbase[o] + nsup(sups, opt)
+        if pen_prevent and strength > 0 and power[mdest[o]] != power[o]:
+            strength -= penalty(o, sups, opt)
+        return strength
 
     def adjudicate_move(p: int, opt: bool) -> bool:
         a = attack(p, opt)
@@ -423,7 +457,7 @@ def adjudicate_movement(
         q = mdest[p]
         o = h2h[p]
         if o >= 0:
-            if a <= mbase[o] + nsup(msup.get(o, empty), not opt):
+            if a <= defend(o, not opt):
                 return False
         elif a <= hold(q, not opt):
             return False
