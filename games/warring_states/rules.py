@@ -403,5 +403,6 @@ class WarringStatesRules(VariantRules):
             support_penalty=support_penalty,
             move_base=move_base,
             penalise_defended_only=True,
+            penalise_prevent=True,
             graded_cuts=True,
         )
