@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import signal
 import sys
 import time
 from pathlib import Path
@@ -55,20 +56,89 @@ def main(ctx: click.Context, home: str | None, verbose: bool) -> None:
 
 @main.command()
 @click.option("--home", "home_opt", metavar="DIR", help="Where to create it.")
+@click.option("--address", default=None, help="The judge's address (sets the Message-ID domain).")
+@click.option("--imap", "imap_url", metavar="URL", default=None,
+              help="Read mail from this IMAP mailbox: imaps://USER@HOST[:PORT][/FOLDER].")
+@click.option("--smtp", "smtp_url", metavar="URL", default=None,
+              help="Send mail through this server: smtp://USER@HOST[:587] or smtps://...")
+@click.option("--imap-password-env", default="JUDGE_IMAP_PASSWORD", show_default=True,
+              help="The environment variable that will hold the IMAP password.")
+@click.option("--smtp-password-env", default="JUDGE_SMTP_PASSWORD", show_default=True,
+              help="The environment variable that will hold the SMTP password.")
 @click.pass_context
-def init(ctx: click.Context, home_opt: str | None) -> None:
-    """Write a config file and an empty database (Maildir transports, no server).
+def init(ctx: click.Context, home_opt: str | None, address: str | None, imap_url: str | None,
+         smtp_url: str | None, imap_password_env: str, smtp_password_env: str) -> None:
+    """Write a config file and an empty database. Without --imap/--smtp the
+    judge reads and writes Maildir folders in its home; with them it uses
+    those servers (passwords come from the environment, never the file).
 
     \b
     Example:
       judge init --home ./league
+      judge init --home /var/lib/judge --address judge@example.org \\
+        --imap imaps://judge@mail.example.org --smtp smtp://judge@mail.example.org
     """
+    from judge import mailconfig
+    from judge.store import Store
+
     home = cfg.find_home(home_opt or ctx.obj.get("home"))
+    servers = imap_url is not None or smtp_url is not None or address is not None
+    if servers:
+        if (home / cfg.CONFIG_NAME).exists():
+            raise click.ClickException(f"{home / cfg.CONFIG_NAME} exists: edit it, or remove "
+                                       "it and run init again")
+        try:
+            text = mailconfig.config_text(
+                address,
+                mailconfig.server_section(imap_url, "imap", imap_password_env)
+                if imap_url else None,
+                mailconfig.server_section(smtp_url, "smtp", smtp_password_env)
+                if smtp_url else None,
+            )
+        except cfg.ConfigError as exc:
+            raise click.ClickException(str(exc)) from exc
+        home.mkdir(parents=True, exist_ok=True)
+        (home / cfg.CONFIG_NAME).write_text(text, encoding="utf-8")
     path = cfg.init_home(home)
+    try:
+        config = cfg.load(home)
+    except cfg.ConfigError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if imap_url or smtp_url:
+        Store.open(config.db_path).close()
+        envs = [e for e, u in ((imap_password_env, imap_url), (smtp_password_env, smtp_url))
+                if u and "@" in u.split("//", 1)[-1]]
+        click.echo(f"wrote {path} and {config.db_path}"
+                   + (f"; put the passwords into {' and '.join(envs)}" if envs else "")
+                   + ", then run `judge check-mail`")
+        return
     judge = Judge.open(home)
     judge.close()
     click.echo(f"wrote {path} and {home / 'judge.db'}; players write to the Maildir "
                f"{home / 'mail' / 'in'}")
+
+
+@main.command("check-mail")
+@click.option("--timeout", default=15.0, show_default=True, help="Seconds per connection.")
+@click.pass_context
+def check_mail(ctx: click.Context, timeout: float) -> None:
+    """Log in to the configured IMAP and SMTP servers and say plainly what
+    works and what is wrong (nothing is sent; missing Processed and Failed
+    folders are created). Exits 1 if anything failed.
+
+    \b
+    Example:
+      JUDGE_IMAP_PASSWORD=... JUDGE_SMTP_PASSWORD=... judge check-mail
+    """
+    from judge import mailconfig
+
+    try:
+        config = cfg.load(_home(ctx))
+    except cfg.ConfigError as exc:
+        raise click.ClickException(str(exc)) from exc
+    results = mailconfig.check_mail(config, timeout, say=lambda c: click.echo(str(c)))
+    if not all(r.ok for r in results):
+        ctx.exit(1)
 
 
 @main.command()
@@ -82,13 +152,25 @@ def serve(ctx: click.Context, once: bool) -> None:
       judge --home ./league serve --once
     """
     judge = _open(ctx)
+    # systemd stops the service with SIGTERM: leave through `finally` (every
+    # mail is one transaction, so even a hard kill loses nothing).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    wait = getattr(judge.inbound, "wait", None)  # IMAP IDLE, when there is one
     try:
         while True:
-            for line in judge.cycle():
-                click.echo(line)
+            try:
+                for line in judge.cycle():
+                    click.echo(line)
+            except Exception:
+                if once:
+                    raise
+                logging.getLogger("judge").exception("cycle failed; trying again")
             if once:
                 return
-            time.sleep(judge.config.poll_seconds)
+            if wait is not None:
+                wait(judge.config.poll_seconds)
+            else:
+                time.sleep(judge.config.poll_seconds)
     finally:
         judge.close()
 

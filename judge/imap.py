@@ -5,10 +5,10 @@ How it reads a mailbox, and why:
 * **By UID, with a checkpoint.** The transport keeps, per mailbox, the
   UIDVALIDITY it saw and the highest UID it has finished with (RFC 3501
   section 2.3.1.1), in the judge's database through a :class:`Checkpoint`.
-  Each poll asks only for UIDs above it. The checkpoint moves in :meth:`done`,
-  after the message was moved out, so a message handled but not moved (the
-  server went away, the judge was killed) is fetched again and the inbox
-  dedupe (by Message-ID) recognises it.
+  Each poll asks only for UIDs above it. The checkpoint moves only after the
+  messages were moved out, so a message handled but not moved (the server
+  went away, the judge was killed) is fetched again and the inbox dedupe (by
+  Message-ID) recognises it.
 * **A changed UIDVALIDITY** (a restored or rebuilt mailbox) means the old
   UIDs name nothing: the checkpoint restarts at 0 and every message still in
   the folder is read again. Nothing is applied twice: the inbox dedupe
@@ -17,7 +17,8 @@ How it reads a mailbox, and why:
   may set or clear it, so it decides nothing. Bodies are fetched with
   ``BODY.PEEK[]``, which leaves the flags as they were.
 * **Handled mail moves** to the Processed or Failed folder (created when
-  missing, under the server's personal namespace prefix): ``UID MOVE`` when
+  missing, under the server's personal namespace prefix), many messages per
+  command: ``UID MOVE`` when
   the server offers MOVE (RFC 6851), else ``UID COPY``, ``\\Deleted`` and
   ``UID EXPUNGE`` (RFC 4315 UIDPLUS), else a plain ``EXPUNGE``.
 * **IDLE** (RFC 2177): :meth:`wait` idles when the server offers it, and
@@ -87,6 +88,8 @@ class ImapSettings:
     reconnect_max: float = 300.0
     batch: int = 200
     """Messages per FETCH command."""
+    move_batch: int = 100
+    """Messages per MOVE command (see :meth:`ImapInbound.done`)."""
 
     @property
     def mailbox_key(self) -> str:
@@ -167,9 +170,9 @@ class ImapInbound:
     """An :class:`~judge.mailin.InboundTransport` over one IMAP folder.
 
     Keys are ``"<uidvalidity>:<uid>"``. See the module docstring for the
-    guarantees; in short: a message is yielded by :meth:`fetch` until a
-    :meth:`done` for it succeeded, and the checkpoint never passes a message
-    that was not done.
+    guarantees; in short: a message is yielded by :meth:`fetch` until it was
+    marked :meth:`done` and moved out, and the checkpoint never passes a
+    message that was not moved out.
     """
 
     name = "imap"
@@ -191,6 +194,7 @@ class ImapInbound:
         self._folders: dict[bool, str] = {}
         self._failures = 0
         self._retry_at = 0.0
+        self._pending: dict[bool, list[int]] = {True: [], False: []}
         self.connects = 0
         """How many times a connection was made (the fault tests read it)."""
 
@@ -203,6 +207,7 @@ class ImapInbound:
     def _lost(self, exc: BaseException, doing: str) -> None:
         """Drop the connection and schedule the next attempt."""
         client, self._client = self._client, None
+        self._pending = {True: [], False: []}  # they stay in the folder: fetched again
         if client is not None:
             _shutdown(client)
         self._failures += 1
@@ -243,7 +248,8 @@ class ImapInbound:
         return self._client
 
     def close(self) -> None:
-        """Log out (best effort)."""
+        """Move what is marked done, then log out (best effort)."""
+        self.flush()
         client, self._client = self._client, None
         if client is not None:
             try:
@@ -281,6 +287,9 @@ class ImapInbound:
         client = self._connection()
         if client is None:
             return
+        self.flush()  # what an interrupted batch left marked
+        if self._client is not client:
+            return
         try:
             uidvalidity = self._select(client)
             last = self._last_uid()
@@ -302,50 +311,82 @@ class ImapInbound:
                     continue  # expunged by someone else meanwhile
                 yield f"{uidvalidity}:{uid}", bytes(raw)
                 if self._client is not client:
-                    return  # done() lost the connection: the rest comes next time
+                    return  # a move lost the connection: the rest comes next time
+        self.flush()
 
     # ----------------------------------------------------------------- moving
 
     def done(self, key: str, ok: bool) -> None:
-        """Move the message to Processed (``ok``) or Failed and move the
-        checkpoint past it. If the server went away, the message stays where
-        it is and is fetched again later (the dedupe recognises it); a key
-        from an older UIDVALIDITY is ignored for the same reason."""
+        """Mark the message for Processed (``ok``) or Failed. Moves go to the
+        server in batches (one ``UID MOVE`` for many messages): when
+        ``move_batch`` are waiting, when :meth:`fetch` has nothing more to
+        give, before :meth:`wait` idles and on :meth:`close`; the checkpoint
+        moves after each batch. If the server goes away first, the messages
+        stay where they are and are fetched again later, where the inbox
+        dedupe recognises them. A key from an older UIDVALIDITY is ignored
+        for the same reason."""
         validity, _, uid_text = key.partition(":")
-        uid = int(uid_text)
+        if self._client is None or int(validity) != self._uidvalidity:
+            return
+        self._pending[ok].append(int(uid_text))
+        if len(self._pending[True]) + len(self._pending[False]) >= self.settings.move_batch:
+            self.flush()
+
+    def flush(self) -> None:
+        """Move every message :meth:`done` marked, then the checkpoint."""
+        pending = {ok: uids for ok, uids in self._pending.items() if uids}
+        self._pending = {True: [], False: []}
         client = self._client
-        if client is None or int(validity) != self._uidvalidity:
+        if not pending or client is None:
             return
-        folder = self._folders[ok]
         try:
-            if self.settings.use_move and client.has_capability("MOVE"):
-                client.move([uid], folder)
-            else:
-                client.copy([uid], folder)
-                client.delete_messages([uid])
-                if client.has_capability("UIDPLUS"):
-                    client.uid_expunge([uid])
+            for ok, uids in pending.items():
+                folder = self._folders[ok]
+                if self.settings.use_move and client.has_capability("MOVE"):
+                    client.move(uids, folder)
                 else:
-                    client.expunge()
+                    client.copy(uids, folder)
+                    client.delete_messages(uids)
+                    if client.has_capability("UIDPLUS"):
+                        client.uid_expunge(uids)
+                    else:
+                        client.expunge()
         except connection_errors as exc:
-            self._lost(exc, f"moving UID {uid} to {folder}")
+            self._lost(exc, f"moving {sum(map(len, pending.values()))} message(s)")
             return
-        if uid > self._last_uid():
-            self.checkpoint.save(self.settings.mailbox_key, self._uidvalidity, uid)
+        # Everything done so far is out of the folder: no UID at or below the
+        # highest of them is still waiting (fetch yields in UID order and the
+        # judge marks each message before it asks for the next).
+        top = max(max(uids) for uids in pending.values())
+        if top > self._last_uid():
+            self.checkpoint.save(self.settings.mailbox_key, self._uidvalidity, top)
 
     # ----------------------------------------------------------------- waiting
 
     def wait(self, seconds: float) -> bool:
-        """Block up to ``seconds`` until the server reports new mail (IDLE);
-        True if it did. Without IDLE, or while disconnected, sleep instead
-        (at most until the next reconnection attempt is due)."""
+        """Block up to ``seconds`` until there is new mail: True at once if
+        some is already waiting, else IDLE until the server reports some
+        (True) or the time is up (False). Without IDLE, or while
+        disconnected, sleep instead (at most until the next reconnection
+        attempt is due)."""
         deadline = self.clock() + seconds
+        self.flush()
         client = self._client
         if client is None or not self.settings.idle or not self._has_idle(client):
             pause = seconds
             if client is None:
                 pause = max(0.0, min(seconds, self._retry_at - self.clock()))
             self.sleep(pause)
+            return False
+        try:
+            # Mail that arrived while we were busy was announced then (and
+            # will not be again in IDLE): look before idling.
+            client.noop()  # a NOOP makes the server look at the folder again
+            last = self._last_uid()
+            if any(u > last for u in client.search(["UID", f"{last + 1}:*"])):
+                return True
+        except connection_errors as exc:
+            self._lost(exc, "search")
             return False
         step = min(self.settings.idle_seconds, MAX_IDLE_SECONDS)
         while True:

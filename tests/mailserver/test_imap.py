@@ -69,6 +69,8 @@ def test_fetch_by_uid_move_and_checkpoint(servers: MailServers) -> None:
     assert all(k.startswith(validity + ":") for k in keys) and uids == sorted(uids)
     t.done(keys[0], ok=True)
     t.done(keys[1], ok=False)
+    assert servers.count("judge") == 3  # marked, not moved yet: moves go in batches
+    t.flush()
     # The folders were created and hold what was moved; the third message,
     # never done, stays and is the only one fetched again.
     assert servers.count("judge") == 1
@@ -80,7 +82,7 @@ def test_fetch_by_uid_move_and_checkpoint(servers: MailServers) -> None:
     again = inbound(servers, checkpoint)
     assert [k for k, _ in again.fetch()] == [keys[2]]
     again.done(keys[2], ok=True)
-    assert list(again.fetch()) == []
+    assert list(again.fetch()) == []  # a fetch first moves what is marked
     assert servers.count("judge") == 0 and servers.count("judge", "Processed") == 2
     again.close()
 
@@ -107,6 +109,7 @@ def test_copy_and_uid_expunge_without_move(servers: MailServers) -> None:
     t = inbound(servers, use_move=False)
     first = next(iter(t.fetch()))
     t.done(first[0], ok=True)
+    t.flush()
     # UID EXPUNGE removed only ours: the other deleted message is still there.
     left = flags(servers)
     assert list(left) == [ids[1]] and "\\Deleted" in left[ids[1]]
@@ -172,3 +175,25 @@ def test_tls_and_starttls(servers: MailServers) -> None:
     untrusted = inbound(servers, security="tls", port=servers.dovecot.imaps_port,
                         host="localhost", reconnect_min=60)  # fmt: skip
     assert list(untrusted.fetch()) == [] and not untrusted.connected
+
+
+def test_moves_go_in_batches(servers: MailServers) -> None:
+    deliver(servers, 5)
+    t = inbound(servers, move_batch=2)
+    moved = []
+    for key, _ in t.fetch():
+        t.done(key, ok=True)
+        moved.append(5 - servers.count("judge"))
+    assert moved == [0, 2, 2, 4, 4]  # every second mark sends one MOVE
+    assert servers.count("judge") == 0  # the end of the fetch moved the last one
+    t.close()
+
+
+def test_wait_returns_at_once_when_mail_is_waiting(servers: MailServers) -> None:
+    t = inbound(servers)
+    assert list(t.fetch()) == []
+    deliver(servers, 1)  # arrives while nobody idles: it will not be announced in IDLE
+    started = time.monotonic()
+    assert t.wait(20) is True
+    assert time.monotonic() - started < 1
+    t.close()

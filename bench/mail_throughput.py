@@ -1,0 +1,233 @@
+"""Mail throughput: the judge end to end against the raw rate of the same servers.
+
+Starts the test mail servers (Dovecot + the aiosmtpd/LMTP front, see
+``tests/mailserver/servers.py``), then measures, in the same run:
+
+raw
+    N small mails sent over one SMTP connection while a reader on one IMAP
+    connection (polling with NOOP and UID SEARCH, then UID FETCH of what is
+    new) reads them: N divided by the time from the first send to the last
+    mail read.
+judge
+    the judge running as its daemon (``judge serve``, a separate process, as
+    deployed) while N order mails are sent over one SMTP connection: each is
+    fetched over IMAP, parsed, authenticated, validated, stored in one
+    transaction, moved to Processed, and answered with an acknowledgement
+    sent over SMTP and delivered into the player's mailbox. N divided by the
+    time from the first send to the last acknowledgement delivered.
+
+Both runs pipeline (mail keeps arriving while it is read), both go through
+the same servers. The orders are one seat revising its sealed bid N times in
+a running game of the test game Sealed Bids, each mail signed on with the
+seat's token. Token checks use scrypt; ``--kdf-n`` sets its cost for the
+tokens of this run (the judge's default is 16384; 256 is what the tests use).
+
+Usage::
+
+    python bench/mail_throughput.py [--n 300] [--kdf-n 16384] [--json]
+
+Prints both rates and their ratio (the target is a ratio of at least 0.6).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from imapclient import IMAPClient  # type: ignore[import-untyped]  # noqa: E402
+
+from judge import registry, reports  # noqa: E402
+from judge.service import Judge  # noqa: E402
+from judge.store import set_kdf_cost  # noqa: E402
+from tests.core.conftest import Clock  # noqa: E402
+from tests.mailserver.players import JUDGE, Mail, address, hand, judge_config  # noqa: E402
+from tests.mailserver.servers import MailServers, wait_for  # noqa: E402
+from tests.support.sealed_bids import GAME  # noqa: E402
+
+RUN_JUDGE = ROOT / "tests" / "mailserver" / "run_judge.py"
+
+
+def _sender(servers: MailServers, mails: list[tuple[str, str, bytes]],
+            errors: list[BaseException]) -> threading.Thread:
+    """A thread sending every (from, to, raw) over one SMTP connection."""
+    import smtplib
+
+    def run() -> None:
+        try:
+            with smtplib.SMTP("127.0.0.1", servers.smtp.port, timeout=60) as smtp:
+                for sender, rcpt, raw in mails:
+                    servers.send(sender, rcpt, raw, connection=smtp)
+        except BaseException as exc:  # reported by the caller
+            errors.append(exc)
+
+    return threading.Thread(target=run, daemon=True)
+
+
+def _message(i: int, body: str, sender: str, to: str) -> bytes:
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = to
+    msg["Subject"] = "orders"
+    msg["Message-ID"] = f"<bench{i}.{time.monotonic_ns()}@players.localhost>"
+    msg.set_content(body)
+    return msg.as_bytes()
+
+
+def raw_rate(servers: MailServers, n: int) -> dict[str, float]:
+    """SMTP in, IMAP out, nothing else."""
+    servers.empty("raw")
+    mails = [(address("North"), "raw@localhost",
+              _message(i, f"SIGNON g1 North abcdefghjkmn\nBID 7H\nEND\nmail {i}\n",
+                       address("North"), "raw@localhost")) for i in range(n)]  # fmt: skip
+    reader = IMAPClient("127.0.0.1", servers.dovecot.imap_port, ssl=False, timeout=60)
+    reader.login("raw", "raw")
+    reader.select_folder("INBOX")
+    errors: list[BaseException] = []
+    thread = _sender(servers, mails, errors)
+    got, last = 0, 0
+    started = time.perf_counter()
+    thread.start()
+    while got < n:
+        # Poll (NOOP makes Dovecot look at the folder): the best case for
+        # the raw rate, with no IDLE notification delay in it.
+        reader.noop()
+        uids = [u for u in reader.search(["UID", f"{last + 1}:*"]) if u > last]
+        if uids:
+            data = reader.fetch(uids, ["BODY.PEEK[]"])
+            got += sum(1 for u in uids if b"BODY[]" in data.get(u, {}))
+            last = max(uids)
+            continue
+        if errors:
+            raise errors[0]
+        time.sleep(0.002)
+    elapsed = time.perf_counter() - started
+    thread.join()
+    reader.logout()
+    return {"mails": n, "seconds": elapsed, "rate": n / elapsed}
+
+
+def judge_rate(servers: MailServers, n: int, kdf_n: int, work: Path) -> dict[str, Any]:
+    """The judge daemon end to end: orders in, acknowledgements delivered."""
+    servers.empty()
+    home = work / "home"
+    home.mkdir()
+    os.environ["JUDGE_TEST_IMAP_PASSWORD"] = "judge"
+    # One player sends every order: lift the per-address reply limit.
+    (home / "judge.toml").write_text(judge_config(servers, limits="replies_per_hour = 1000000"))
+    set_kdf_cost(kdf_n)  # the cost of the tokens made below
+    judge = Judge.open(home, now=Clock(datetime.now(UTC)))
+    mail = Mail(servers, judge)
+    signon = mail.start_sealed()
+    cards = hand(judge, "North")
+    judge.close()
+    log = open(work / "daemon.log", "ab")  # noqa: SIM115
+    daemon = subprocess.Popen(
+        [sys.executable, str(RUN_JUDGE), "--home", str(home), "serve"],
+        stdout=log, stderr=log, stdin=subprocess.DEVNULL, env=dict(os.environ),
+    )  # fmt: skip
+    try:
+        # Warm up: the daemon has imported everything and holds its connections.
+        base = servers.count("north")
+        mail.send(address("North"), f"{signon['North']}\nSTATUS\n")
+        wait_for(lambda: servers.count("north") > base, 60, 0.05, "the daemon to answer")
+        base = servers.count("north")
+        mails = [(address("North"), JUDGE, _message(
+            i, f"{signon['North']}\nBID {cards[i % len(cards)]}\nEND\nmail {i}\n",
+            address("North"), JUDGE)) for i in range(n)]  # fmt: skip
+        errors: list[BaseException] = []
+        thread = _sender(servers, mails, errors)
+        cpu_before = _cpu_seconds(daemon.pid)
+        started = time.perf_counter()
+        thread.start()
+        probe = IMAPClient("127.0.0.1", servers.dovecot.imap_port, ssl=False, timeout=60)
+        probe.login("north", "north")
+        while True:
+            count = int(probe.folder_status("INBOX", ["MESSAGES"])[b"MESSAGES"])
+            if count - base >= n:
+                break
+            if errors:
+                raise errors[0]
+            if daemon.poll() is not None:
+                raise RuntimeError(f"the daemon died: see {work / 'daemon.log'}")
+            time.sleep(0.01)
+        elapsed = time.perf_counter() - started
+        cpu = _cpu_seconds(daemon.pid) - cpu_before
+        probe.logout()
+        thread.join()
+    finally:
+        daemon.send_signal(signal.SIGTERM)
+        daemon.wait(timeout=60)
+        log.close()
+    judge = Judge.open(home)
+    try:
+        orders = sum(1 for r in judge.store.actions("g1") if r["kind"] == "orders")
+        processed = sum(1 for r in judge.store.inbox() if r["status"] == "processed")
+    finally:
+        judge.close()
+    return {"mails": n, "seconds": elapsed, "rate": n / elapsed, "orders_logged": orders,
+            "mails_processed": processed, "kdf_n": kdf_n, "daemon_cpu_seconds": cpu}
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=300, help="mails per run (default 300)")
+    parser.add_argument("--kdf-n", type=int, default=2**14,
+                        help="scrypt N for the seat tokens (judge default 16384)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the servers on the way out
+    registry.register(GAME)
+    reports.add_template_dir(ROOT / "tests" / "support" / "templates")
+    reports.add_schema_dir(ROOT / "tests" / "support")
+    servers = MailServers.start()
+    work = Path(tempfile.mkdtemp(prefix="judge-bench-"))
+    try:
+        raw = raw_rate(servers, args.n)
+        judged = judge_rate(servers, args.n, args.kdf_n, work)
+    finally:
+        servers.close()
+        shutil.rmtree(work, ignore_errors=True)
+    ratio = judged["rate"] / raw["rate"]
+    result = {"raw": raw, "judge": judged, "ratio": ratio}
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"raw SMTP->IMAP: {raw['mails']} mails in {raw['seconds']:.2f} s = "
+              f"{raw['rate']:.1f} mails/s")
+        print(f"judge end to end (scrypt N={args.kdf_n}): {judged['mails']} orders in "
+              f"{judged['seconds']:.2f} s = {judged['rate']:.1f} orders/s "
+              f"({judged['orders_logged']} orders logged; the daemon used "
+              f"{judged['daemon_cpu_seconds'] / judged['mails'] * 1000:.1f} ms CPU per order)")
+        print(f"ratio: {ratio:.2f} (target 0.60)")
+    expected = args.n
+    if judged["orders_logged"] != expected:
+        print(f"ERROR: {judged['orders_logged']} orders logged, expected {expected}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

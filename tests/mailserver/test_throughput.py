@@ -1,0 +1,36 @@
+"""The throughput benchmark (bench/mail_throughput.py) at a small size, so
+that it keeps working: every order mail is logged once and acknowledged.
+The figures it prints are for people; the test asserts only the counts."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from tests.mailserver.servers import MailServers
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "mail_throughput.py"
+
+
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("mail_throughput", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_benchmark_counts(servers: MailServers, tmp_path: Path,
+                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("JUDGE_TEST_IMAP_PASSWORD", "judge")
+    bench = _bench()
+    raw = bench.raw_rate(servers, 40)
+    judged = bench.judge_rate(servers, 40, 2**8, tmp_path)
+    assert raw["mails"] == 40 and raw["rate"] > 0
+    assert judged["orders_logged"] == 40
+    assert judged["mails_processed"] == 40 + 6  # CREATE, 3 JOINs, START, the warm-up
+    assert servers.count("judge") == 0
+    print(f"raw {raw['rate']:.0f}/s, judge {judged['rate']:.0f}/s")
