@@ -156,3 +156,20 @@ def test_readme_documents_every_province() -> None:
     text = (ROOT / "games/warring_states/README.md").read_text(encoding="utf-8")
     for p in DM.provinces:
         assert f"`{p.id}`" in text and p.name in text, p.id
+
+
+def test_fleet_borders_follow_the_water() -> None:
+    """README, "The map": two land provinces share a fleet border exactly
+    when they share a land border and touch the same river or sea space; a
+    river or sea space borders every land province it touches."""
+    for p in DM.provinces:
+        if DM.is_sea(p.idx) or not DM.fleet_locs[p.idx]:
+            continue
+        water = {q for q in DM.fleet_reach[p.idx] if DM.is_sea(q)}
+        for q in DM.army_adj[p.idx]:
+            if not DM.fleet_locs[q]:
+                continue
+            other = {r for r in DM.fleet_reach[q] if DM.is_sea(r)}
+            assert (q in DM.fleet_reach[p.idx]) == bool(water & other), (p.id, q)
+        for q in DM.fleet_reach[p.idx]:
+            assert DM.is_sea(q) or q in DM.army_adj[p.idx], (p.id, q)
