@@ -4,8 +4,9 @@
   ``schemas/config.schema.json`` and names the first wrong key plainly.
 * Secrets never sit in the config file or the database: an IMAP or SMTP
   section names an environment variable (``password_env``) or a file
-  (``password_file``, relative to the config's folder) that holds the
-  password. :func:`secret` reads it when the transport is opened.
+  (``password_file``, relative to the config's folder; environment variables
+  such as systemd's ``${CREDENTIALS_DIRECTORY}`` are expanded) that holds
+  the password. :func:`secret` reads it when the transport is opened.
 * :func:`open_inbound` / :func:`open_outbound` build the transports a config
   names (Maildir, stdout, IMAP, SMTP).
 * :func:`server_section` turns ``imaps://user@host`` style URLs into config
@@ -118,7 +119,15 @@ def secret(section: dict[str, Any], home: Path, what: str) -> str:
             )
         return value
     if "password_file" in section:
-        path = Path(str(section["password_file"]))
+        # ${CREDENTIALS_DIRECTORY} and other variables are expanded: systemd
+        # hands a service its credentials in such a folder.
+        raw = str(section["password_file"])
+        expanded = os.path.expandvars(raw)
+        if "$" in expanded:
+            raise ConfigError(
+                f"the {what} password_file {raw!r} names an environment variable that is not set"
+            )
+        path = Path(expanded)
         if not path.is_absolute():
             path = home / path
         try:

@@ -82,6 +82,13 @@ def test_secrets_come_from_the_environment_or_a_file(tmp_path: Path,
     (tmp_path / "pw").write_text("line one\n")
     (tmp_path / "pw").chmod(0o600)
     assert mailconfig.secret({"password_file": "pw"}, tmp_path, "SMTP") == "line one"
+    # systemd's LoadCredential= folder, named through the environment.
+    section = {"password_file": "${CREDENTIALS_DIRECTORY}/pw"}
+    monkeypatch.delenv("CREDENTIALS_DIRECTORY", raising=False)
+    with pytest.raises(cfg.ConfigError, match="names an environment variable that is not set"):
+        mailconfig.secret(section, tmp_path, "IMAP")
+    monkeypatch.setenv("CREDENTIALS_DIRECTORY", str(tmp_path))
+    assert mailconfig.secret(section, tmp_path / "elsewhere", "IMAP") == "line one"
 
 
 def test_the_password_never_reaches_the_database_or_a_repr(tmp_path: Path,
@@ -181,3 +188,33 @@ def test_smtp_connection_refused_is_server_unavailable() -> None:
     with pytest.raises(ServerUnavailable, match=r"SMTP 127\.0\.0\.1"):
         t.send("judge@example.org", "north@example.org", b"Subject: x\r\n\r\nhi\r\n")
     t.close()
+
+
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+
+
+@pytest.mark.parametrize("name", ["judge-selfhosted.toml", "judge-hosted.toml"])
+def test_the_example_configs_load(name: str, tmp_path: Path,
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "judge.toml").write_text((DEPLOY / name).read_text())
+    for key in ("imap", "smtp"):
+        (tmp_path / key).write_text(f"{key}-secret\n")
+        (tmp_path / key).chmod(0o600)
+    monkeypatch.setenv("CREDENTIALS_DIRECTORY", str(tmp_path))
+    monkeypatch.setenv("JUDGE_IMAP_PASSWORD", "imap-secret")
+    monkeypatch.setenv("JUDGE_SMTP_PASSWORD", "smtp-secret")
+    config = cfg.load(tmp_path)
+    imap = mailconfig.imap_settings(config.mail_in, tmp_path)
+    smtp = mailconfig.smtp_settings(config.mail_out, tmp_path)
+    assert (imap.security, imap.port, imap.password) == ("tls", 993, "imap-secret")
+    assert (smtp.security, smtp.port, smtp.password) == ("starttls", 587, "smtp-secret")
+    assert mailconfig.envelope_sender(config, "<abc123@x>").split("@")[0].endswith(
+        "+bounce-abc123")
+
+
+def test_the_unit_runs_judge_serve_as_its_own_user() -> None:
+    unit = (DEPLOY / "judge.service").read_text()
+    lines = {line.split("=", 1)[0]: line.split("=", 1)[1]
+             for line in unit.splitlines() if "=" in line and not line.startswith("#")}
+    assert lines["User"] == "judge" and lines["Restart"] == "on-failure"
+    assert lines["ExecStart"].endswith("judge serve")
