@@ -378,11 +378,10 @@ class WarringStatesRules(VariantRules):
             if u.type == "F" and p in self.rivers:
                 base[p] = 2
         for p, o in orders.items():
-            here = board.units.get(p)
-            if here is None:
+            unit = board.units.get(p)
+            if unit is None:
                 continue
-            u = here
-            fleet_afloat = u.type == "F" and self.is_water(p) and not o.becomes
+            fleet_afloat = unit.type == "F" and self.is_water(p) and not o.becomes
             if o.kind == MOVE:
                 q = dm.locations[o.dest].province
                 frm = o.path[-1] if o.path else p
