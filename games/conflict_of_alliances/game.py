@@ -919,7 +919,9 @@ class ConflictOfAlliances:
     def view(self, state: State, role: Role | None) -> dict[str, JSON]:
         """Everything ``role`` may know: the board, the tracks, hand sizes,
         its own hand, face-up discards (face-down ones as such), the operation
-        and battle in progress. ``None``: an observer."""
+        and battle in progress. ``None``: an observer. When the game is over,
+        every hand and face-down card is shown (DESIGN.md, Privacy: the full
+        history is released at the end)."""
         side = None if role is None else self.side_of(state, role)
         areas = []
         for a, info in DATA.areas.items():
@@ -949,13 +951,15 @@ class ConflictOfAlliances:
                 "faction": B.faction(state, force) if d is not None else None,
             })
         cards: dict[str, Any] = {}
+        over = state["stage"] == "over"
         for s_ in SIDES:
             z = state["cards"][s_]
             cards[s_] = {
                 "hand": len(z["hand"]),
                 "deck": len(z["deck"]),
-                "discard": [{"card": slug(c) if (up or s_ == side) else None, "face_up": up}
-                            for c, up in z["discard"]],
+                # Face-down cards are shown to their owner, and to all at the end.
+                "discard": [{"card": slug(c) if (up or s_ == side or over) else None,
+                             "face_up": up} for c, up in z["discard"]],
                 "removed": [slug(c) for c in z["removed"]],
             }
         out: dict[str, JSON] = {
@@ -992,6 +996,8 @@ class ConflictOfAlliances:
             "end": state["end"],
             "result": copy.deepcopy(state["result"]),
         }
+        if over:
+            out["hands"] = {s_: [slug(c) for c in state["cards"][s_]["hand"]] for s_ in SIDES}
         if side is not None:
             out["hand"] = [slug(c) for c in state["cards"][side]["hand"]]
             ch = state["choice"]

@@ -82,3 +82,23 @@ def test_scramble_keeps_every_other_view() -> None:
         assert GAME.view(other, reader) == GAME.view(s, reader)
         assert _report(other, reader) == _report(s, reader)
     assert GAME.legal(other, L) == GAME.legal(s, L)
+
+
+def test_everything_is_shown_when_the_game_ends() -> None:
+    """DESIGN.md, Privacy: "Full history (hands, face-down cards, seed) is
+    released only when the game ends"."""
+    s = empty()
+    s["turn"] = s["turns"]
+    put(s, "guanzhong", "qin", 3)
+    deal(s, L, "king-of-qin", "fan-ju")
+    deal(s, A, "su-qin", "mao-sui")
+    s, _ = play(s, L, "PLAY king-of-qin FACEDOWN REINFORCE qin guanzhong")
+    assert GAME.view(s, A)["cards"][L]["discard"][0]["card"] is None
+    s, _ = play(s, A, "PLAY su-qin FACEDOWN WEATHER")
+    s, _ = play(s, L, "PASS")
+    s, _ = play(s, A, "PASS")
+    assert GAME.outcome(s) is not None
+    view = GAME.view(s, A)
+    assert view["cards"][L]["discard"][0] == {"card": "king-of-qin", "face_up": False}
+    assert view["hands"] == {L: ["fan-ju"], A: ["mao-sui"]}
+    assert "Hands at the end: Lianheng fan-ju; Alliance mao-sui." in _report(s, None)
