@@ -342,6 +342,9 @@ def adjudicate_movement(
         w = weight[d]
         aim = sdest[d]
         pd = power[d]
+        # the unit a supported attack goes against gives no strength to
+        # attacks that would cut the support (not for a support to hold)
+        excl = aim if aim != target[d] else -1
         level = 0
         for m in attackers.get(d, empty):
             if power[m] == pd:
@@ -350,7 +353,7 @@ def adjudicate_movement(
                 if resolve(m, not opt):
                     return w
             elif path(m, not opt):
-                level = max(level, attack(m, not opt, aim))
+                level = max(level, attack(m, not opt, excl))
                 if level >= w:
                     return w
         return level
