@@ -13,7 +13,7 @@ from games.diplomacy.orders import MOVE, MOVEMENT, SUPPORT, Order, read_order
 from games.warring_states import GAME
 from judge.engine import AmbiguousLine, IllegalLine, InvalidLine, RuleError
 
-from .helpers import play, state
+from .helpers import play, rng, state
 
 DM = GAME.map
 RULES = GAME.rules
@@ -127,7 +127,7 @@ def test_retreat_inland_reads_and_turns_back() -> None:
     )
     action = GAME.parse(st, "Han", "F Luo R Yiy")
     assert action.text == "F Luo R Yiy"
-    st, _ = GAME.resolve(st, {"Han": [action]}, None)  # type: ignore[arg-type]
+    st, _ = GAME.resolve(st, {"Han": [action]}, rng())
     assert st["units"]["Han"] == ["A Yiy"]
 
 
