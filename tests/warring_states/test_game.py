@@ -134,3 +134,42 @@ def test_judge_game_create_and_play_to_the_year_limit(tmp_path: Path) -> None:
     view = json.loads(run("game", "show", "g", "--json"))
     assert view["ended"]["draw"] and len(view["ended"]["winners"]) == 7
     assert "seed matches its commitment" in run("verify", "g")
+
+
+def test_random_playthrough_uses_every_new_order() -> None:
+    """A seeded game of random legal orders runs through movement, retreat
+    and adjustment phases to its year limit; along the way armies convert,
+    fleets make rapid river moves and turn back into armies, and the state
+    stays JSON with views valid."""
+    st = GAME.setup({"max_year": 357}, rng())
+    r = rng()
+    kinds: set[str] = set()
+    used = {"convert": 0, "rapid": 0, "turned back": 0}
+    for _ in range(60):
+        if GAME.outcome(st):
+            break
+        [decision] = GAME.pending(st)
+        kinds.add(decision.phase[-1])
+        acts = {}
+        for role in decision.roles:
+            lines = GAME.legal(st, role)
+            acts[role] = [GAME.parse(st, role, r.choice(lines, "pick")) for _ in range(6)]
+        st, events = GAME.resolve(st, acts, r)
+        for e in events:
+            if e.data.get("kind") != "result" or e.data.get("results"):
+                continue
+            order = str(e.data.get("order") or "")
+            if order.endswith(" convert"):
+                used["convert"] += 1
+            elif order.startswith("F ") and order.count(" - ") >= 2:
+                used["rapid"] += 1
+            elif order.startswith("F ") and " - " in order:
+                dest = order.rsplit(" - ", 1)[1]
+                if f"A {dest}" in {u for units in st["units"].values() for u in units}:
+                    used["turned back"] += 1
+        assert json.loads(json.dumps(st)) == st
+        jsonschema.validate(GAME.view(st, None), VIEW_SCHEMA)
+    out = GAME.outcome(st)
+    assert out is not None and out.draw
+    assert {"M", "R", "A"} <= kinds
+    assert all(n > 0 for n in used.values()), used
