@@ -99,8 +99,8 @@ def _reply(exc: aiosmtplib.SMTPResponseException) -> str:
 
 class SmtpOutbound:
     """An :class:`~judge.mailout.OutboundTransport` over SMTP (see the module
-    docstring). ``close`` ends the connection; the object can still send
-    afterwards (it reconnects)."""
+    docstring). :meth:`close` ends the connection and the event loop; the
+    object cannot send after it."""
 
     name = "smtp"
 
@@ -140,13 +140,16 @@ class SmtpOutbound:
                 smtp.close()
 
     def close(self) -> None:
-        """QUIT (best effort) and close the event loop's resources."""
+        """QUIT (best effort), then close the event loop."""
+        if self._loop.is_closed():
+            return
         smtp, self._smtp = self._smtp, None
         if smtp is not None and smtp.is_connected:
             try:
                 self._loop.run_until_complete(asyncio.wait_for(smtp.quit(), 5))
             except Exception:
                 smtp.close()
+        self._loop.close()
 
     # ----------------------------------------------------------------- sending
 

@@ -241,10 +241,7 @@ class Dovecot:
     def start(self) -> None:
         binary = shutil.which("dovecot") or "/usr/sbin/dovecot"
         if not Path(binary).exists():
-            raise ServersUnavailable(
-                "dovecot is not installed: apt-get install -y --no-install-recommends "
-                "dovecot-imapd dovecot-lmtpd"
-            )
+            raise ServersUnavailable("dovecot is not installed")
         conf = self.dir / "dovecot.conf"
         with open(self.dir / "log" / "start.out", "ab") as out:
             # Dovecot keeps stderr open after it daemonises: never a pipe here.
@@ -293,8 +290,9 @@ def _lmtp_reply(exc: Exception) -> str:
         code, msg = next(iter(exc.recipients.values()))
         return f"{code} {msg.decode(errors='replace') if isinstance(msg, bytes) else msg}"
     if isinstance(exc, smtplib.SMTPResponseException):
-        msg = exc.smtp_error
-        return f"{exc.smtp_code} {msg.decode(errors='replace') if isinstance(msg, bytes) else msg}"
+        error = exc.smtp_error
+        text = error.decode(errors="replace") if isinstance(error, bytes) else str(error)
+        return f"{exc.smtp_code} {text}"
     return f"451 4.3.0 local delivery failed: {type(exc).__name__}"
 
 
@@ -434,13 +432,9 @@ class MailServers:
     def start(cls) -> MailServers:
         """Start everything; raises :class:`ServersUnavailable` with the reason."""
         if shutil.which("dovecot") is None and not Path("/usr/sbin/dovecot").exists():
-            raise ServersUnavailable(
-                "dovecot is not installed (Debian: apt-get install -y --no-install-recommends "
-                "dovecot-imapd dovecot-lmtpd)"
-            )
+            raise ServersUnavailable("dovecot is not installed")
         if not Path("/usr/lib/dovecot/lmtp").exists():
-            raise ServersUnavailable("Dovecot's LMTP server is missing (apt-get install "
-                                     "dovecot-lmtpd)")  # fmt: skip
+            raise ServersUnavailable("Dovecot's LMTP server (dovecot-lmtpd) is not installed")
         try:
             import aiosmtpd  # noqa: F401
         except ImportError as exc:

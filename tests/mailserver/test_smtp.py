@@ -32,9 +32,9 @@ def message(n: int = 0) -> bytes:
 
 
 def received(servers: MailServers, user: str = "north") -> list[EmailMessage]:
-    out = []
+    out: list[EmailMessage] = []
     for raw in servers.messages(user):
-        msg = email.message_from_bytes(raw, _class=EmailMessage)
+        msg: EmailMessage = email.message_from_bytes(raw, _class=EmailMessage)
         out.append(msg)
     return out
 
