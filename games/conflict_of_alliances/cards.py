@@ -29,6 +29,13 @@ CHARACTER = "character-card"
 WINDOWS = (BEFORE_COMBAT, CHARACTER)
 
 
+def printed(state: State, side: str) -> bool:
+    """Whether the Alliance's Elite Crossbowmen and Emergency Mobilization read
+    as the printed Chinese card art (option ``card_text=printed``) rather than
+    the Player Aid (translator's notes on the appendix)."""
+    return side == SIDES[1] and bool(state.get("printed"))
+
+
 # --------------------------------------------------------------------------- zones
 
 
@@ -478,8 +485,10 @@ def do_respond(state: State, log: B.Log, side: str, cmd: Cmd) -> bool:
                 "1 army.")
     elif effect == "crossbow-defence":
         bt["def_first"] = True
-        bt["def_drm"] += 2
-        log.pub("The defender will fire first, +2 to its die.")
+        # The printed card art: first fire, and +1 for a Han army only.
+        bonus = (1 if bt["target"] == "han" else 0) if printed(state, side) else 2
+        bt["def_drm"] += bonus
+        log.pub(f"The defender will fire first{f', +{bonus} to its die' if bonus else ''}.")
     elif effect == "xinling":
         bt["xinling"] = cmd["from"]
         state["generals"]["wei-wuji"] = "map"
@@ -546,11 +555,16 @@ def effect(state: State, log: B.Log, rng: Rng, side: str, cmd: Cmd, tag: int) ->
         steps += [ask("military", label, tag, generic=True),
                   ask("military", label, tag, generic=True)]
     elif eff == "crossbow-attack":
-        steps.append(ask("military", label, tag, generic=True, afraid=bool(params["afraid"]),
-                         first=True, drm=2))
+        # The printed card art: an operation of a Revenge Qin / Anti-Qin force
+        # firing first, with no modifier (translator's notes).
+        old = printed(state, side)
+        steps.append(ask("military", label, tag, generic=True,
+                         afraid=bool(params["afraid"]) and not old, first=True,
+                         drm=0 if old else 2))
     elif eff == "mobilize":
+        afraid = bool(params["afraid"]) and not printed(state, side)
         steps += [ask("reinforce", label, tag),
-                  ask("military", label, tag, generic=True, afraid=bool(params["afraid"]))]
+                  ask("military", label, tag, generic=True, afraid=afraid)]
     elif eff == "recruit":
         steps += [ask("reinforce", label, tag, distinct=True),
                   ask("reinforce", label, tag, distinct=True)]

@@ -78,6 +78,9 @@ class ConflictOfAlliances:
         OptionSpec("aid_24th_card", False,
                    "put the Player Aid's third National Mobilization in the Lianheng deck "
                    "(24 cards)"),
+        OptionSpec("card_text", "aid",
+                   "aid (the Player Aid's texts) or printed (the printed card art's Elite "
+                   "Crossbowmen and Emergency Mobilization for the Alliance)", ("aid", "printed")),
         OptionSpec("turns", 0, "end after this many turns (0: the scenario's number)",
                    tuple(range(0, 8))),
     )
@@ -139,6 +142,7 @@ class ConflictOfAlliances:
             "scenario": scenario,
             "victory": victory,
             "aid24": bool(options.get("aid_24th_card", False)),
+            "printed": str(options.get("card_text", "aid")) == "printed",
             "roles": list(BASIC_ROLES if victory == "basic" else SEAT_ROLES),
             "seats": {},
             "game_no": 1,

@@ -477,3 +477,37 @@ def test_cards_of_an_eliminated_force_are_face_down_only() -> None:
         with pytest.raises(IllegalLine, match="face down"):
             parse(s, A, line)
     parse(s, A, "PLAY emissary-to-chu FACEDOWN WEATHER")
+
+
+def test_printed_card_art_variants() -> None:
+    """Translator's notes: the printed Chinese card art gives Elite Crossbowmen A
+    as "a military operation directed at a Revenge Qin or Anti-Qin force, with
+    the attacker firing first", its B as the defender firing first with "+1"
+    for the Han army, and Emergency Mobilization A "on any Revenge Qin or
+    Anti-Qin force" (option card_text=printed)."""
+    s = _s()
+    s["printed"] = True
+    put(s, "yan", "yan", 2)
+    put(s, "dai", "qin", 2)
+    stance(s, "yan", "afraid-qin")
+    deal(s, A, "elite-crossbowmen", "emergency-mobilization", "su-qin")
+    s1, _ = play(s, A, "PLAY elite-crossbowmen FACEUP A")
+    with pytest.raises(IllegalLine, match="may not direct Yan"):
+        parse(s1, A, "MILITARY yan yan 2 TO dai")
+    s1, _ = play(s1, A, "MILITARY han-dan zhao 2 TO wei")
+    s2, _ = play(s, A, "PLAY emergency-mobilization FACEUP A")
+    s2, _ = play(s2, A, "REINFORCE yan yan")
+    with pytest.raises(IllegalLine, match="may not direct Yan"):
+        parse(s2, A, "MILITARY yan yan 3 TO dai")
+    # B: Qin attacks a Han army; the Alliance's crossbows fire first with +1.
+    s3 = empty()
+    s3["printed"] = True
+    put(s3, "guanzhong", "qin", 2)
+    put(s3, "xiao-han", "han", 2)
+    stance(s3, "han", "anti-qin")
+    deal(s3, L, "fan-ju")
+    deal(s3, A, "elite-crossbowmen", "su-qin")
+    s3, _ = play(s3, L, "PLAY fan-ju FACEDOWN MILITARY guanzhong qin 2 TO xiao-han")
+    s3, events = play(s3, A, "RESPOND elite-crossbowmen")
+    assert s3["battle"]["def_first"] and s3["battle"]["def_drm"] == 1
+    assert "The defender will fire first, +1 to its die." in texts(events)
