@@ -7,6 +7,7 @@ import json
 import re
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -102,10 +103,23 @@ def test_replay_detects_a_changed_state(tmp_path: Path) -> None:
     assert "differs in state" in run(home, "replay", "g", ok=False)
 
 
-@pytest.mark.parametrize("command", ["init", "serve", "game", "replay", "verify",
-                                     "adjudicate", "demo"])
-def test_every_command_has_help_with_an_example(command: str) -> None:
-    out = CliRunner().invoke(main, [command, "--help"]).output
+def _all_commands() -> list[list[str]]:
+    """Every command and subcommand of `judge`, as argument lists."""
+    out: list[list[str]] = []
+
+    def walk(group: click.Group, prefix: list[str]) -> None:
+        for name, cmd in group.commands.items():
+            out.append([*prefix, name])
+            if isinstance(cmd, click.Group):
+                walk(cmd, [*prefix, name])
+
+    walk(main, [])
+    return out
+
+
+@pytest.mark.parametrize("command", _all_commands(), ids=" ".join)
+def test_every_command_has_help_with_an_example(command: list[str]) -> None:
+    out = CliRunner().invoke(main, [*command, "--help"]).output
     assert "Example:" in out
 
 
