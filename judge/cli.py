@@ -152,6 +152,13 @@ def serve(ctx: click.Context, once: bool) -> None:
       judge --home ./league serve --once
     """
     judge = _open(ctx)
+    from judge import mailconfig
+
+    try:
+        mailconfig.check_secrets(judge.config)  # fail at start, not at the first mail
+    except cfg.ConfigError as exc:
+        judge.close()
+        raise click.ClickException(str(exc)) from exc
     # systemd stops the service with SIGTERM: leave through `finally` (every
     # mail is one transaction, so even a hard kill loses nothing).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))

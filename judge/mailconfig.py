@@ -26,7 +26,7 @@ import re
 import socket
 import ssl
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -46,8 +46,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Check",
+    "MissingSecretInbound",
+    "MissingSecretOutbound",
     "StoreCheckpoint",
     "check_mail",
+    "check_secrets",
     "config_text",
     "imap_settings",
     "open_inbound",
@@ -211,13 +214,60 @@ class StoreCheckpoint:
         self.store.set_imap_mark(mailbox, uidvalidity, last_uid)
 
 
+class MissingSecretInbound:
+    """Stands in for the IMAP transport when its password cannot be read, so
+    that commands which send no mail (``judge game list`` run from a shell
+    without the service's secrets) still work. Reads nothing; ``judge serve``
+    refuses to start with it (:func:`check_secrets`)."""
+
+    name = "imap"
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+    def fetch(self) -> Iterator[tuple[str, bytes]]:
+        log.error("IMAP: %s", self.reason)
+        return iter(())
+
+    def done(self, key: str, ok: bool) -> None:
+        return None
+
+
+class MissingSecretOutbound:
+    """The SMTP counterpart of :class:`MissingSecretInbound`: mail stays in the outbox."""
+
+    name = "smtp"
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+    def send(self, envelope_from: str, to_addr: str, message: bytes) -> None:
+        from judge.mailout import ServerUnavailable
+
+        raise ServerUnavailable(f"SMTP: {self.reason}")
+
+
+def check_secrets(config: Config) -> None:
+    """Raise :class:`ConfigError` unless every mail password the config
+    names can be read now (``judge serve`` checks this before it starts)."""
+    if config.mail_in.get("transport") == "imap":
+        imap_settings(config.mail_in, config.home)
+    if config.mail_out.get("transport") == "smtp":
+        smtp_settings(config.mail_out, config.home)
+
+
 def open_inbound(config: Config, store: Store) -> InboundTransport:
-    """The inbound transport ``[mail.in]`` names."""
+    """The inbound transport ``[mail.in]`` names. An IMAP password that
+    cannot be read gives a :class:`MissingSecretInbound`."""
     section = config.mail_in
     if section.get("transport") == "imap":
         from judge.imap import ImapInbound
 
-        return ImapInbound(imap_settings(section, config.home), StoreCheckpoint(store))
+        try:
+            settings = imap_settings(section, config.home)
+        except ConfigError as exc:
+            return MissingSecretInbound(str(exc))
+        return ImapInbound(settings, StoreCheckpoint(store))
     from judge.mailin import MaildirInbound
 
     path = config.path(str(section.get("path", "mail/in")))
@@ -226,13 +276,18 @@ def open_inbound(config: Config, store: Store) -> InboundTransport:
 
 
 def open_outbound(config: Config) -> OutboundTransport:
-    """The outbound transport ``[mail.out]`` names."""
+    """The outbound transport ``[mail.out]`` names. An SMTP password that
+    cannot be read gives a :class:`MissingSecretOutbound`."""
     section = config.mail_out
     transport = section.get("transport")
     if transport == "smtp":
         from judge.smtp import SmtpOutbound
 
-        return SmtpOutbound(smtp_settings(section, config.home))
+        try:
+            settings = smtp_settings(section, config.home)
+        except ConfigError as exc:
+            return MissingSecretOutbound(str(exc))
+        return SmtpOutbound(settings)
     if transport == "stdout":
         from judge.mailout import StdoutOutbound
 

@@ -218,3 +218,24 @@ def test_the_unit_runs_judge_serve_as_its_own_user() -> None:
              for line in unit.splitlines() if "=" in line and not line.startswith("#")}
     assert lines["User"] == "judge" and lines["Restart"] == "on-failure"
     assert lines["ExecStart"].endswith("judge serve")
+
+
+def test_missing_secrets_stop_serve_but_not_other_commands(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from judge.cli import main
+    from judge.service import Judge
+
+    monkeypatch.delenv("JUDGE_IMAP_PASSWORD", raising=False)
+    (tmp_path / "judge.toml").write_text(cfg.DEFAULT_CONFIG.replace(
+        '[mail.in]\ntransport = "maildir"\npath = "mail/in"\n', IMAP))  # fmt: skip
+    judge = Judge.open(tmp_path)
+    assert isinstance(judge.inbound, mailconfig.MissingSecretInbound)
+    assert list(judge.inbound.fetch()) == []
+    judge.close()
+    result = CliRunner().invoke(main, ["--home", str(tmp_path), "game", "list"])
+    assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(main, ["--home", str(tmp_path), "serve", "--once"])
+    assert result.exit_code == 1
+    assert "JUDGE_IMAP_PASSWORD is not set" in result.output
