@@ -375,9 +375,23 @@ def _drain_one(game: Game, table: Table, seed: bytes) -> Step | None:
                     step.entries[0].kind = "default"
                     step.entries[0].payload["policy"] = decision.window
                     return step
-            if table.queue.get(role):
+            queued = table.queue.get(role)
+            if queued and (
+                decision.kind is DecisionKind.ACTION or _fits(game, table, role, queued[0])
+            ):
+                # On its turn a queued line is taken or dropped; a response
+                # window takes it only if it answers the window, else the line
+                # waits for the player's turn.
                 return _pop_queued(game, table, role, seed)
     return None
+
+
+def _fits(game: Game, table: Table, role: Role, line: str) -> bool:
+    try:
+        game.parse(table.state, role, line)
+    except RuleError:
+        return False
+    return True
 
 
 def _pop_queued(game: Game, table: Table, role: Role, seed: bytes) -> Step:

@@ -160,6 +160,8 @@ class Judge:
         self.outbound = outbound
         self.now = now
         self.fault: Callable[[str], None] | None = None
+        #: Where new games get their seed (tests may fix it to replay a game).
+        self.seed_source: Callable[[], bytes] = new_seed
 
     @classmethod
     def open(cls, home: Path, now: Callable[[], datetime] = utcnow) -> Judge:
@@ -220,7 +222,7 @@ class Judge:
             values = option_values(game, options)
         except ValueError as exc:
             raise CommandError(str(exc)) from exc
-        seed = new_seed()
+        seed = self.seed_source()
         token = new_token()
         now = scheduler.iso(self.now())
         self.store.insert_game(

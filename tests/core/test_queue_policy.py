@@ -97,6 +97,7 @@ def test_unknown_window_or_mode_is_refused(post: Post) -> None:
 
 
 def test_out_of_turn_lines_are_queued_then_taken_or_dropped(post: Post) -> None:
+    post.judge.seed_source = lambda: bytes(range(32))  # a fixed deal
     seats = _start(post)
     winner = _bid_to_award(post, seats)
     bystanders = [r for r in ("North", "East", "South") if r != winner]
@@ -111,14 +112,50 @@ def test_out_of_turn_lines_are_queued_then_taken_or_dropped(post: Post) -> None:
     assert "queued" in post.text(acks[1]) and "not understood" in post.text(acks[1])
     table = post.judge.table("q")
     assert table.queue == {queued_pass: ["PASS"], queued_refuse: ["REFUSE"]}
-    # the gift goes to queued_pass, so queued_refuse (not the receiver) cannot REFUSE
+    # The gift goes to queued_pass: its queued PASS answers the window at once.
+    # queued_refuse is not the receiver, so its REFUSE does not answer this
+    # window; it waits for queued_refuse's own turn.
     post.send(seats.addresses[winner], f"{seats.signon(winner, 'q')}\nGIVE {queued_pass}\n")
     table = post.judge.table("q")
-    assert table.queue == {}
     assert table.state["answers"].get(queued_pass) == "PASS"
-    assert queued_refuse not in table.state["answers"]
+    assert table.queue == {queued_refuse: ["REFUSE"]}
+    assert owing(post, "q") == {winner, queued_refuse}
+    for role in (winner, queued_refuse):
+        post.send(seats.addresses[role], f"{seats.signon(role, 'q')}\nPASS\n")
+    # Round 2: queued_refuse bids high and wins; on its turn (KEEP or GIVE) the
+    # queued REFUSE no longer fits and is dropped with a notice.
+    post.new()
+    for role in ("North", "East", "South"):
+        cards = hand(post, role, "q")
+        card = cards[-1] if role == queued_refuse else cards[0]
+        post.send(seats.addresses[role], f"{seats.signon(role, 'q')}\nBID {card}\n")
+    table = post.judge.table("q")
+    assert table.state["winner"] == queued_refuse
+    assert table.queue == {}
     notices = [m for m in post.new() if "dropped" in m["Subject"]]
     assert [m["To"] for m in notices] == [seats.addresses[queued_refuse]]
     assert 'queued action "REFUSE" was dropped' in post.text(notices[0])
-    assert owing(post, "q") == {winner, queued_refuse}
+    assert "rebuild the stored game" in post.judge.replay_check("q")
+
+
+def test_a_queued_action_waits_through_a_response_window(post: Post) -> None:
+    """A line queued for the player's turn is not spent on a response window it
+    does not answer: it waits for the turn (here, the next bid)."""
+    seats = _start(post)
+    winner = _bid_to_award(post, seats)
+    other = next(r for r in ("North", "East", "South") if r != winner)
+    card = hand(post, other, "q")[0]
+    post.send(seats.addresses[other], f"{seats.signon(other, 'q')}\nBID {card}\n")
+    assert post.judge.table("q").queue == {other: [f"BID {card}"]}
+    post.send(seats.addresses[winner], f"{seats.signon(winner, 'q')}\nGIVE {other}\n")
+    table = post.judge.table("q")
+    assert table.state["stage"] == "respond"
+    assert table.queue == {other: [f"BID {card}"]}  # the window did not take it
+    for role in ("North", "East", "South"):
+        post.send(seats.addresses[role], f"{seats.signon(role, 'q')}\nPASS\n")
+    table = post.judge.table("q")
+    assert table.state["stage"] == "bid"
+    # the queue is tried only for single actions and windows; a bid round is an
+    # order set, so the line is still queued, and the player's own bid is needed
+    assert table.queue == {other: [f"BID {card}"]}
     assert "rebuild the stored game" in post.judge.replay_check("q")
