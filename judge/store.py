@@ -266,9 +266,25 @@ class Store:
 
     @contextmanager
     def atomic(self) -> Iterator[Store]:
-        """One transaction; nested calls become savepoints."""
-        with self.db.atomic():
+        """One transaction; nested calls become savepoints.
+
+        The outermost one starts with ``BEGIN IMMEDIATE``: it takes the write
+        lock at once (waiting up to the busy timeout), so a CLI command and the
+        daemon writing at the same time queue up instead of failing halfway
+        when a read transaction cannot be upgraded."""
+        conn = self.db.conn
+        if conn.in_transaction:
+            with self.db.atomic():  # a savepoint
+                yield self
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
             yield self
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
 
     # ----------------------------------------------------------------- games
 

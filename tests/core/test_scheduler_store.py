@@ -78,3 +78,42 @@ def test_tokens_are_hashed_slowly_and_checked() -> None:
     assert not check_token(token, None)
     assert not check_token(token, "garbage")
     assert hash_token(token) != stored  # salted
+
+
+def test_two_writers_queue_up_instead_of_failing(tmp_path: Path) -> None:
+    """A second connection writing while the first holds a transaction waits
+    for it (BEGIN IMMEDIATE + busy timeout) and then succeeds."""
+    import threading
+
+    a = Store.open(tmp_path / "j.db")
+    done: list[str] = []
+    with a.atomic():
+        a.db.execute("insert into ratelimit (address, kind, last) values ('x', 'k', '1')")
+
+        def other() -> None:
+            b = Store.open(tmp_path / "j.db")  # its own connection, in its thread
+            with b.atomic():
+                b.db.execute("insert into ratelimit (address, kind, last) values ('y', 'k', '2')")
+            b.close()
+            done.append("b")
+
+        t = threading.Thread(target=other)
+        t.start()
+        t.join(0.3)
+        assert done == []  # b waits for a's lock
+    t.join(10)
+    assert done == ["b"]
+    rows = {r["address"] for r in a.db.query("select address from ratelimit")}
+    assert rows == {"x", "y"}
+    a.close()
+
+
+def test_a_failed_transaction_leaves_nothing(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "j.db")
+    with pytest.raises(RuntimeError), store.atomic():
+        store.db.execute("insert into ratelimit (address, kind, last) values ('x', 'k', '1')")
+        with store.atomic():
+            store.db.execute("insert into ratelimit (address, kind, last) values ('y', 'k', '1')")
+        raise RuntimeError("crash")
+    assert list(store.db.query("select * from ratelimit")) == []
+    store.close()
