@@ -48,8 +48,11 @@ def test_city_defender_plus_one_is_for_its_own_column_only() -> None:
     participating army counters +1 (but not more than 4). The city defender's
     +1 does not change the losses that the defender itself suffers"."""
     assert strength(2, True) == 3 and strength(4, True) == 4 and strength(2, False) == 2
-    # the attacker's result reads the attacker's own column whatever the city
-    assert hits(5, strength(2, False), False) == hits(5, strength(2, False), False)
+    # the +1 raises the city defender's own column, so the hits it scores (on a
+    # 6, two counters instead of one); the attacker's column, which decides the
+    # defender's losses, has no city bonus
+    assert hits(6, strength(2, True), False) == 2
+    assert hits(6, strength(2, False), False) == 1
 
 
 def _battle_window(s: State) -> State:
