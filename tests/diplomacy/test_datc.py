@@ -83,23 +83,9 @@ def test_corpus_is_complete() -> None:
     assert len({c.number for c in ALL_CASES}) == len(ALL_CASES)
 
 
-# Cases whose transcription disagrees with this adjudicator on a point the
-# DATC text does not settle the way the case file does. Each is explained in
-# the reason; remove the entry when the case file is changed as proposed.
-#: Cases expected to fail, with the reason (none: every case must pass).
-DISPUTED: dict[str, str] = {}
-
 
 def _params() -> list[Any]:
-    out = []
-    for c in ALL_CASES:
-        marks = (
-            [pytest.mark.xfail(reason=DISPUTED[c.number], strict=True)]
-            if c.number in DISPUTED
-            else []
-        )
-        out.append(pytest.param(c, id=c.number, marks=marks))
-    return out
+    return [pytest.param(c, id=c.number) for c in ALL_CASES]
 
 
 @pytest.mark.parametrize("case", _params())
