@@ -345,3 +345,31 @@ class TestStdoutOutbound:
 
         with pytest.raises(TemporaryFailure):
             StdoutOutbound(Broken()).send("j@x.org", "marie@example.fr", b"x")
+
+
+@pytest.mark.parametrize("body", [
+    "hello\n", "a" * 200 + "\nnext", "Grüße, 你好\nline two\n", "trailing space \nx",
+    "=equals= and tabs\t\n", "", "\r\nCR\rLF\n", ".\n.leading dot\nFrom here\n",
+])
+def test_plain_fast_path_gives_what_the_general_path_gives(
+    body: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """compose() writes a one-part ASCII-headed mail directly; read back, it is
+    the same mail (headers and text) as the email package's composition."""
+    import email
+    import email.policy
+
+    from judge import mailout
+
+    mail = replace(REPORT, body=body, in_reply_to="<q@w.example>",
+                   references=("<r1@x.example>", "<q@w.example>"))
+    assert mailout._compose_plain(mail) is not None
+    fast = compose(mail)
+    monkeypatch.setattr(mailout, "_compose_plain", lambda m: None)
+    slow = compose(mail)
+    pf = email.message_from_bytes(fast, policy=email.policy.default)
+    ps = email.message_from_bytes(slow, policy=email.policy.default)
+    assert sorted((k, str(v)) for k, v in pf.items()) == sorted(
+        (k, str(v)) for k, v in ps.items())
+    assert pf.get_content() == ps.get_content()
+    assert all(len(line) <= 998 for line in fast.split(b"\r\n"))
