@@ -15,8 +15,8 @@ from typing import Any
 from games.conflict_of_alliances import board as B
 from games.conflict_of_alliances.commands import Cmd, text
 from games.conflict_of_alliances.data import DATA, NEUTRAL, SIDES, card_of, other, slug
-from games.conflict_of_alliances.ops import aname, fname, gname
-from judge.engine import AmbiguousLine, IllegalLine, RuleError
+from games.conflict_of_alliances.ops import ambiguous, aname, fname, gname
+from judge.engine import IllegalLine, RuleError
 from judge.rng import Rng
 
 State = dict[str, Any]
@@ -99,17 +99,8 @@ def _linked_alive(state: State, side: str, card: str) -> None:
 
 
 def _ambiguous(what: str, cmd: Cmd, field: str, values: list[Any], check: Any) -> RuleError:
-    choices = []
-    for v in values:
-        trial = dict(cmd)
-        trial[field] = v
-        try:
-            choices.append(text(check(trial)))
-        except RuleError:
-            continue
-    if not choices:
-        return IllegalLine(f"{what}: none of the possibilities is allowed now")
-    return AmbiguousLine(what, choices=choices)
+    """As for operations: the choices are the complete lines that check."""
+    return ambiguous(what, cmd, field, values, check, text)
 
 
 def generals_available(state: State, side: str) -> list[str]:

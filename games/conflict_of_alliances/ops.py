@@ -73,7 +73,7 @@ def targets(state: State, area: str, force: str, side: str) -> list[str]:
 # --------------------------------------------------------------------------- checking
 
 
-def _ambiguous(what: str, raw: Cmd, field: str, values: list[Any],
+def ambiguous(what: str, raw: Cmd, field: str, values: list[Any],
                check: Callable[[Cmd], Cmd], render: Callable[[Cmd], str]) -> RuleError:
     """An AmbiguousLine whose choices are the complete lines that check."""
     choices = []
@@ -85,7 +85,7 @@ def _ambiguous(what: str, raw: Cmd, field: str, values: list[Any],
         except RuleError:
             continue
     if not choices:
-        return IllegalLine(f"{what}: none of the possibilities is allowed")
+        return IllegalLine(f"{what}: none of the possibilities is allowed now")
     return AmbiguousLine(what, choices=choices)
 
 
@@ -149,7 +149,7 @@ def check_op(state: State, side: str, raw: Cmd, ctx: Ctx, render: Callable[[Cmd]
         if not able:
             raise IllegalLine(f"you have no ready counters you may direct in {aname(area)}")
         if len(able) > 1:
-            raise _ambiguous(f"which force in {aname(area)}?", raw, "force", able, again, render)
+            raise ambiguous(f"which force in {aname(area)}?", raw, "force", able, again, render)
         force = able[0]
     if force not in allowed:
         who = ", ".join(fname(f) for f in allowed) or "no force"
@@ -188,7 +188,7 @@ def check_op(state: State, side: str, raw: Cmd, ctx: Ctx, render: Callable[[Cmd]
     if lead is None and len(group_gens) == 1:
         lead = group_gens[0]
     if lead is None and len(group_gens) > 1:
-        raise _ambiguous("several generals: name the one you activate with LEAD",
+        raise ambiguous("several generals: name the one you activate with LEAD",
                          raw, "lead", group_gens, again, render)
     ma = movement_allowance(lead, generals)
     battle_at: str | None
@@ -206,7 +206,7 @@ def check_op(state: State, side: str, raw: Cmd, ctx: Ctx, render: Callable[[Cmd]
     heirs = [f for f in B.forces_in(state, area) if f != force] if leaves_all else []
     if len(heirs) > 1:
         if control is None:
-            raise _ambiguous(f"which force takes the city of {aname(area)}?",
+            raise ambiguous(f"which force takes the city of {aname(area)}?",
                              raw, "control", heirs, again, render)
         if control not in heirs:
             raise IllegalLine(f"{fname(control)} has no counters left in {aname(area)}")
@@ -237,7 +237,7 @@ def check_op(state: State, side: str, raw: Cmd, ctx: Ctx, render: Callable[[Cmd]
     target = raw["target"]
     if target is None:
         if len(candidates) > 1:
-            raise _ambiguous(f"which force do you attack in {aname(battle_at)}?",
+            raise ambiguous(f"which force do you attack in {aname(battle_at)}?",
                              raw, "target", candidates, again, render)
         target = candidates[0]
     if target not in candidates:
