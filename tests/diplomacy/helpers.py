@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.classic import GAME
+from games.diplomacy.game import DiplomacyGame
 from judge.engine import State
 from judge.rng import Rng
 
@@ -15,6 +16,25 @@ def rng() -> Rng:
     return Rng(SEED)
 
 
+def state_of(
+    game: DiplomacyGame,
+    units: dict[str, list[str]] | None,
+    phase: str,
+    centers: dict[str, list[str]] | None,
+    dislodged: dict[str, Any] | None,
+    max_year: int,
+) -> State:
+    """A state of ``game``: the opening unless ``units``/``centers`` are given."""
+    st = game.setup({"max_year": max_year}, rng())
+    st["phase"] = phase
+    if units is not None:
+        st["units"] = units
+    if centers is not None:
+        st["centers"] = centers
+    st["dislodged"] = dislodged or {}
+    return st
+
+
 def state(
     units: dict[str, list[str]] | None = None,
     phase: str = "S1901M",
@@ -23,11 +43,4 @@ def state(
     max_year: int = 0,
 ) -> State:
     """A classic game state: the opening unless ``units``/``centers`` are given."""
-    st = GAME.setup({"max_year": max_year}, rng())
-    st["phase"] = phase
-    if units is not None:
-        st["units"] = units
-    if centers is not None:
-        st["centers"] = centers
-    st["dislodged"] = dislodged or {}
-    return st
+    return state_of(GAME, units, phase, centers, dislodged, max_year)

@@ -6,13 +6,10 @@ from typing import Any
 
 from games.warring_states import GAME
 from judge.engine import Action, Event, State
-from judge.rng import Rng
+from tests.diplomacy.helpers import rng, state_of
 
-SEED = bytes(range(32))
+__all__ = ["orders", "play", "rng", "state"]
 
-
-def rng() -> Rng:
-    return Rng(SEED)
 
 
 def state(
@@ -22,15 +19,8 @@ def state(
     dislodged: dict[str, Any] | None = None,
     max_year: int = 0,
 ) -> State:
-    """A game state: the opening unless ``units``/``centers`` are given."""
-    st = GAME.setup({"max_year": max_year}, rng())
-    st["phase"] = phase
-    if units is not None:
-        st["units"] = units
-    if centers is not None:
-        st["centers"] = centers
-    st["dislodged"] = dislodged or {}
-    return st
+    """A Warring States state: the opening unless ``units``/``centers`` are given."""
+    return state_of(GAME, units, phase, centers, dislodged, max_year)
 
 
 def orders(st: State, **by_role: list[str]) -> dict[str, list[Action]]:
