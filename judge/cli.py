@@ -19,7 +19,7 @@ import click
 from judge import adjudicator as adj
 from judge import config as cfg
 from judge import registry
-from judge.rng import Draw, VerifyError, commitment, recompute
+from judge.rng import VerifyError
 from judge.service import CommandError, Judge
 
 
@@ -341,30 +341,6 @@ def replay(ctx: click.Context, name: str) -> None:
         judge.close()
 
 
-def verify_game(judge: Judge, name: str) -> str:
-    """Check a finished game's seed against its commitment and every draw."""
-    row, _ = judge.game_of(name)
-    if row["status"] != "finished":
-        raise click.ClickException(f"{name} is {row['status']}: its seed stays secret until "
-                                   "the game ends")
-    seed = bytes.fromhex(row["seed"])
-    if commitment(seed) != row["seed_hash"]:
-        raise click.ClickException(f"{name}: the seed does not match its published SHA-256")
-    draws = [Draw.from_json(d) for r in judge.store.actions(name)
-             for d in json.loads(r["draws"])]
-    # Undone entries used blocks too; check the kept ones as one continuing sequence
-    # only when nothing was rolled back, else entry by entry through the replay.
-    undone = any(r["undone"] for r in judge.store.actions(name, include_undone=True))
-    try:
-        if not undone:
-            recompute(seed, draws)
-        judge.replay_check(name)
-    except (VerifyError, adj.ReplayError) as exc:
-        raise click.ClickException(f"{name}: {exc}") from exc
-    return (f"{name}: seed matches its commitment {row['seed_hash'][:16]}...; "
-            f"{len(draws)} draws recomputed and replayed")
-
-
 @main.command()
 @click.argument("name")
 @click.pass_context
@@ -377,9 +353,11 @@ def verify(ctx: click.Context, name: str) -> None:
     """
     judge = _open(ctx)
     try:
-        click.echo(verify_game(judge, name))
+        click.echo(judge.verify(name))
     except CommandError as exc:
         raise click.ClickException(exc.message) from exc
+    except (VerifyError, adj.ReplayError) as exc:
+        raise click.ClickException(str(exc)) from exc
     finally:
         judge.close()
 

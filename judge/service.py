@@ -47,7 +47,7 @@ from judge.mailout import (
     compose,
     make_message_id,
 )
-from judge.rng import commitment, new_seed
+from judge.rng import Draw, VerifyError, commitment, new_seed, recompute
 from judge.store import Seat, Store, check_token, hash_token, new_token
 
 log = logging.getLogger("judge")
@@ -377,9 +377,21 @@ class Judge:
         elif new_phase != old_phase:
             row = self.store.game(name) or row
             if row["status"] == "active":
-                simultaneous = bool(adj.ordering_roles(game, table))
-                clock = scheduler.plan(now, new_phase, self.settings(row), simultaneous)
-                self.store.set_deadline(clock.to_row(name))
+                self._open_clock(name, row, game, table)
+
+    def _open_clock(
+        self, name: str, row: dict[str, Any], game: Game, table: adj.Table
+    ) -> scheduler.Clock:
+        """A fresh clock for the decision open now (simultaneous orders get
+        ``orders_hours``, single actions and windows ``action_hours``)."""
+        clock = scheduler.plan(
+            self.now(),
+            adj.phase_key(game, table),
+            self.settings(row),
+            bool(adj.ordering_roles(game, table)),
+        )
+        self.store.set_deadline(clock.to_row(name))
+        return clock
 
     def _process_ready(self, name: str, message_id: str) -> list[str]:
         """Early processing: resolve while every seat is in and none WAITs, and
@@ -1213,14 +1225,7 @@ class Judge:
         if row["status"] != "paused":
             raise CommandError(f"{s.game} is not paused")
         self.store.update_game(s.game, status="active")
-        table = self.table(s.game)
-        clock = scheduler.plan(
-            self.now(),
-            adj.phase_key(game, table),
-            self.settings(row),
-            bool(adj.ordering_roles(game, table)),
-        )
-        self.store.set_deadline(clock.to_row(s.game))
+        clock = self._open_clock(s.game, row, game, self.table(s.game))
         session.ok(command.line, f"{s.game} resumes; deadline {scheduler.iso(clock.deadline)}")
 
     def _cmd_process(self, session: MailSession, command: grammar.Command) -> None:
@@ -1292,10 +1297,8 @@ class Judge:
             phase=phase,
             status="active" if table.outcome is None else "finished",
         )
-        clock = scheduler.plan(
-            self.now(), phase, self.settings(row), bool(adj.ordering_roles(game, table))
-        )
-        self.store.set_deadline(clock.to_row(name))
+        if table.outcome is None:
+            self._open_clock(name, row, game, table)
         return phase
 
     # ================================================================== replay
@@ -1325,6 +1328,34 @@ class Judge:
                 f"{name}: the log rebuilds a different game (differs in {', '.join(diff)})"
             )
         return f"{name}: {len(self.store.actions(name))} log entries rebuild the stored game"
+
+    def verify(self, name: str) -> str:
+        """After the game: check the revealed seed against its published hash,
+        recompute every draw from it, and replay the log. Raises CommandError
+        (game not finished), VerifyError or ReplayError."""
+        row, _ = self.game_of(name)
+        if row["status"] != "finished":
+            raise CommandError(
+                f"{name} is {row['status']}: its seed stays secret until the game ends"
+            )
+        seed = bytes.fromhex(row["seed"])
+        if commitment(seed) != row["seed_hash"]:
+            raise VerifyError(f"{name}: the seed does not match its published SHA-256")
+        rows = self.store.actions(name)
+        draws = [Draw.from_json(d) for r in rows for d in json.loads(r["draws"])]
+        # Rolled-back entries used blocks too: then the kept draws are not one
+        # continuous sequence and the replay checks them entry by entry.
+        undone = any(r["undone"] for r in self.store.actions(name, include_undone=True))
+        try:
+            if not undone:
+                recompute(seed, draws)
+            self.replay_check(name)
+        except (VerifyError, adj.ReplayError) as exc:
+            raise VerifyError(f"{name}: {exc}") from exc
+        return (
+            f"{name}: seed matches its commitment {row['seed_hash'][:16]}...; "
+            f"{len(draws)} draws recomputed and replayed"
+        )
 
     # ================================================================== deadlines
 
