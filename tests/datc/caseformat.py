@@ -34,11 +34,20 @@ runner needs to know:
   already stands in Berlin is ``A Berlin: void``; of two ``Build A Moscow``
   the first gives ``A Moscow: ok``), otherwise the unit on the board
   (``ok`` if it stays, ``disband`` if removed, e.g. by civil disorder).
+
+A variant's files (FORMAT.md, "Variant case files") are read with a
+:class:`CaseSyntax` that names what they may write beyond the DATC: other unit
+letters and province spellings, more result codes, and the headers
+``players:``, ``options:``, ``status:``, ``capitals:`` and ``expect:``. The
+reader checks their syntax and vocabulary; what they mean is the variant's
+runner's business. :data:`DATC` is the syntax of the DATC files themselves
+(and of Warring States), which none of those headers.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -52,14 +61,26 @@ CODES: tuple[str, ...] = ("bounce", "cut", "void", "no convoy", "dislodged", "di
 
 HEADERS: tuple[str, ...] = (
     "phase",
+    "players",
+    "options",
+    "status",
     "units",
     "dislodged",
     "centers",
+    "capitals",
     "orders",
     "results",
     "after",
+    "expect",
 )
-"""Headers of a phase block, in the order they must appear."""
+"""Headers of a phase block, in the order they must appear. ``players``,
+``options``, ``status``, ``capitals`` and ``expect`` only where the
+:class:`CaseSyntax` allows them."""
+
+FIRST_PHASE_ONLY: frozenset[str] = frozenset(
+    {"players", "options", "status", "units", "dislodged", "centers", "capitals"}
+)
+"""Headers that describe the starting position (later phases carry it over)."""
 
 DEFAULT_PHASE = "S1901M"
 
@@ -69,6 +90,65 @@ UNIT_RE = re.compile(
 )
 """A unit: type, province in capitalised words (``of`` allowed), optional coast."""
 CASE_NUMBER_RE = re.compile(r"^6\.[A-J]\.[1-9]\d*$")
+OPTION_VALUE_RE = re.compile(r"^(?:yes|no|\d+)$")
+EXPECT_RE = re.compile(r"^(?P<key>[a-z]+)(?P<args>(?: [^ :]+)*): (?P<value>\S.*)$")
+
+
+@dataclass(frozen=True)
+class CaseSyntax:
+    """What the case files of one game may write (FORMAT.md, "Variant case files").
+
+    The defaults are the DATC's: ``A``/``F`` units on named provinces, the DATC
+    result codes, none of the variant headers. A game widens what it needs:
+
+    * ``unit_re``: the text of a unit (Three Kingdoms: ``A8``, ``M16``, ``L7``);
+    * ``codes``: result codes other than ``ok``, in the order they are listed;
+    * ``sides``: what a ``players:`` line may give a power (Three Kingdoms: its
+      kingdom); empty: no ``players:`` header;
+    * ``options``: game option names an ``options:`` line may set; empty: no
+      ``options:`` header;
+    * ``statuses``: the words of a ``status:`` line (longest match first);
+      empty: no ``status:`` header;
+    * ``capitals``: whether a ``capitals:`` header may give each power's capital;
+    * ``expectations``: the keywords an ``expect:`` line may start with; empty:
+      no ``expect:`` header;
+    * ``default_phase``: the phase of a case without ``phase:`` (None: every
+      phase must name itself).
+    """
+
+    unit_re: re.Pattern[str] = UNIT_RE
+    codes: tuple[str, ...] = CODES
+    sides: frozenset[str] = frozenset()
+    options: frozenset[str] = frozenset()
+    statuses: frozenset[str] = frozenset()
+    capitals: bool = False
+    expectations: frozenset[str] = frozenset()
+    default_phase: str | None = DEFAULT_PHASE
+    unit_hint: str = "'A <province>' / 'F <province>'"
+
+    def allows(self, header: str) -> bool:
+        """Is ``header`` one this syntax may use?"""
+        return {
+            "players": bool(self.sides),
+            "options": bool(self.options),
+            "status": bool(self.statuses),
+            "capitals": self.capitals,
+            "expect": bool(self.expectations),
+        }.get(header, True)
+
+
+DATC = CaseSyntax()
+"""The DATC files' syntax (also Warring States')."""
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """One ``expect:`` line: ``<key> <args...>: <value>`` (``line`` for messages)."""
+
+    key: str
+    args: tuple[str, ...]
+    value: str
+    line: int
 
 
 class CaseFormatError(ValueError):
@@ -86,13 +166,22 @@ class PhaseCase:
     """
 
     phase: str
+    players: list[tuple[str, str]] | None = None
+    """``(power, side)`` in seat order (variants with ``sides`` only)."""
+    options: dict[str, str] | None = None
+    """Option name -> ``yes``, ``no`` or a number, as written."""
+    status: list[tuple[str, str, str]] = field(default_factory=list)
+    """``(power, status, other power or side)``."""
     units: list[tuple[str, str]] = field(default_factory=list)
     dislodged: list[tuple[str, str, str]] = field(default_factory=list)
     centers: dict[str, list[str]] | None = None
+    capitals: dict[str, str] | None = None
+    """Power -> its capital as written (``-``: none)."""
     orders: list[tuple[str, str]] = field(default_factory=list)
     results: dict[str, list[str]] = field(default_factory=dict)
     after: list[tuple[str, str]] | None = None
     after_dislodged: list[tuple[str, str, str]] | None = None
+    expect: list[Expectation] = field(default_factory=list)
     has_orders_header: bool = False
     line: int = 0
 
@@ -104,6 +193,8 @@ class Case:
     number: str
     title: str
     notes: list[str] = field(default_factory=list)
+    rules: list[str] = field(default_factory=list)
+    """``rule:`` lines: the rulebook passage the case shows, quoted."""
     phases: list[PhaseCase] = field(default_factory=list)
     path: str = ""
     line: int = 0
@@ -120,72 +211,150 @@ def _split_power(text: str, where: str, powers: frozenset[str] = POWERS) -> tupl
     return power, rest
 
 
-def _unit(text: str, where: str) -> str:
-    if not UNIT_RE.match(text):
-        raise CaseFormatError(f"{where}: not a unit ('A <province>' / 'F <province>'): {text!r}")
+def _unit(text: str, where: str, syntax: CaseSyntax = DATC) -> str:
+    if not syntax.unit_re.match(text):
+        raise CaseFormatError(f"{where}: not a unit ({syntax.unit_hint}): {text!r}")
     return text
 
 
 def _dislodged_entry(
-    text: str, where: str, powers: frozenset[str] = POWERS
+    text: str, where: str, powers: frozenset[str] = POWERS, syntax: CaseSyntax = DATC
 ) -> tuple[str, str, str]:
     power, rest = _split_power(text, where, powers)
     unit, sep, origin = rest.rpartition(" from ")
     if not sep or not origin.strip():
         raise CaseFormatError(f"{where}: expected '<unit> from <province>', got {rest!r}")
-    return power, _unit(unit.strip(), where), origin.strip()
+    return power, _unit(unit.strip(), where, syntax), origin.strip()
 
 
-def _codes(text: str, where: str) -> list[str]:
-    """Parse ``ok`` or a comma list of :data:`CODES` in canonical order."""
+def _codes(text: str, where: str, codes: tuple[str, ...] = CODES) -> list[str]:
+    """Parse ``ok`` or a comma list of ``codes`` in canonical order."""
     if text == "ok":
         return []
-    codes = [c.strip() for c in text.split(",")]
-    for code in codes:
-        if code not in CODES:
+    found = [c.strip() for c in text.split(",")]
+    for code in found:
+        if code not in codes:
             raise CaseFormatError(f"{where}: unknown result code {code!r}")
-    if len(set(codes)) != len(codes):
+    if len(set(found)) != len(found):
         raise CaseFormatError(f"{where}: repeated result code in {text!r}")
-    if codes != sorted(codes, key=CODES.index):
-        raise CaseFormatError(f"{where}: codes must be listed in the order {', '.join(CODES)}")
-    return codes
+    if found != sorted(found, key=codes.index):
+        raise CaseFormatError(f"{where}: codes must be listed in the order {', '.join(codes)}")
+    return found
+
+
+def _once(power: str, seen: Iterable[str], what: str, where: str) -> None:
+    if power in set(seen):
+        raise CaseFormatError(f"{where}: {what} of {power} given twice")
+
+
+def _status_entry(
+    text: str, where: str, powers: frozenset[str], syntax: CaseSyntax
+) -> tuple[str, str, str]:
+    """``'<Power>: <status> <Power or side>'``, the status words longest first."""
+    power, rest = _split_power(text, where, powers)
+    for status in sorted(syntax.statuses, key=len, reverse=True):
+        if rest.startswith(status + " "):
+            other = rest[len(status) + 1 :].strip()
+            break
+    else:
+        raise CaseFormatError(
+            f"{where}: expected '<Power>: <status> <Power>', status one of "
+            f"{', '.join(sorted(syntax.statuses))}; got {rest!r}"
+        )
+    if other not in powers and other not in syntax.sides:
+        raise CaseFormatError(f"{where}: {other!r} is neither a power nor a side")
+    if other == power:
+        raise CaseFormatError(f"{where}: a status is between two different powers")
+    return power, status, other
+
+
+def _expectation(text: str, where: str, number: int, syntax: CaseSyntax) -> Expectation:
+    match = EXPECT_RE.match(text)
+    if not match:
+        raise CaseFormatError(f"{where}: expected '<key> [<args>]: <value>', got {text!r}")
+    if match["key"] not in syntax.expectations:
+        raise CaseFormatError(
+            f"{where}: unknown expectation {match['key']!r} "
+            f"(one of {', '.join(sorted(syntax.expectations))})"
+        )
+    return Expectation(match["key"], tuple(match["args"].split()), match["value"].strip(), number)
 
 
 def _parse_entry(
-    phase: PhaseCase, block: str, text: str, where: str, powers: frozenset[str] = POWERS
+    phase: PhaseCase,
+    block: str,
+    text: str,
+    where: str,
+    powers: frozenset[str] = POWERS,
+    syntax: CaseSyntax = DATC,
+    number: int = 0,
 ) -> None:
     """Add one indented line of ``block`` to ``phase``."""
     if block == "units":
         power, unit = _split_power(text, where, powers)
-        phase.units.append((power, _unit(unit, where)))
+        phase.units.append((power, _unit(unit, where, syntax)))
     elif block == "dislodged":
-        phase.dislodged.append(_dislodged_entry(text, where, powers))
+        phase.dislodged.append(_dislodged_entry(text, where, powers, syntax))
     elif block == "centers":
         power, rest = _split_power(text, where, powers)
         assert phase.centers is not None
-        if power in phase.centers:
-            raise CaseFormatError(f"{where}: centres of {power} given twice")
-        names = [p.strip() for p in rest.split(",")]
+        _once(power, phase.centers, "centres", where)
+        names = [] if rest == "-" else [p.strip() for p in rest.split(",")]
         if any(not p for p in names):
             raise CaseFormatError(f"{where}: empty province in {rest!r}")
         phase.centers[power] = names
+    elif block == "players":
+        power, side = _split_power(text, where, powers)
+        assert phase.players is not None
+        _once(power, (p for p, _ in phase.players), "the side", where)
+        if side not in syntax.sides:
+            raise CaseFormatError(
+                f"{where}: unknown side {side!r} (one of {', '.join(sorted(syntax.sides))})"
+            )
+        phase.players.append((power, side))
+    elif block == "options":
+        name, sep, value = (part.strip() for part in text.partition(":"))
+        value = value if sep else "yes"
+        assert phase.options is not None
+        if name not in syntax.options:
+            raise CaseFormatError(f"{where}: unknown option {name!r}")
+        if name in phase.options:
+            raise CaseFormatError(f"{where}: option {name!r} given twice")
+        if not OPTION_VALUE_RE.match(value):
+            raise CaseFormatError(f"{where}: an option is yes, no or a number, got {value!r}")
+        phase.options[name] = value
+    elif block == "status":
+        entry = _status_entry(text, where, powers, syntax)
+        pair = {entry[0], entry[2]}
+        if any({p, o} == pair for p, _, o in phase.status):
+            raise CaseFormatError(f"{where}: second status line for {' and '.join(sorted(pair))}")
+        phase.status.append(entry)
+    elif block == "capitals":
+        power, rest = _split_power(text, where, powers)
+        assert phase.capitals is not None
+        _once(power, phase.capitals, "the capital", where)
+        phase.capitals[power] = rest
     elif block == "orders":
         phase.orders.append(_split_power(text, where, powers))
     elif block == "results":
         unit, sep, codes = text.partition(":")
         if not sep:
             raise CaseFormatError(f"{where}: expected '<unit>: <codes>', got {text!r}")
-        unit = _unit(unit.strip(), where)
+        unit = _unit(unit.strip(), where, syntax)
         if unit in phase.results:
             raise CaseFormatError(f"{where}: second result line for {unit!r}")
-        phase.results[unit] = _codes(codes.strip(), where)
+        phase.results[unit] = _codes(codes.strip(), where, syntax.codes)
     elif block == "after":
         assert phase.after is not None and phase.after_dislodged is not None
         if text.startswith("dislodged "):
-            phase.after_dislodged.append(_dislodged_entry(text[len("dislodged ") :], where, powers))
+            phase.after_dislodged.append(
+                _dislodged_entry(text[len("dislodged ") :], where, powers, syntax)
+            )
         else:
             power, unit = _split_power(text, where, powers)
-            phase.after.append((power, _unit(unit, where)))
+            phase.after.append((power, _unit(unit, where, syntax)))
+    elif block == "expect":
+        phase.expect.append(_expectation(text, where, number, syntax))
     else:  # pragma: no cover - guarded by the caller
         raise AssertionError(block)
 
@@ -197,12 +366,14 @@ def parse_cases(
     powers: frozenset[str] = POWERS,
     number_re: re.Pattern[str] = CASE_NUMBER_RE,
     phase_re: re.Pattern[str] = PHASE_RE,
+    syntax: CaseSyntax = DATC,
 ) -> list[Case]:
     """Parse the text of one case file; see the module docstring for the contract.
 
     A variant's scenario files (FORMAT.md, "Variant case files") pass their
-    own ``powers``, case ``number_re`` and ``phase_re`` (years of other
-    lengths); the defaults are the DATC's."""
+    own ``powers``, case ``number_re``, ``phase_re`` (years of other lengths,
+    other phase names) and, where they need more than the DATC's words, a
+    ``syntax``; the defaults are the DATC's."""
     cases: list[Case] = []
     case: Case | None = None
     phase: PhaseCase | None = None
@@ -224,8 +395,22 @@ def parse_cases(
             return
         if not case.phases:
             raise CaseFormatError(f"{path}:{case.line}: case {case.number} has no phase")
-        if not case.phases[0].units:
+        first = case.phases[0]
+        if not first.units:
             raise CaseFormatError(f"{path}:{case.line}: case {case.number} has no units:")
+        if syntax.sides and not first.players:
+            raise CaseFormatError(f"{path}:{case.line}: case {case.number} has no players:")
+        if first.players:
+            seated = {p for p, _ in first.players}
+            named = {p for p, _ in first.units} | {p for p, _, _ in first.status}
+            named |= {o for _, _, o in first.status if o in powers}
+            named |= set(first.centers or {}) | set(first.capitals or {})
+            named |= {p for ph in case.phases for p, _ in ph.orders}
+            if named - seated:
+                raise CaseFormatError(
+                    f"{path}:{case.line}: case {case.number}: "
+                    f"{', '.join(sorted(named - seated))} not among the players:"
+                )
         cases.append(case)
 
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -237,7 +422,7 @@ def parse_cases(
         if line[0] in " \t":
             if block is None or phase is None:
                 raise CaseFormatError(f"{where}: indented line outside a list header")
-            _parse_entry(phase, block, stripped, where, powers)
+            _parse_entry(phase, block, stripped, where, powers, syntax, number)
             continue
         key, sep, value = line.partition(":")
         value = value.strip()
@@ -263,12 +448,12 @@ def parse_cases(
             continue
         if not case.title:
             raise CaseFormatError(f"{where}: case {case.number} needs a title: first")
-        if key == "note":
+        if key in ("note", "rule"):
             if not value:
-                raise CaseFormatError(f"{where}: empty note")
-            case.notes.append(value)
+                raise CaseFormatError(f"{where}: empty {key}")
+            (case.notes if key == "note" else case.rules).append(value)
             continue
-        if key not in HEADERS:
+        if key not in HEADERS or not syntax.allows(key):
             raise CaseFormatError(f"{where}: unknown header {key!r}")
         index = HEADERS.index(key)
         if key == "phase" or phase is None:
@@ -277,8 +462,10 @@ def parse_cases(
                 if not phase_re.match(value):
                     raise CaseFormatError(f"{where}: bad phase {value!r}")
                 phase_name = value
+            elif syntax.default_phase is None:
+                raise CaseFormatError(f"{where}: case {case.number} needs a phase: first")
             else:
-                phase_name = DEFAULT_PHASE
+                phase_name = syntax.default_phase
             phase = PhaseCase(phase=phase_name, line=number)
             case.phases.append(phase)
             last_header = 0
@@ -287,14 +474,18 @@ def parse_cases(
         if index <= last_header:
             raise CaseFormatError(f"{where}: header {key!r} out of order or repeated")
         last_header = index
-        if key == "units" and len(case.phases) > 1:
+        if key in FIRST_PHASE_ONLY and len(case.phases) > 1:
             raise CaseFormatError(
-                f"{where}: units: only in the first phase (later ones carry over)"
+                f"{where}: {key}: only in the first phase (later ones carry over)"
             )
-        if key in {"dislodged", "centers"} and len(case.phases) > 1:
-            raise CaseFormatError(f"{where}: {key}: only in the first phase")
         if key == "centers":
             phase.centers = {}
+        elif key == "players":
+            phase.players = []
+        elif key == "options":
+            phase.options = {}
+        elif key == "capitals":
+            phase.capitals = {}
         elif key == "orders":
             phase.has_orders_header = True
         elif key == "after":
