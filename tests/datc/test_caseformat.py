@@ -16,9 +16,11 @@ import pytest
 
 from .caseformat import (
     CODES,
+    DATC,
     POWERS,
     Case,
     CaseFormatError,
+    CaseSyntax,
     PhaseCase,
     load_all,
     load_cases,
@@ -439,3 +441,160 @@ def test_notes_name_the_preferred_option_where_the_datc_offers_choices(corpus: l
             assert any(re.search(r"[Pp]referred option", note) for note in case.notes), (
                 f"{case.number}: the DATC states a preference; a note must name it"
             )
+
+
+# ------------------------------------------------------------ variant syntax
+
+VARIANT = CaseSyntax(
+    unit_re=re.compile(r"^[LAM][1-9]\d?$"),
+    unit_hint="'A8'",
+    codes=("bounce", "cut", "void", "dislodged", "disband", "removed"),
+    sides=frozenset({"Wei", "Shu", "Wu"}),
+    options=frozenset({"army_supremacy", "length"}),
+    statuses=frozenset({"war", "alliance", "civil war"}),
+    capitals=True,
+    expectations=frozenset({"status", "centers", "next"}),
+    default_phase=None,
+)
+VARIANT_POWERS = frozenset({"Player1", "Player2", "Player3"})
+VARIANT_NUMBER = re.compile(r"^TK\.[A-Z]\.[1-9]\d*$")
+VARIANT_PHASE = re.compile(r"^GT[1-9]\d*(?:C[12]R?|A)$")
+
+VARIANT_SAMPLE = """\
+case: TK.X.1
+title: Army supremacy
+rule: "an army moving into a space with a friendly militia
+rule: will dislodge the militia"
+phase: GT1C1
+players:
+    Player1: Wei
+    Player2: Wei
+    Player3: Shu
+options:
+    army_supremacy
+    length: 3
+status:
+    Player1: civil war Player2
+    Player3: war Wei
+units:
+    Player1: L8
+    Player1: A8
+    Player1: M6
+centers:
+    Player1: 6, 8
+    Player2: -
+capitals:
+    Player1: 8
+    Player2: -
+orders:
+    Player1: A8->6
+results:
+    L8: ok
+    A8: ok
+    M6: removed
+after:
+    Player1: L8
+    Player1: A6
+expect:
+    status Player1 Player2: civil war
+    centers Player1: 6, 8
+    next: GT1C2
+phase: GT1C2
+orders:
+    Player1: A6->7
+results:
+    A6: bounce, removed
+"""
+
+
+def _variant(text: str) -> list[Case]:
+    return parse_cases(
+        text,
+        "tk",
+        powers=VARIANT_POWERS,
+        number_re=VARIANT_NUMBER,
+        phase_re=VARIANT_PHASE,
+        syntax=VARIANT,
+    )
+
+
+def test_variant_sample_parses() -> None:
+    [case] = _variant(VARIANT_SAMPLE)
+    assert case.rules == [
+        '"an army moving into a space with a friendly militia',
+        'will dislodge the militia"',
+    ]
+    first, second = case.phases
+    assert first.players == [("Player1", "Wei"), ("Player2", "Wei"), ("Player3", "Shu")]
+    assert first.options == {"army_supremacy": "yes", "length": "3"}
+    assert first.status == [("Player1", "civil war", "Player2"), ("Player3", "war", "Wei")]
+    assert first.units == [("Player1", "L8"), ("Player1", "A8"), ("Player1", "M6")]
+    assert first.centers == {"Player1": ["6", "8"], "Player2": []}
+    assert first.capitals == {"Player1": "8", "Player2": "-"}
+    assert first.results == {"L8": [], "A8": [], "M6": ["removed"]}
+    assert first.after == [("Player1", "L8"), ("Player1", "A6")]
+    assert [(e.key, e.args, e.value) for e in first.expect] == [
+        ("status", ("Player1", "Player2"), "civil war"),
+        ("centers", ("Player1",), "6, 8"),
+        ("next", (), "GT1C2"),
+    ]
+    assert first.expect[0].line == 36
+    assert second.phase == "GT1C2" and second.results == {"A6": ["bounce", "removed"]}
+    assert second.players is None and second.expect == []
+
+
+def test_datc_syntax_is_unchanged_by_the_variant_headers() -> None:
+    """The DATC files may not use what only a variant syntax allows."""
+    for header in ("players", "options", "status", "capitals", "expect"):
+        text = _one_phase(extra=f"{header}:\n    Italy: x\n")
+        with pytest.raises(CaseFormatError, match=f"unknown header '{header}'"):
+            parse_cases(text, "bad")
+    with pytest.raises(CaseFormatError, match="not a unit"):
+        parse_cases(_one_phase(units="    Italy: A8\n"), "bad")
+    with pytest.raises(CaseFormatError, match="unknown result code 'removed'"):
+        parse_cases(_one_phase(results="    A Venice: removed\n"), "bad")
+    [case] = parse_cases(_one_phase(extra='rule: "a quote"\n'), "ok")
+    assert case.rules == ['"a quote"'] and DATC.default_phase == "S1901M"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("    M6: removed\n", "    M6: removed, bounce\n", "must be listed in the order"),
+        ("    Player1: A8->6\n", "    Player4: A8->6\n", "unknown power 'Player4'"),
+        ("    Player3: Shu\n", "    Player3: Han\n", "unknown side 'Han'"),
+        ("    Player3: Shu\n", "    Player1: Shu\n", "the side of Player1 given twice"),
+        ("    Player3: Shu\n", "", "Player3 not among the players"),
+        ("players:\n    Player1: Wei\n    Player2: Wei\n    Player3: Shu\n", "", "has no players:"),
+        ("    length: 3\n", "    length: three\n", "yes, no or a number"),
+        ("    length: 3\n", "    colour: 3\n", "unknown option 'colour'"),
+        ("    length: 3\n", "    army_supremacy: no\n", "option 'army_supremacy' given twice"),
+        (
+            "    Player3: war Wei\n",
+            "    Player3: peace Wei\n",
+            "expected '<Power>: <status> <Power>'",
+        ),
+        ("    Player3: war Wei\n", "    Player3: war Han\n", "neither a power nor a side"),
+        ("    Player3: war Wei\n", "    Player3: war Player3\n", "two different powers"),
+        ("    Player3: war Wei\n", "    Player2: war Player1\n", "second status line"),
+        ("    Player2: -\ncapitals:", "    Player2: -\n    Player2: 8\ncapitals:", "twice"),
+        (
+            "    Player2: -\norders:",
+            "    Player1: 9\norders:",
+            "the capital of Player1 given twice",
+        ),
+        ("    next: GT1C2\n", "    winner: Player1\n", "unknown expectation 'winner'"),
+        ("    next: GT1C2\n", "    next GT1C2\n", "expected '<key> \\[<args>\\]: <value>'"),
+        ("    M6: removed\n", "    M 6: removed\n", "not a unit \\('A8'\\)"),
+        ("phase: GT1C1\n", "", "needs a phase: first"),
+        ("phase: GT1C2\n", "phase: GT1C3\n", "bad phase"),
+        ("phase: GT1C2\n", "phase: GT1C2\nstatus:\n", "only in the first phase"),
+        ("expect:\n", "capitals:\n", "out of order"),
+    ],
+)
+def test_variant_reader_rejects(old: str, new: str, message: str) -> None:
+    assert old in VARIANT_SAMPLE
+    text = VARIANT_SAMPLE.replace(old, new, 1)
+    with pytest.raises(CaseFormatError, match=message) as caught:
+        _variant(text)
+    assert str(caught.value).startswith("tk:")

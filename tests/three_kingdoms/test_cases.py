@@ -334,3 +334,50 @@ def test_cases_quote_the_rulebook() -> None:
 def test_cases_cover_the_sections() -> None:
     sections = Counter(c.number.split(".")[1] for c in ALL_CASES)
     assert len(ALL_CASES) >= 35, sections
+
+
+def test_format_example_is_a_passing_case() -> None:
+    """The Three Kingdoms example of FORMAT.md reads and plays as written."""
+    text = (Path(__file__).resolve().parents[1] / "datc" / "FORMAT.md").read_text(encoding="utf-8")
+    block = re.search(r"```\n(case: TK\..*?)```", text, re.DOTALL)
+    assert block, "FORMAT.md has no Three Kingdoms example"
+    [case] = parse_cases(
+        block.group(1),
+        "FORMAT.md",
+        powers=POWERS,
+        number_re=NUMBER_RE,
+        phase_re=PHASE_RE,
+        syntax=SYNTAX,
+    )
+    test_case(case)
+
+
+@pytest.mark.parametrize(
+    ("number", "old", "new"),
+    [
+        ("TK.S.8", "    M16: bounce\n", "    M16: ok\n"),
+        ("TK.R.1", "    Player3: L18\n", "    Player3: L23\n"),
+        ("TK.T.12", "    status Player1 Player2: civil war\n", "    status Player1 Player2: war\n"),
+        ("TK.T.12", "    next: GT2C1\n", "    next: GT1C1\n"),
+        ("TK.X.1", "    M6: removed\n", "    M6: dislodged\n"),
+        ("TK.M.3", "    dislodged Player4: A23 from 7\n", "    dislodged Player4: A23 from 19\n"),
+    ],
+)
+def test_a_wrong_expectation_fails(number: str, old: str, new: str) -> None:
+    """The runner is not blind: one changed line of a passing case makes it fail."""
+    path = next(p for p in sorted(CASES_DIR.glob("*.txt")) if f"case: {number}\n" in p.read_text())
+    text = path.read_text(encoding="utf-8")
+    start_at = text.index(f"case: {number}\n")
+    end = text.find("\ncase: ", start_at + 1)
+    block = text[start_at : None if end < 0 else end]
+    assert old in block
+    [case] = parse_cases(
+        block.replace(old, new, 1),
+        path.name,
+        powers=POWERS,
+        number_re=NUMBER_RE,
+        phase_re=PHASE_RE,
+        syntax=SYNTAX,
+    )
+    with pytest.raises(AssertionError):
+        test_case(case)
