@@ -195,6 +195,7 @@ def smtp_settings(section: dict[str, Any], home: Path) -> SmtpSettings:
         cafile=_cafile(section, home),
         timeout=float(section.get("timeout", 60)),
         helo=str(section["helo"]) if "helo" in section else None,
+        connections=int(section.get("connections", 3)),
     )
 
 

@@ -35,6 +35,7 @@ import hashlib
 import re
 import secrets
 from collections.abc import Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from email import quoprimime
 from email.message import EmailMessage
@@ -354,6 +355,16 @@ class OutboundTransport(Protocol):
     name: str
 
     def send(self, envelope_from: str, to_addr: str, message: bytes) -> None: ...
+
+
+class BackgroundOutbound(OutboundTransport, Protocol):
+    """A transport that can also send in the background (SMTP): ``start``
+    returns at once with a future whose ``result()`` is ``None`` once the
+    mail is accepted, or raises what ``send`` would. The relay uses it to
+    send several mails at a time, and to let acknowledgements leave while
+    the judge handles the next mail."""
+
+    def start(self, envelope_from: str, to_addr: str, message: bytes) -> Future[None]: ...
 
 
 def _check_recipient(to_addr: str) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
@@ -39,6 +40,7 @@ from judge.engine import (
 from judge.mailin import InboundTransport, IncomingMail, Limits, parse_mail
 from judge.mailout import (
     Attachment,
+    BackgroundOutbound,
     OutboundTransport,
     OutgoingMail,
     PermanentFailure,
@@ -51,6 +53,9 @@ from judge.rng import Draw, VerifyError, commitment, new_seed, recompute
 from judge.store import Seat, Store, check_token, hash_token, new_token
 
 log = logging.getLogger("judge")
+
+RELAY_WINDOW = 8
+"""How many outbox mails may be on their way at once (see :meth:`Judge.relay`)."""
 
 GM = "GM"
 
@@ -162,6 +167,10 @@ class Judge:
         self.fault: Callable[[str], None] | None = None
         #: Where new games get their seed (tests may fix it to replay a game).
         self.seed_source: Callable[[], bytes] = new_seed
+        #: Outbox mails being sent in the background, by id (see :meth:`relay`).
+        self._in_flight: dict[int, tuple[dict[str, Any], Future[None]]] = {}
+        self._relay_down = False
+        self._cycling = False
 
     @classmethod
     def open(cls, home: Path, now: Callable[[], datetime] = utcnow) -> Judge:
@@ -176,6 +185,11 @@ class Judge:
         return cls(config, store, inbound, outbound, now)
 
     def close(self) -> None:
+        if self._in_flight:  # record what is on its way; the rest goes next time
+            try:
+                self._collect([], wait=True)
+            except Exception:
+                log.exception("could not record the mails being sent")
         for transport in (self.inbound, self.outbound):
             closer = getattr(transport, "close", None)
             if closer is not None:
@@ -334,9 +348,13 @@ class Judge:
                 if entry.kind == "drop":
                     seat = self.store.seat(name, entry.role or "")
                     if seat is not None and seat.status == "active":
-                        self._queue(seat.address, f"[{name}] queued action dropped",
-                                    "\n".join(e.text for e in extra.events) + "\n",
-                                    "notice", game=name)
+                        self._queue(
+                            seat.address,
+                            f"[{name}] queued action dropped",
+                            "\n".join(e.text for e in extra.events) + "\n",
+                            "notice",
+                            game=name,
+                        )
 
     def _write(self, name: str, step: adj.Step, message_id: str) -> None:
         """Write a step: log entries, the table, reports, the next clock."""
@@ -438,9 +456,11 @@ class Judge:
         """Queue one mail; returns its Message-ID, or ``""`` when it is a
         reply over ``limits.replies_per_hour`` for that address (not queued)."""
         now = self.now()
-        if in_reply_to and self.store.replies_since(
-            to_addr, scheduler.iso(now - timedelta(hours=1))
-        ) >= self.config.replies_per_hour:
+        if (
+            in_reply_to
+            and self.store.replies_since(to_addr, scheduler.iso(now - timedelta(hours=1)))
+            >= self.config.replies_per_hour
+        ):
             log.warning("not answering %s: %d replies in the last hour (limits.replies_per_hour)",
                         to_addr, self.config.replies_per_hour)  # fmt: skip
             return ""
@@ -1423,32 +1443,130 @@ class Judge:
 
     # ================================================================== relay
 
-    def relay(self) -> list[str]:
-        """Send what the outbox holds, with retries on temporary failures."""
+    def relay(self, *, wait: bool = True) -> list[str]:
+        """Send what the outbox holds, with retries on temporary failures;
+        return the Message-IDs sent.
+
+        With a transport that sends in the background
+        (:class:`~judge.mailout.BackgroundOutbound`, i.e. SMTP) due mails
+        travel over the transport's connections side by side, one per
+        recipient at a time so that each player gets them in order.
+        ``wait=False`` only starts what is due and records what has
+        finished: the daemon calls it after each mail it handles, so an
+        acknowledgement leaves while the next order is read. ``wait=True``
+        (the end of every cycle) waits until everything due has gone.
+
+        A pass is one :meth:`cycle` (or one call outside a cycle). After a
+        :class:`ServerUnavailable` nothing more is started in the pass, and
+        mails already started that fail the same way are left as they were:
+        only the first counts an attempt, as if the pass had stopped there.
+        At most :data:`RELAY_WINDOW` mails are on their way at once, which
+        also bounds how many a hard kill can make the judge send twice (each
+        under its own Message-ID, which mail clients fold into one)."""
         sent: list[str] = []
-        now = self.now()
-        for mrow in self.store.due_mail(scheduler.iso(now)):
+        if wait and not self._cycling:
+            self._relay_down = False  # a pass of its own (a cycle is one pass)
+        background = self._background() is not None
+        while True:
+            started = self._relay_start(sent)
+            if not background:
+                return sent
+            finished = self._collect(sent, wait=wait)
+            if not wait or not (started or finished) or self._relay_down:
+                return sent
+            # Waiting: go on while mail is left (beyond the window, or a
+            # recipient's next mail behind the one just sent).
+
+    def _relay_start(self, sent: list[str]) -> int:
+        """Start (or, without a background transport, send) the due mail;
+        return how many were started."""
+        if self._relay_down:
+            return 0
+        started = 0
+        # One mail per recipient on its way at a time, so that each player
+        # gets the judge's mail in the order it was written.
+        busy = {mrow["to_addr"] for mrow, _ in self._in_flight.values()}
+        background = self._background()
+        for mrow in self.store.due_mail(scheduler.iso(self.now())):
+            if mrow["id"] in self._in_flight:
+                continue
+            if background is not None:
+                if len(self._in_flight) >= RELAY_WINDOW:
+                    break  # the rest starts at the next call
+                if mrow["to_addr"] in busy:
+                    continue
+                busy.add(mrow["to_addr"])
+                future = background.start(mrow["envelope_from"], mrow["to_addr"], mrow["raw"])
+                self._in_flight[mrow["id"]] = (mrow, future)
+                started += 1
+                continue
+            failure: TemporaryFailure | PermanentFailure | None = None
             try:
                 self.outbound.send(mrow["envelope_from"], mrow["to_addr"], mrow["raw"])
-            except TemporaryFailure as exc:
-                attempts = int(mrow["attempts"]) + 1
-                wait = min(60 * 2**attempts, 6 * 3600)
-                self.store.mark_retry(
-                    mrow["id"], attempts, scheduler.iso(now + timedelta(seconds=wait)), str(exc)
-                )
-                if isinstance(exc, ServerUnavailable):
-                    log.warning("relay: %s; the outbox waits", exc)
-                    break  # every other mail would fail the same way now
+            except (TemporaryFailure, PermanentFailure) as exc:
+                failure = exc
+            self._relayed(mrow, failure, sent)
+            started += 1
+            if self._relay_down:
+                break  # every other mail would fail the same way now
+        return started
+
+    def _background(self) -> BackgroundOutbound | None:
+        """The outbound transport if it sends in the background (a plain
+        attribute test: a runtime protocol check costs too much per mail)."""
+        outbound = self.outbound
+        return outbound if callable(getattr(outbound, "start", None)) else None  # type: ignore[return-value]
+
+    def _collect(self, sent: list[str], *, wait: bool) -> int:
+        """Record the background sends that finished (all of them, waiting
+        for each, when ``wait``), in the order they were queued; return how
+        many."""
+        finished = 0
+        for mail_id in sorted(self._in_flight):
+            mrow, future = self._in_flight[mail_id]
+            if not wait and not future.done():
                 continue
-            except PermanentFailure as exc:
-                with self.store.atomic():  # 5xx: the address is bouncing; tell the GM
-                    self.store.mark_failed(mrow["id"], str(exc))
-                    bounces.bounced(self, mrow, str(exc), reported=False)
-                continue
-            self._fault("sent")
-            self.store.mark_sent(mrow["id"], scheduler.iso(now))
-            sent.append(mrow["message_id"])
-        return sent
+            failure: TemporaryFailure | PermanentFailure | None = None
+            try:
+                future.result()
+            except (TemporaryFailure, PermanentFailure) as exc:
+                failure = exc
+            except Exception as exc:  # a transport bug: retry later, like a 4xx
+                log.exception("relay: sending mail %s failed", mail_id)
+                failure = TemporaryFailure(f"{type(exc).__name__}: {exc}")
+            del self._in_flight[mail_id]
+            finished += 1
+            if isinstance(failure, ServerUnavailable) and self._relay_down:
+                continue  # the server is away: this pass already counted it
+            self._relayed(mrow, failure, sent)
+        return finished
+
+    def _relayed(
+        self,
+        mrow: dict[str, Any],
+        failure: TemporaryFailure | PermanentFailure | None,
+        sent: list[str],
+    ) -> None:
+        """Record how sending outbox mail ``mrow`` went."""
+        now = self.now()
+        if isinstance(failure, TemporaryFailure):
+            attempts = int(mrow["attempts"]) + 1
+            wait = min(60 * 2**attempts, 6 * 3600)
+            self.store.mark_retry(
+                mrow["id"], attempts, scheduler.iso(now + timedelta(seconds=wait)), str(failure)
+            )
+            if isinstance(failure, ServerUnavailable):
+                log.warning("relay: %s; the outbox waits", failure)
+                self._relay_down = True
+            return
+        if isinstance(failure, PermanentFailure):
+            with self.store.atomic():  # 5xx: the address is bouncing; tell the GM
+                self.store.mark_failed(mrow["id"], str(failure))
+                bounces.bounced(self, mrow, str(failure), reported=False)
+            return
+        self._fault("sent")
+        self.store.mark_sent(mrow["id"], scheduler.iso(now))
+        sent.append(mrow["message_id"])
 
     def _record_failure(self, key: str, raw: bytes, exc: Exception) -> None:
         """A mail the judge could not handle: nothing of it was applied (its
@@ -1462,6 +1580,17 @@ class Judge:
     def cycle(self) -> list[str]:
         """One full cycle: read mail, run what is due, relay the outbox."""
         lines: list[str] = []
+        self._relay_down = False
+        self._cycling = True
+        try:
+            self._read_mail(lines)
+            lines.extend(self.run_due())
+            self.relay()
+        finally:
+            self._cycling = False
+        return lines
+
+    def _read_mail(self, lines: list[str]) -> None:
         for key, raw in self.inbound.fetch():
             try:
                 lines.append(self.handle(key, raw))
@@ -1475,7 +1604,5 @@ class Judge:
                 continue
             self._fault("before-move")
             self.inbound.done(key, ok=True)
-        lines.extend(self.run_due())
-        self.relay()
-        return lines
-
+            if self._in_flight or self._background() is not None:
+                self.relay(wait=False)  # the acknowledgement leaves while we go on

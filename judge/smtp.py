@@ -1,8 +1,11 @@
 """Mail out over SMTP: an :class:`~judge.mailout.OutboundTransport` on aiosmtplib.
 
 aiosmtplib is asynchronous; the judge is not. :class:`SmtpOutbound` owns a
-private event loop and runs each send to completion on it, keeping one SMTP
-connection open between sends (the relay sends a batch through it). A
+private event loop, running in a thread of its own, and a small pool of SMTP
+connections kept open between sends (at most ``connections``, 3 by default).
+:meth:`SmtpOutbound.start` hands a mail to that loop and returns a future at
+once, so the relay sends several mails at a time while the judge goes on
+handling the next order; :meth:`SmtpOutbound.send` waits for one. A
 connection that sat unused for ``noop_after`` seconds is checked with NOOP
 first and replaced if the server dropped it.
 
@@ -34,8 +37,10 @@ import contextlib
 import logging
 import re
 import ssl
+import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 import aiosmtplib
@@ -66,6 +71,8 @@ class SmtpSettings:
     helo: str | None = None
     """The name given in EHLO (default: the host's fully qualified name)."""
     noop_after: float = 10.0
+    connections: int = 3
+    """How many SMTP connections may carry mail at once (:meth:`SmtpOutbound.start`)."""
 
     def ssl_context(self) -> ssl.SSLContext:
         return ssl.create_default_context(cafile=self.cafile)
@@ -99,8 +106,9 @@ def _reply(exc: aiosmtplib.SMTPResponseException) -> str:
 
 class SmtpOutbound:
     """An :class:`~judge.mailout.OutboundTransport` over SMTP (see the module
-    docstring). :meth:`close` ends the connection and the event loop; the
-    object cannot send after it."""
+    docstring), which also sends in the background (:meth:`start`).
+    :meth:`close` ends the connections and the event loop; the object cannot
+    send after it."""
 
     name = "smtp"
 
@@ -110,64 +118,99 @@ class SmtpOutbound:
         self.settings = settings
         self.clock = clock
         self._loop = asyncio.new_event_loop()
-        self._smtp: aiosmtplib.SMTP | None = None
-        self._last_used = 0.0
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._idle: list[tuple[aiosmtplib.SMTP, float]] = []
+        """Open connections not in use, with when each was last used (loop only)."""
+        self._slots = asyncio.Semaphore(max(1, settings.connections))
         self.connects = 0
         """How many connections were opened (tests and the benchmark read it)."""
 
-    # ----------------------------------------------------------------- connection
+    # ----------------------------------------------------------------- connections
 
-    async def _connection(self) -> aiosmtplib.SMTP:
-        smtp = self._smtp
-        if smtp is not None and smtp.is_connected:
-            if self.clock() - self._last_used < self.settings.noop_after:
-                return smtp
-            try:
-                await smtp.noop()
-                return smtp
-            except (aiosmtplib.SMTPException, OSError):
-                smtp.close()
-        self._smtp = None
-        smtp = await open_connection(self.settings)
-        self._smtp = smtp
-        self.connects += 1
-        return smtp
+    def _running_loop(self) -> asyncio.AbstractEventLoop:
+        """The event loop, running in its own thread from the first send on."""
+        with self._lock:
+            if self._loop.is_closed():
+                raise ServerUnavailable("SMTP: the transport is closed")
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._loop.run_forever, name="judge-smtp", daemon=True
+                )
+                self._thread.start()
+        return self._loop
 
-    def _drop(self) -> None:
-        smtp, self._smtp = self._smtp, None
-        if smtp is not None:
+    async def _acquire(self) -> aiosmtplib.SMTP:
+        """A connection for one send: an idle one (checked with NOOP when it
+        sat unused for ``noop_after`` seconds), else a new one. At most
+        ``connections`` are in use at once; the caller waits for one."""
+        await self._slots.acquire()
+        try:
+            while self._idle:
+                smtp, last_used = self._idle.pop()
+                if not smtp.is_connected:
+                    continue
+                if self.clock() - last_used < self.settings.noop_after:
+                    return smtp
+                try:
+                    await smtp.noop()
+                    return smtp
+                except (aiosmtplib.SMTPException, OSError):
+                    smtp.close()
+            smtp = await open_connection(self.settings)
+            self.connects += 1
+            return smtp
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def _release(self, smtp: aiosmtplib.SMTP, keep: bool) -> None:
+        if keep and smtp.is_connected:
+            self._idle.append((smtp, self.clock()))
+        else:
             with contextlib.suppress(Exception):  # a broken transport may fail in any way
+                smtp.close()
+        self._slots.release()
+
+    async def _quit_all(self) -> None:
+        idle, self._idle = self._idle, []
+        for smtp, _ in idle:
+            if not smtp.is_connected:
+                continue
+            try:
+                await asyncio.wait_for(smtp.quit(), 5)
+            except Exception:
                 smtp.close()
 
     def close(self) -> None:
-        """QUIT (best effort), then close the event loop."""
-        if self._loop.is_closed():
-            return
-        smtp, self._smtp = self._smtp, None
-        if smtp is not None and smtp.is_connected:
-            try:
-                self._loop.run_until_complete(asyncio.wait_for(smtp.quit(), 5))
-            except Exception:
-                smtp.close()
-        self._loop.close()
+        """QUIT every idle connection (best effort), then stop the event loop."""
+        with self._lock:
+            if self._loop.is_closed():
+                return
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            with contextlib.suppress(Exception):
+                asyncio.run_coroutine_threadsafe(self._quit_all(), self._loop).result(10)
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            thread.join(10)
+        with self._lock:
+            self._loop.close()
 
     # ----------------------------------------------------------------- sending
 
-    async def _send(self, envelope_from: str, to_addr: str, message: bytes) -> None:
-        smtp = await self._connection()
-        await smtp.sendmail(envelope_from, [to_addr], message)
-
-    def send(self, envelope_from: str, to_addr: str, message: bytes) -> None:
-        """Deliver ``message`` to ``to_addr`` with ``envelope_from`` as the
-        return path (``""`` sends ``MAIL FROM:<>``). Raises the relay's
-        failures as described in the module docstring."""
+    async def _deliver(self, envelope_from: str, to_addr: str, message: bytes) -> None:
+        """One mail over a pooled connection, with the server's answers
+        turned into the relay's failures (see the module docstring)."""
         if not _ADDR.fullmatch(to_addr):
             raise PermanentFailure(f"recipient {to_addr!r} is not exactly one address")
         if envelope_from and not _ADDR.fullmatch(envelope_from):
             raise PermanentFailure(f"envelope sender {envelope_from!r} is not an address")
         where = f"SMTP {self.settings.host}:{self.settings.port}"
+        smtp: aiosmtplib.SMTP | None = None
+        keep = True  # False: the session is unusable, close it
         try:
-            self._loop.run_until_complete(self._send(envelope_from, to_addr, message))
+            smtp = await self._acquire()
+            await smtp.sendmail(envelope_from, [to_addr], message)
         except aiosmtplib.SMTPRecipientsRefused as exc:
             refusal = exc.recipients[0]
             if 500 <= refusal.code < 600:
@@ -178,7 +221,7 @@ class SmtpOutbound:
                 raise PermanentFailure(f"{where}: DATA: {_reply(exc)}") from exc
             raise TemporaryFailure(f"{where}: DATA: {_reply(exc)}") from exc
         except aiosmtplib.SMTPAuthenticationError as exc:
-            self._drop()
+            keep = False
             log.error("%s: login refused (%s); check the username and password", where,
                       _reply(exc))  # fmt: skip
             raise ServerUnavailable(f"{where}: AUTH: {_reply(exc)}") from exc
@@ -188,12 +231,28 @@ class SmtpOutbound:
         except aiosmtplib.SMTPResponseException as exc:
             # 421 and friends close the session; anything else here concerns
             # the session (EHLO, STARTTLS), not this recipient.
-            self._drop()
+            keep = False
             raise ServerUnavailable(f"{where}: {_reply(exc)}") from exc
         except (TimeoutError, aiosmtplib.SMTPException, OSError) as exc:
-            self._drop()
+            keep = False
             raise ServerUnavailable(f"{where}: {type(exc).__name__}: {exc}") from exc
         except ValueError as exc:  # aiosmtplib refused an address it cannot send safely
             raise PermanentFailure(f"{where}: {exc}") from exc
         finally:
-            self._last_used = self.clock()
+            if smtp is not None:
+                self._release(smtp, keep)
+
+    def start(self, envelope_from: str, to_addr: str, message: bytes) -> Future[None]:
+        """Begin sending ``message`` in the background and return at once.
+        The future's ``result()`` is ``None`` once the server accepted the
+        mail, or raises what :meth:`send` would. Up to ``connections`` mails
+        travel at once, each on its own connection."""
+        return asyncio.run_coroutine_threadsafe(
+            self._deliver(envelope_from, to_addr, message), self._running_loop()
+        )
+
+    def send(self, envelope_from: str, to_addr: str, message: bytes) -> None:
+        """Deliver ``message`` to ``to_addr`` with ``envelope_from`` as the
+        return path (``""`` sends ``MAIL FROM:<>``). Raises the relay's
+        failures as described in the module docstring."""
+        self.start(envelope_from, to_addr, message).result()

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.service import Judge
+from judge.service import RELAY_WINDOW, Judge
 from tests.core.conftest import Clock
 from tests.mailserver.players import (
     Mail,
@@ -68,12 +68,14 @@ def assert_each_once(judge: Judge, servers: MailServers, sent: list[str]) -> Non
                         if status == "processed" for _ in range(n))  # fmt: skip
     assert all(processed[m] == 1 for m in sent)
     assert servers.count("judge") == 0
-    assert judge.store.outbox("queued") == [] and judge.store.outbox("failed") == []
+    waiting = [(r["attempts"], r["last_error"]) for r in judge.store.outbox("queued")]
+    assert waiting == [] and judge.store.outbox("failed") == []
     got = acks(servers)
     assert all(got[m] == 1 for m in sent), got
 
 
-def test_imap_server_restarted_mid_poll(servers: MailServers, judge: Judge, mail: Mail) -> None:
+def test_imap_server_restarted_mid_poll(servers: MailServers, judge: Judge, mail: Mail,
+                                        clock: Clock) -> None:
     signon = mail.start_sealed()
     sent = send_bids(mail, signon, 10)
     seen = {"n": 0}
@@ -90,6 +92,11 @@ def test_imap_server_restarted_mid_poll(servers: MailServers, judge: Judge, mail
     mail.cycle_until(lambda: servers.count("judge") == 0, "the INBOX to empty")
     judge.fault = None
     assert judge.inbound.connects > connects  # type: ignore[attr-defined]
+    # Acknowledgements sent while Dovecot was away were refused for now by
+    # the SMTP front (4xx: LMTP down) and wait in the outbox for their retry.
+    for _ in range(3):
+        clock.advance(minutes=10)
+        judge.cycle()
     assert_each_once(judge, servers, sent)
     # The 4th mail came back after the restart and was recognised.
     assert inbox_status(judge)[(sent[3], "duplicate")] == 1
@@ -217,9 +224,12 @@ def test_daemon_killed_mid_batch(servers: MailServers, home: Path, kill_at: str)
         assert_each_once(judge, servers, sent)
         distinct = sum(acks(servers).values())
         total = sum(1 for raw in servers.messages("north") if b"In-Reply-To:" in raw)
-        # Only a kill between a send and its record sends a mail again, under
-        # its own Message-ID.
-        assert total - distinct == (1 if kill_at.startswith("sent") else 0)
+        # Only a mail accepted by the server but not yet recorded as sent when
+        # the kill came goes again, under its own Message-ID: the one being
+        # recorded at "sent", and at any point those the relay had on their
+        # way in the background (never more than its window).
+        again = total - distinct
+        assert (1 if kill_at.startswith("sent") else 0) <= again <= RELAY_WINDOW, again
     finally:
         judge.close()
 

@@ -1,0 +1,108 @@
+"""The relay with a transport that sends in the background (as SMTP does):
+mails travel side by side, each recipient's in the order they were written,
+never more than the window at once, and a server that is away costs one
+attempt per pass, as with a transport that sends one mail at a time."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import threading
+import time
+from collections import defaultdict
+from concurrent.futures import Future, ThreadPoolExecutor
+
+from judge.mailout import BackgroundOutbound, ServerUnavailable
+from judge.service import RELAY_WINDOW, Judge
+
+from .conftest import Post
+from .helpers import start_sealed
+
+
+class Background:
+    """Sends on worker threads after a short delay, recording what it carried."""
+
+    name = "background"
+
+    def __init__(self, failure: Exception | None = None) -> None:
+        self.failure = failure
+        self.pool = ThreadPoolExecutor(max_workers=RELAY_WINDOW + 4)
+        self.lock = threading.Lock()
+        self.carried: list[tuple[str, str]] = []  # (recipient, Message-ID)
+        self.active: dict[str, int] = defaultdict(int)
+        self.most_at_once = 0
+        self.most_per_recipient = 0
+
+    def start(self, envelope_from: str, to_addr: str, message: bytes) -> Future[None]:
+        return self.pool.submit(self._deliver, to_addr, message)
+
+    def send(self, envelope_from: str, to_addr: str, message: bytes) -> None:
+        self.start(envelope_from, to_addr, message).result()
+
+    def _deliver(self, to_addr: str, message: bytes) -> None:
+        with self.lock:
+            self.active[to_addr] += 1
+            self.most_at_once = max(self.most_at_once, sum(self.active.values()))
+            self.most_per_recipient = max(self.most_per_recipient, self.active[to_addr])
+        try:
+            time.sleep(0.02)
+            if self.failure is not None:
+                raise self.failure
+            msg = email.message_from_bytes(message, policy=email.policy.default)
+            with self.lock:
+                self.carried.append((to_addr, str(msg["Message-ID"])))
+        finally:
+            with self.lock:
+                self.active[to_addr] -= 1
+
+
+def _use(judge: Judge, transport: BackgroundOutbound) -> None:
+    judge.outbound = transport
+
+
+def test_mails_travel_side_by_side_each_recipient_in_order(judge: Judge, post: Post) -> None:
+    seats = start_sealed(post)  # set up with the Maildir transport
+    before = len(judge.store.outbox())
+    transport = Background()
+    _use(judge, transport)
+    for role, addr in seats.addresses.items():
+        for command in ("STATUS", "HELP", "STATUS\nHELP"):
+            post.deliver(post.raw(addr, f"{seats.signon(role)}\n{command}\n"))
+    judge.cycle()
+    rows = judge.store.outbox()[before:]
+    assert len(rows) == 9 and all(r["status"] == "sent" for r in rows)
+    for addr in seats.addresses.values():
+        queued = [r["message_id"] for r in rows if r["to_addr"] == addr]
+        carried = [m for to, m in transport.carried if to == addr]
+        assert len(queued) == 3 and carried == queued  # in the order the judge wrote them
+    assert transport.most_per_recipient == 1
+    assert transport.most_at_once > 1  # different players' mail went side by side
+
+
+def test_never_more_than_the_window_at_once(judge: Judge, post: Post) -> None:
+    transport = Background()
+    _use(judge, transport)
+    count = RELAY_WINDOW * 2 + 3
+    for i in range(count):
+        post.deliver(post.raw(f"p{i}@players.example", "HELP\n"))
+    judge.cycle()
+    assert len(transport.carried) == count
+    assert [r["status"] for r in judge.store.outbox()] == ["sent"] * count
+    assert 1 < transport.most_at_once <= RELAY_WINDOW
+
+
+def test_server_away_costs_one_attempt_per_pass(judge: Judge, post: Post) -> None:
+    transport = Background(ServerUnavailable("SMTP 127.0.0.1:25: connection refused"))
+    _use(judge, transport)
+    for i in range(5):
+        post.deliver(post.raw(f"p{i}@players.example", "HELP\n"))
+    judge.cycle()
+    queued = judge.store.outbox("queued")
+    assert len(queued) == 5
+    assert sorted(r["attempts"] for r in queued) == [0, 0, 0, 0, 1]
+    assert transport.carried == []
+    # Back again: everything goes at the next pass once the retry is due.
+    transport.failure = None
+    post.clock.advance(hours=1)
+    judge.cycle()
+    assert judge.store.outbox("queued") == [] and len(transport.carried) == 5
