@@ -25,19 +25,38 @@ when every route is (4.A.1); a convoyed army cuts no support for an attack
 on the province it left (4.A.4, 6.G.13); a dislodged unit still bounces
 outside a head-to-head battle (4.A.7, via the prevent strength of 5.B.6).
 
-Everything is integer-indexed by province (one unit per province); no
-strings, dictionaries of names or copies in the hot path.
+The decisions belong to *forces*: the pieces of one power in one province
+carrying the same order. One set of equations (``_decide``) serves two
+front ends:
+
+* :func:`adjudicate_movement`, the standard game and its map variants: one
+  unit per province, so a force is a unit and is numbered by its province;
+* :func:`adjudicate_forces`, for games whose provinces hold several pieces
+  (Three Kingdoms: a leader with an army or militia). Several forces may
+  start in one province; the province-level notions are taken over the
+  forces there: what stays (those not ordered to move and the moves that
+  fail), the hold strength (the sum of what stays, with the supports to
+  hold of each force), the powers a move may not dislodge (those staying).
+  A :class:`~games.diplomacy.variant.Stacking` hook says when a move enters
+  beside what stays instead of fighting it (a *join*).
+
+Everything is integer-indexed (by province, or by force); no strings,
+dictionaries of names or copies in the hot path.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .board import Board, Unit
 from .geography import DipMap
 from .orders import CONVERT, CONVOY, HOLD, MOVE, SUPPORT, Order
+
+if TYPE_CHECKING:
+    from .variant import Stacking
 
 _HOLD, _MOVE, _SUPPORT, _CONVOY = 0, 1, 2, 3
 # A variant's conversion (CONVERT) stands still all season: a hold.
@@ -76,6 +95,11 @@ class Strengths:
     contests the province with other moves (its prevent strength) and in a
     head-to-head battle (its defend strength), when it meets another power's
     unit staying in the province (Warring States walls, rules 1 and 4).
+    ``beaten_defends``: a move beaten in a head-to-head battle still
+    defends its province: the winner must also overcome the province's hold
+    strength, in which the beaten force counts as staying (Three Kingdoms:
+    "A piece that is blocked in its move returns to its space of origin and
+    defends that space").
     ``graded_cuts``: a support of weight ``w`` loses ``min(w, s)`` where
     ``s`` is the strength of the strongest single attack on the supporter
     (an attack from the province the support aims at still counts only by
@@ -93,6 +117,7 @@ class Strengths:
     penalise_defended_only: bool = False
     penalise_prevent: bool = False
     graded_cuts: bool = False
+    beaten_defends: bool = False
 
 
 @dataclass
@@ -137,6 +162,7 @@ def adjudicate_movement(
 
     kind = [-1] * n
     power = [-1] * n
+    occ = [-1] * n  # one force per unit, numbered by its province
     mdest = [-1] * n  # move: destination province
     target = [-1] * n  # support/convoy: province of the unit supported/convoyed
     sdest = [-1] * n  # support: province aimed at (hold: target); convoy: army's goal
@@ -149,6 +175,7 @@ def adjudicate_movement(
     convoys: list[int] = []
     for p, u in units.items():
         power[p] = u.power
+        occ[p] = p
         o = orders.get(p)
         if o is None or o.kind == HOLD:
             kind[p] = _HOLD
@@ -240,20 +267,224 @@ def adjudicate_movement(
         else:
             valid[p] = False
             res[p] = 0
-    h2h = [-1] * n
-    # A move through several spaces (like a convoyed one) meets no unit
-    # moving the other way in a head-to-head battle.
-    passing = set(rapid)
-    for q, movers in attackers.items():
-        if kind[q] == _MOVE and not convoyed[q] and q not in passing:
-            back = mdest[q]
-            for p in movers:
-                if p == back and not convoyed[p] and p not in passing:
-                    h2h[p] = q
-                    h2h[q] = p
-    empty: list[int] = []
+    h2h, _, path = _decide(
+        _identity(n),
+        occ,
+        _NO_STACKS,
+        kind,
+        power,
+        mdest,
+        target,
+        sdest,
+        convoyed,
+        res,
+        attackers,
+        moves,
+        supports,
+        convoys,
+        msup,
+        hsup,
+        cfleets,
+        set(rapid),
+        sea_nb,
+        strengths or _STANDARD,
+        None,
+    )
 
-    st = strengths or _STANDARD
+    # ------------------------------------------------------------------ outcome
+    codes: dict[int, list[str]] = {p: [] for p in occupied}
+    for p in void:
+        codes[p].append(VOID)
+    for p in blocked:
+        codes[p].append(BOUNCE)
+    moved: dict[int, int] = {}
+    new_units: dict[int, Unit] = {}
+    for p in moves:
+        if res[p] == 1:
+            o = orders[p]
+            dest = o.dest
+            moved[p] = dest
+            u = units[p]
+            new_units[loc_prov[dest]] = Unit(u.power, o.becomes or u.type, dest)
+        elif convoyed[p] and not path(p, False):
+            codes[p].append(NO_CONVOY)
+        else:
+            codes[p].append(BOUNCE)
+    for p in supports:
+        if not valid[p]:
+            codes[p].append(VOID)
+        elif res[p] == 0:
+            codes[p].append(CUT)
+    for p in convoys:
+        # A convoy is void when it matched no army moving by convoy, or when
+        # the Szykman rule made it fail with the fleet not dislodged.
+        if not valid[p] or (res[p] == 0 and not any(res[m] == 1 for m in attackers.get(p, ()))):
+            codes[p].append(VOID)
+    dislodged: dict[int, tuple[Unit, int, bool]] = {}
+    for p in occupied:
+        if p in moved:
+            continue
+        o = orders.get(p)
+        if p in new_units:
+            winner = next(a for a in attackers[p] if a in moved)
+            u = units[p]
+            if o is not None and o.becomes and o.kind != CONVERT:
+                # Variant: the unit changed type to carry out its order; a
+                # conversion (CONVERT) fails when the unit is dislodged.
+                u = _changed(dm, u, o.becomes)
+            dislodged[p] = (u, winner, convoyed[winner])
+            codes[p].append(DISLODGED)
+        elif o is not None and o.becomes:
+            new_units[p] = _changed(dm, units[p], o.becomes)
+        else:
+            new_units[p] = units[p]
+    contested: set[int] = set()
+    for q, movers in attackers.items():
+        if q in new_units:
+            continue
+        for w in movers:
+            if res[w] == 1:
+                continue
+            if convoyed[w] and not path(w, False):
+                continue
+            opp = h2h[w]
+            if opp >= 0 and res[opp] == 1:
+                continue
+            contested.add(q)
+            break
+    return MovementResult(
+        orders=dict(orders),
+        moved=moved,
+        codes=codes,
+        dislodged=dislodged,
+        contested=contested,
+        board=Board(dm, new_units),
+        convoyed={p for p in occupied if convoyed[p]},
+    )
+
+
+def _changed(dm: DipMap, unit: Unit, utype: str) -> Unit:
+    """``unit`` turned into a unit of type ``utype`` where it stands."""
+    loc = dm.locations[unit.loc].province if utype == "A" else unit.loc
+    return Unit(unit.power, utype, loc)
+
+
+_STANDARD = Strengths()
+_NO_STACKS: dict[int, list[int]] = {}
+_IDENTITY: dict[int, list[int]] = {}
+
+
+def _identity(n: int) -> list[int]:
+    """``[0, 1, ..., n - 1]``, built once per size (never modified)."""
+    found = _IDENTITY.get(n)
+    if found is None:
+        found = _IDENTITY[n] = list(range(n))
+    return found
+
+
+_TABLES: dict[int, tuple[int, list[int], tuple[frozenset[int], ...], list[frozenset[int]]]] = {}
+
+
+def _tables(
+    dm: DipMap,
+) -> tuple[int, list[int], tuple[frozenset[int], ...], list[frozenset[int]]]:
+    """Per-map tables, built once: province count, location -> province,
+    army adjacency, sea neighbours of each province."""
+    key = id(dm)
+    found = _TABLES.get(key)
+    if found is None:
+        found = (
+            len(dm.provinces),
+            [loc.province for loc in dm.locations],
+            dm.army_adj,
+            _sea_neighbour_table(dm),
+        )
+        _TABLES[key] = found
+    return found
+
+
+_SEA_CACHE: dict[int, list[frozenset[int]]] = {}
+
+
+def _sea_neighbour_table(dm: DipMap) -> list[frozenset[int]]:
+    key = id(dm)
+    table = _SEA_CACHE.get(key)
+    if table is None:
+        table = []
+        for p in range(len(dm.provinces)):
+            out: set[int] = set()
+            for loc in dm.fleet_locs[p]:
+                out |= dm.fleet_reach[loc]
+            table.append(frozenset(out))
+        _SEA_CACHE[key] = table
+    return table
+
+
+def _decide(
+    at: Sequence[int],
+    occ: Sequence[int],
+    stacks: Mapping[int, list[int]],
+    kind: list[int],
+    power: Sequence[int],
+    mdest: Sequence[int],
+    target: Sequence[int],
+    sdest: Sequence[int],
+    convoyed: Sequence[bool],
+    res: list[int],
+    attackers: dict[int, list[int]],
+    moves: Sequence[int],
+    supports: Sequence[int],
+    convoys: Sequence[int],
+    msup: Mapping[int, list[int]],
+    hsup: Mapping[int, list[int]],
+    cfleets: Mapping[int, list[int]],
+    passing: set[int] | frozenset[int],
+    sea_nb: Sequence[frozenset[int]],
+    st: Strengths,
+    stacking: Stacking | None,
+) -> tuple[list[int], dict[int, list[int]], Callable[[int, bool], bool]]:
+    """Settle every decision of one movement phase in ``res`` (1 succeeds, 0 fails).
+
+    Everything is indexed by force (a "slot"): ``at[s]`` is the province of
+    force ``s``; ``occ[q]`` is the force starting in province ``q`` (-1: none,
+    -2: several, listed in ``stacks[q]``). With one unit per province (the
+    standard game) a force's slot is its province. ``kind``/``power``: its
+    order kind and power; ``mdest``: a move's destination province;
+    ``target``: the force supported or convoyed; ``sdest``: the province a
+    support aims at (for a support to hold: the supported force's province)
+    or a convoy's goal; ``attackers[q]``: the moves into ``q``; ``msup``/
+    ``hsup``: the matching supports of a move / of a force that stays;
+    ``cfleets``: the convoys of a convoyed move; ``passing``: moves that meet
+    nobody head to head (moves through several spaces).
+
+    Returns the head-to-head opponent of each move (-1: none), the moves with
+    more than one such opponent (possible only with stacks) and the path
+    test of convoyed moves, for the caller's outcome.
+    """
+    n = len(kind)
+    empty: list[int] = []
+    # Head-to-head battles: a move and a move from its destination into the
+    # province it leaves, neither by convoy or through several spaces.
+    h2h = [-1] * n
+    duels: dict[int, list[int]] = {}
+    for q, movers in attackers.items():
+        o = occ[q]
+        if o == -1:
+            continue
+        for f in (o,) if o >= 0 else stacks[q]:
+            if kind[f] != _MOVE or convoyed[f] or f in passing:
+                continue
+            back = mdest[f]
+            for p in movers:
+                if at[p] == back and not convoyed[p] and p not in passing:
+                    for a, b in ((p, f), (f, p)):
+                        if h2h[a] < 0:
+                            h2h[a] = b
+                        elif a in duels:
+                            duels[a].append(b)
+                        else:
+                            duels[a] = [h2h[a], b]
+
     base = st.base or [1] * n
     weight = st.weight or [1] * n
     mbase = st.move_base or base
@@ -263,8 +494,8 @@ def adjudicate_movement(
     defended_only = st.penalise_defended_only
     pen_prevent = st.penalise_prevent and penalties
     graded = st.graded_cuts
+    duel_holds = st.beaten_defends
 
-    # ------------------------------------------------------------------ solver
     visited = [False] * n
     cycle: list[int] = []
     in_cycle = [False] * n
@@ -344,12 +575,12 @@ def adjudicate_movement(
         pd = power[d]
         # the unit a supported attack goes against gives no strength to
         # attacks that would cut the support (not for a support to hold)
-        excl = aim if aim != target[d] else -1
+        excl = occ[aim] if aim != at[target[d]] else -1
         level = 0
-        for m in attackers.get(d, empty):
+        for m in attackers.get(at[d], empty):
             if power[m] == pd:
                 continue
-            if m == aim:
+            if at[m] == aim:
                 if resolve(m, not opt):
                     return w
             elif path(m, not opt):
@@ -364,11 +595,11 @@ def adjudicate_movement(
         fleets = cfleets.get(p)
         if not fleets:
             return False
-        ok = {f for f in fleets if res[f] == 1 or (res[f] < 0 and resolve(f, opt))}
+        ok = {at[f] for f in fleets if res[f] == 1 or (res[f] < 0 and resolve(f, opt))}
         if not ok:
             return False
         goal = sea_nb[mdest[p]]
-        todo = [f for f in ok if f in sea_nb[p]]
+        todo = [f for f in ok if f in sea_nb[at[p]]]
         seen = set(todo)
         while todo:
             f = todo.pop()
@@ -380,26 +611,58 @@ def adjudicate_movement(
                     todo.append(g)
         return False
 
+    def staying(q: int, opt: bool, p: int) -> list[int]:
+        # The forces that stay in the stacked province ``q`` as move ``p``
+        # meets them: all but the moves away that succeed under ``opt``; a
+        # head-to-head opponent of ``p`` always counts as there.
+        out = []
+        for f in stacks[q]:
+            if (
+                kind[f] == _MOVE
+                and h2h[p] != f
+                and not (duels and f in duels.get(p, empty))
+                and resolve(f, opt)
+            ):
+                continue
+            out.append(f)
+        return out
+
     def attack(p: int, opt: bool, excl: int = -1) -> int:
-        # ``excl``: a province whose unit's support does not count (graded cuts).
+        # ``excl``: a force whose support does not count (graded cuts).
         if convoyed[p] and not path(p, opt):
             return 0
         q = mdest[p]
-        occ = kind[q]
-        if occ < 0 or (occ == _MOVE and h2h[p] < 0 and resolve(q, opt)):
+        o = occ[q]
+        stay: list[int] | None = None
+        if o >= 0:
+            if kind[o] == _MOVE and h2h[p] < 0 and resolve(o, opt):
+                o = -1  # it leaves
+        elif o == -2:
+            stay = staying(q, opt, p)
+            o = stay[0] if stay else -1
+        if o < 0:
             sups = msup.get(p, empty)
             if excl >= 0:
                 sups = [s for s in sups if s != excl]
             strength = mbase[p] + nsup(sups, opt)
             if defended_only:
                 return strength
-        elif power[q] == power[p]:
-            return 0
-        else:
-            pq = power[q]
+        elif stacking is not None and stacking.joins(p, stay or (o,)):
+            # Variant: it enters beside what stays there; nobody to dislodge.
+            return mbase[p] + nsup(msup.get(p, empty), opt)
+        elif stay is None:
+            pq = power[o]
+            if pq == power[p]:
+                return 0
             sups = [s for s in msup.get(p, empty) if power[s] != pq and s != excl]
             strength = mbase[p] + nsup(sups, opt)
-        if strength > 0 and (pen_move is not None or pen_sup is not None):
+        else:
+            held = {power[f] for f in stay}
+            if power[p] in held:
+                return 0
+            sups = [s for s in msup.get(p, empty) if power[s] not in held and s != excl]
+            strength = mbase[p] + nsup(sups, opt)
+        if strength > 0 and penalties:
             # Variant rule (e.g. walls): one point off when the move, or a
             # support that counts under the same assumption, is penalised.
             hit = pen_move is not None and pen_move[p]
@@ -409,13 +672,29 @@ def adjudicate_movement(
                 strength -= 1
         return strength
 
-    def hold(q: int, opt: bool) -> int:
-        k = kind[q]
-        if k < 0:
+    def hold(q: int, opt: bool, p: int) -> int:
+        # The hold strength of province ``q`` against move ``p``.
+        o = occ[q]
+        if o == -1:
             return 0
-        if k == _MOVE:
-            return 0 if resolve(q, not opt) else base[q]
-        return base[q] + nsup(hsup.get(q, empty), opt)
+        if o >= 0:
+            if kind[o] == _MOVE:
+                if resolve(o, not opt):
+                    return 0
+                strength = base[o]
+            else:
+                strength = base[o] + nsup(hsup.get(o, empty), opt)
+            if stacking is not None and stacking.joins(p, (o,)):
+                return 0
+            return strength
+        # Several forces: the sum of what stays (moves that fail included).
+        stay = staying(q, not opt, p)
+        if not stay or (stacking is not None and stacking.joins(p, stay)):
+            return 0
+        total = 0
+        for f in stay:
+            total += base[f] if kind[f] == _MOVE else base[f] + nsup(hsup.get(f, empty), opt)
+        return total
 
     def penalty(p: int, sups: list[int], opt: bool) -> int:
         # Variant: one point off a move that is penalised itself or has a
@@ -432,24 +711,30 @@ def adjudicate_movement(
         if convoyed[w] and not path(w, opt):
             return 0
         o = h2h[w]
-        if o >= 0 and resolve(o, not opt):
-            return 0
+        if o >= 0:
+            if resolve(o, not opt):
+                return 0
+            if duels:
+                for o2 in duels.get(w, empty):
+                    if resolve(o2, not opt):
+                        return 0
         sups = msup.get(w, empty)
         strength = mbase[w] + nsup(sups, opt)
         if pen_prevent and strength > 0:
             # ... in a standoff too, when the move meets another power's
             # unit that stays (or fights head to head) where it goes.
-            q = mdest[w]
-            k = kind[q]
-            if k >= 0 and power[q] != power[w] and (k != _MOVE or o >= 0 or not resolve(q, opt)):
-                strength -= penalty(w, sups, opt)
+            q = occ[mdest[w]]
+            if q >= 0 and power[q] != power[w]:
+                k = kind[q]
+                if k != _MOVE or o >= 0 or not resolve(q, opt):
+                    strength -= penalty(w, sups, opt)
         return strength
 
     def defend(o: int, opt: bool) -> int:
         # The strength of ``o``'s move in a head-to-head battle.
         sups = msup.get(o, empty)
         strength = mbase[o] + nsup(sups, opt)
-        if pen_prevent and strength > 0 and power[mdest[o]] != power[o]:
+        if pen_prevent and strength > 0 and power[h2h[o]] != power[o]:
             strength -= penalty(o, sups, opt)
         return strength
 
@@ -462,7 +747,14 @@ def adjudicate_movement(
         if o >= 0:
             if a <= defend(o, not opt):
                 return False
-        elif a <= hold(q, not opt):
+            if duels:
+                for o2 in duels.get(p, empty):
+                    if a <= defend(o2, not opt):
+                        return False
+            # Variant: the beaten move still defends its province.
+            if duel_holds and a <= hold(q, not opt, p):
+                return False
+        elif a <= hold(q, not opt, p):
             return False
         for w in attackers[q]:  # noqa: SIM110 - a plain loop is faster here
             if w != p and a <= prevent(w, not opt):
@@ -478,10 +770,10 @@ def adjudicate_movement(
                 return cut_level(d, not opt) < weight[d]
             aim = sdest[d]
             pd = power[d]
-            for m in attackers.get(d, empty):
+            for m in attackers.get(at[d], empty):
                 if power[m] == pd:
                     continue
-                if m == aim:
+                if at[m] == aim:
                     # An attack from where the support goes cuts it only by
                     # dislodging the supporter (5.B.2).
                     if resolve(m, not opt):
@@ -492,23 +784,18 @@ def adjudicate_movement(
                     return False
             return True
         # CONVOY: the fleet must not be dislodged (5.B.3), via adjudicate (5.D).
-        for m in attackers.get(d, empty):  # noqa: SIM110 - a plain loop is faster here
+        for m in attackers.get(at[d], empty):  # noqa: SIM110 - a plain loop is faster here
             if adjudicate_move(m, not opt):
                 return False
         return True
 
     if sys.getrecursionlimit() < 4000:
         sys.setrecursionlimit(4000)
+    lone_ok = pen_move is None and not graded
     for p in moves:
         if res[p] < 0:
             q = mdest[p]
-            if (
-                kind[q] < 0
-                and len(attackers[q]) == 1
-                and not convoyed[p]
-                and pen_move is None
-                and not graded
-            ):
+            if lone_ok and occ[q] == -1 and len(attackers[q]) == 1 and not convoyed[p]:
                 res[p] = 1  # a lone move into an empty province
             else:
                 resolve(p, True)
@@ -518,122 +805,171 @@ def adjudicate_movement(
     for p in convoys:
         if res[p] < 0:
             resolve(p, True)
+    return h2h, duels, path
 
-    # ------------------------------------------------------------------ outcome
-    codes: dict[int, list[str]] = {p: [] for p in occupied}
-    for p in void:
-        codes[p].append(VOID)
-    for p in blocked:
-        codes[p].append(BOUNCE)
-    moved: dict[int, int] = {}
-    new_units: dict[int, Unit] = {}
-    for p in moves:
-        if res[p] == 1:
-            o = orders[p]
-            dest = o.dest
-            moved[p] = dest
-            u = units[p]
-            new_units[loc_prov[dest]] = Unit(u.power, o.becomes or u.type, dest)
-        elif convoyed[p] and not path(p, False):
-            codes[p].append(NO_CONVOY)
+
+@dataclass(frozen=True)
+class Force:
+    """The pieces of one power in one province that carry the same order.
+
+    ``order``: ``HOLD``, ``MOVE`` or ``SUPPORT`` (:mod:`games.diplomacy.orders`);
+    ``dest``: a move's destination province, or the province a support aims
+    at (-1: a support to hold); ``target``: the index of the force a support
+    names.
+    """
+
+    at: int
+    power: int
+    order: str = HOLD
+    dest: int = -1
+    target: int = -1
+
+
+@dataclass
+class ForceResult:
+    """What a movement phase did to a list of forces (named by index).
+
+    ``moved``: the moves that succeed; ``bounced``: those that fail; ``cut``:
+    the supports that fail; ``void``: supports that match no order (a
+    support to hold of a force that moves, a support of a move elsewhere).
+    ``dislodged``: force -> the province its attacker came from.
+    ``joined``: a move that ended beside forces staying where it went (a
+    join, :meth:`Stacking.joins`) -> those forces, not dislodged.
+    ``contested``: provinces a move was ordered into that no force enters
+    and no force stays in.
+    """
+
+    moved: set[int]
+    bounced: set[int]
+    cut: set[int]
+    void: set[int]
+    dislodged: dict[int, int]
+    joined: dict[int, list[int]]
+    contested: set[int]
+
+
+def adjudicate_forces(
+    forces: Sequence[Force],
+    strengths: Strengths | None = None,
+    stacking: Stacking | None = None,
+) -> ForceResult:
+    """Resolve one movement phase of ``forces``, several of which may start
+    in one province; by land only (no convoys). ``strengths`` is indexed by
+    force (``base``: the hold strength of the force, the sum of its pieces';
+    ``move_base`` and ``weight``: its strength moving and supporting).
+    """
+    m = len(forces)
+    provinces = 1 + max((max(f.at, f.dest) for f in forces), default=-1)
+    at = [f.at for f in forces]
+    occ = [-1] * provinces
+    stacks: dict[int, list[int]] = {}
+    kind = [_HOLD] * m
+    power = [f.power for f in forces]
+    mdest = [-1] * m
+    target = [-1] * m
+    sdest = [-1] * m
+    res = [-1] * m
+    attackers: dict[int, list[int]] = {}
+    moves: list[int] = []
+    supports: list[int] = []
+    for s, f in enumerate(forces):
+        o = occ[f.at]
+        if o == -1:
+            occ[f.at] = s
         else:
-            codes[p].append(BOUNCE)
-    for p in supports:
-        if not valid[p]:
-            codes[p].append(VOID)
-        elif res[p] == 0:
-            codes[p].append(CUT)
-    for p in convoys:
-        # A convoy is void when it matched no army moving by convoy, or when
-        # the Szykman rule made it fail with the fleet not dislodged.
-        if not valid[p] or (res[p] == 0 and not any(res[m] == 1 for m in attackers.get(p, empty))):
-            codes[p].append(VOID)
-    dislodged: dict[int, tuple[Unit, int, bool]] = {}
-    for p in occupied:
-        if p in moved:
-            continue
-        o = orders.get(p)
-        if p in new_units:
-            winner = next(a for a in attackers[p] if a in moved)
-            u = units[p]
-            if o is not None and o.becomes and o.kind != CONVERT:
-                # Variant: the unit changed type to carry out its order; a
-                # conversion (CONVERT) fails when the unit is dislodged.
-                u = _changed(dm, u, o.becomes)
-            dislodged[p] = (u, winner, convoyed[winner])
-            codes[p].append(DISLODGED)
-        elif o is not None and o.becomes:
-            new_units[p] = _changed(dm, units[p], o.becomes)
+            if o >= 0:
+                stacks[f.at] = [o]
+                occ[f.at] = -2
+            stacks[f.at].append(s)
+        k = _KIND[f.order]
+        kind[s] = k
+        if k == _MOVE:
+            mdest[s] = f.dest
+            moves.append(s)
+            attackers.setdefault(f.dest, []).append(s)
+        elif k == _SUPPORT:
+            target[s] = f.target
+            supports.append(s)
+        elif k == _HOLD:
+            res[s] = 0
         else:
-            new_units[p] = units[p]
-    contested: set[int] = set()
-    for q, movers in attackers.items():
-        if q in new_units:
+            raise ValueError(f"force {s}: no convoys here")
+    # Matching: a support to hold fits a force that does not move ("A unit
+    # ordered to move CANNOT be supported to defend its province"), a
+    # support of a move fits a move to the province it names.
+    msup: dict[int, list[int]] = {}
+    hsup: dict[int, list[int]] = {}
+    void: set[int] = set()
+    for s in supports:
+        t = target[s]
+        d = forces[s].dest
+        if d < 0 and kind[t] != _MOVE:
+            sdest[s] = at[t]
+            hsup.setdefault(t, []).append(s)
+        elif d >= 0 and kind[t] == _MOVE and mdest[t] == d:
+            sdest[s] = d
+            msup.setdefault(t, []).append(s)
+        else:
+            void.add(s)
+            res[s] = 0
             continue
-        for w in movers:
-            if res[w] == 1:
-                continue
-            if convoyed[w] and not path(w, False):
-                continue
-            opp = h2h[w]
-            if opp >= 0 and res[opp] == 1:
-                continue
-            contested.add(q)
-            break
-    return MovementResult(
-        orders=dict(orders),
-        moved=moved,
-        codes=codes,
-        dislodged=dislodged,
-        contested=contested,
-        board=Board(dm, new_units),
-        convoyed={p for p in occupied if convoyed[p]},
+        if at[s] not in attackers:
+            res[s] = 1
+    _decide(
+        at,
+        occ,
+        stacks,
+        kind,
+        power,
+        mdest,
+        target,
+        sdest,
+        [False] * m,
+        res,
+        attackers,
+        moves,
+        supports,
+        (),
+        msup,
+        hsup,
+        {},
+        frozenset(),
+        (),
+        strengths or _STANDARD,
+        stacking,
     )
-
-
-def _changed(dm: DipMap, unit: Unit, utype: str) -> Unit:
-    """``unit`` turned into a unit of type ``utype`` where it stands."""
-    loc = dm.locations[unit.loc].province if utype == "A" else unit.loc
-    return Unit(unit.power, utype, loc)
-
-
-_STANDARD = Strengths()
-_TABLES: dict[int, tuple[int, list[int], tuple[frozenset[int], ...], list[frozenset[int]]]] = {}
-
-
-def _tables(
-    dm: DipMap,
-) -> tuple[int, list[int], tuple[frozenset[int], ...], list[frozenset[int]]]:
-    """Per-map tables, built once: province count, location -> province,
-    army adjacency, sea neighbours of each province."""
-    key = id(dm)
-    found = _TABLES.get(key)
-    if found is None:
-        found = (
-            len(dm.provinces),
-            [loc.province for loc in dm.locations],
-            dm.army_adj,
-            _sea_neighbour_table(dm),
-        )
-        _TABLES[key] = found
-    return found
-
-
-_SEA_CACHE: dict[int, list[frozenset[int]]] = {}
-
-
-def _sea_neighbour_table(dm: DipMap) -> list[frozenset[int]]:
-    key = id(dm)
-    table = _SEA_CACHE.get(key)
-    if table is None:
-        table = []
-        for p in range(len(dm.provinces)):
-            out: set[int] = set()
-            for loc in dm.fleet_locs[p]:
-                out |= dm.fleet_reach[loc]
-            table.append(frozenset(out))
-        _SEA_CACHE[key] = table
-    return table
+    moved = {s for s in moves if res[s] == 1}
+    dislodged: dict[int, int] = {}
+    joined: dict[int, list[int]] = {}
+    entered = set()
+    for w in sorted(moved):
+        q = mdest[w]
+        entered.add(q)
+        o = occ[q]
+        if o == -1:
+            continue
+        stay = [x for x in ((o,) if o >= 0 else stacks[q]) if x not in moved]
+        if not stay:
+            continue
+        if stacking is not None and stacking.joins(w, stay):
+            joined[w] = stay
+        else:
+            for x in stay:
+                dislodged[x] = at[w]
+    contested = {
+        q
+        for q in attackers
+        if q not in entered and (occ[q] == -1 or all(x in moved for x in stacks.get(q, [occ[q]])))
+    }
+    return ForceResult(
+        moved=moved,
+        bounced={s for s in moves if res[s] != 1},
+        cut={s for s in supports if res[s] == 0 and s not in void},
+        void=void,
+        dislodged=dislodged,
+        joined=joined,
+        contested=contested,
+    )
 
 
 def retreat_options(dm: DipMap, result: MovementResult, province: int) -> tuple[int, ...]:

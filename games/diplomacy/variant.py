@@ -10,7 +10,7 @@ only when the map has rules attached, so the classic game never sees them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -53,3 +53,20 @@ class VariantRules:
         """Power indices that have won in ``pos`` (``None``: every power
         owning the map's ``victory`` number of centres)."""
         return None
+
+
+class Stacking:
+    """Hooks of a game whose provinces hold several pieces, for
+    :func:`~games.diplomacy.resolver.adjudicate_forces` (forces are named by
+    their index in the list given to it). The standard rules: subclass and
+    override what the game changes."""
+
+    def joins(self, mover: int, staying: Sequence[int]) -> bool:
+        """May the force ``mover`` end its move beside the forces ``staying``
+        where it goes, without a battle? Then it does not dislodge them, they
+        add nothing to the province's hold strength against it, and it still
+        has to beat every other move there (its prevent strength). Standard
+        (``False``): a move where one's own forces stay fails, and one where
+        another power's stay must dislodge them. The answer must not turn
+        from yes to no when ``staying`` loses members."""
+        return False
