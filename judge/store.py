@@ -16,7 +16,8 @@ import hashlib
 import hmac
 import json
 import secrets
-from collections.abc import Callable, Iterator
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -223,6 +224,13 @@ class Seat:
         )
 
 
+def _sql_value(value: Any) -> Any:
+    """A column value as sqlite3 takes it (containers as JSON, as sqlite-utils stores them)."""
+    if isinstance(value, dict | list | tuple):
+        return json.dumps(value)
+    return value
+
+
 class Store:
     """The judge's database. Open with :meth:`open`; close with :meth:`close`."""
 
@@ -261,7 +269,7 @@ class Store:
         return ran
 
     def schema_version(self) -> int:
-        rows = list(self.db.query("select max(version) as v from migrations"))
+        rows = list(self._query("select max(version) as v from migrations"))
         return int(rows[0]["v"] or 0)
 
     @contextmanager
@@ -286,32 +294,72 @@ class Store:
             raise
         conn.execute("COMMIT")
 
+    # ----------------------------------------------------------------- statements
+
+    # The hot path (one mail: a dozen statements) talks to sqlite3 directly:
+    # sqlite-utils' table objects look the schema up and wrap each query in
+    # a savepoint, which cost more than the statements themselves.
+
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> Iterator[dict[str, Any]]:
+        cursor = self.db.conn.execute(sql, params)
+        keys = [d[0] for d in cursor.description]
+        return (dict(zip(keys, row, strict=True)) for row in cursor.fetchall())
+
+    def _write(self, sql: str, values: Sequence[Any]) -> sqlite3.Cursor:
+        """Run a write statement; outside a transaction it commits at once."""
+        conn = self.db.conn
+        was_open = conn.in_transaction
+        try:
+            cursor = conn.execute(sql, values)
+        except BaseException:
+            if not was_open and conn.in_transaction:
+                conn.rollback()
+            raise
+        if not was_open and conn.in_transaction:
+            conn.commit()
+        return cursor
+
+    def _insert(self, table: str, row: dict[str, Any], *, ignore: bool = False) -> int:
+        columns = ", ".join(f'"{c}"' for c in row)
+        marks = ", ".join("?" * len(row))
+        verb = "INSERT OR IGNORE" if ignore else "INSERT"
+        values = [_sql_value(v) for v in row.values()]
+        cursor = self._write(f'{verb} INTO "{table}" ({columns}) VALUES ({marks})', values)
+        return int(cursor.lastrowid or 0)
+
+    def _update(self, table: str, key: str, value: Any, fields: dict[str, Any]) -> None:
+        if not fields:
+            return
+        sets = ", ".join(f'"{c}" = ?' for c in fields)
+        values = [_sql_value(v) for v in fields.values()]
+        self._write(f'UPDATE "{table}" SET {sets} WHERE "{key}" = ?', [*values, value])
+
     # ----------------------------------------------------------------- games
 
     def game(self, name: str) -> dict[str, Any] | None:
-        rows = list(self.db.query("select * from games where name = ?", [name]))
+        rows = list(self._query("select * from games where name = ?", [name]))
         return rows[0] if rows else None
 
     def game_names(self) -> list[str]:
-        return [r["name"] for r in self.db.query("select name from games order by created, name")]
+        return [r["name"] for r in self._query("select name from games order by created, name")]
 
     def insert_game(self, row: dict[str, Any]) -> None:
         self.db.table("games").insert(row)
 
     def update_game(self, name: str, **fields: Any) -> None:
-        self.db.table("games").update(name, fields)
+        self._update("games", "name", name, fields)
 
     # ----------------------------------------------------------------- seats
 
     def seats(self, game: str) -> list[Seat]:
         return [
             Seat.from_row(r)
-            for r in self.db.query("select * from seats where game = ? order by id", [game])
+            for r in self._query("select * from seats where game = ? order by id", [game])
         ]
 
     def seat(self, game: str, role: str) -> Seat | None:
         rows = list(
-            self.db.query(
+            self._query(
                 "select * from seats where game = ? and lower(role) = lower(?)", [game, role]
             )
         )
@@ -345,14 +393,14 @@ class Store:
         return int(table.last_pk or 0)
 
     def update_seat(self, seat_id: int, **fields: Any) -> None:
-        self.db.table("seats").update(seat_id, fields)
+        self._update("seats", "id", seat_id, fields)
 
     def delete_seat(self, seat_id: int) -> None:
         self.db.table("seats").delete(seat_id)
 
     def is_registered(self, address: str) -> bool:
         rows = list(
-            self.db.query(
+            self._query(
                 "select 1 from seats where address = ? union "
                 "select 1 from games where gm_address = ? limit 1",
                 [address.lower(), address.lower()],
@@ -372,9 +420,10 @@ class Store:
         message_id: str,
         now: str,
     ) -> int:
-        rows = list(self.db.query("select max(n) as n from actions where game = ?", [game]))
+        rows = list(self._query("select max(n) as n from actions where game = ?", [game]))
         n = int(rows[0]["n"] or 0) + 1
-        self.db.table("actions").insert(
+        self._insert(
+            "actions",
             {
                 "game": game,
                 "n": n,
@@ -385,7 +434,7 @@ class Store:
                 "message_id": message_id,
                 "created": now,
                 "undone": 0,
-            }
+            },
         )
         return n
 
@@ -393,7 +442,7 @@ class Store:
         sql = "select * from actions where game = ?"
         if not include_undone:
             sql += " and undone = 0"
-        return list(self.db.query(sql + " order by n", [game]))
+        return list(self._query(sql + " order by n", [game]))
 
     def undo_actions_after(self, game: str, n: int) -> int:
         cur = self.db.execute(
@@ -407,7 +456,7 @@ class Store:
         )
 
     def snapshots(self, game: str) -> list[dict[str, Any]]:
-        return list(self.db.query("select * from snapshots where game = ? order by n", [game]))
+        return list(self._query("select * from snapshots where game = ? order by n", [game]))
 
     def delete_snapshots_after(self, game: str, n: int) -> None:
         self.db.execute("delete from snapshots where game = ? and n > ?", [game, n])
@@ -416,7 +465,7 @@ class Store:
 
     def seen_message(self, message_id: str) -> dict[str, Any] | None:
         rows = list(
-            self.db.query(
+            self._query(
                 "select * from inbox where message_id = ? and status != 'failed' limit 1",
                 [message_id],
             )
@@ -425,7 +474,7 @@ class Store:
 
     def seen_body(self, from_addr: str, body_hash: str, since: str) -> bool:
         rows = list(
-            self.db.query(
+            self._query(
                 "select 1 from inbox where from_addr = ? and body_hash = ? and received >= ? "
                 "and status in ('processed', 'auth-failure', 'refused') limit 1",
                 [from_addr, body_hash, since],
@@ -434,56 +483,56 @@ class Store:
         return bool(rows)
 
     def record_inbox(self, row: dict[str, Any]) -> None:
-        self.db.table("inbox").insert(row)
+        self._insert("inbox", row)
 
     def inbox(self) -> list[dict[str, Any]]:
-        return list(self.db.query("select * from inbox order by id"))
+        return list(self._query("select * from inbox order by id"))
 
     # ----------------------------------------------------------------- outbox
 
     def queue_mail(self, row: dict[str, Any]) -> None:
         """Queue one outgoing mail; the same Message-ID is never queued twice."""
-        self.db.table("outbox").insert(
+        self._insert(
+            "outbox",
             {"status": "queued", "attempts": 0, "last_error": "", "sent": "", **row},
             ignore=True,
         )
 
     def due_mail(self, now: str) -> list[dict[str, Any]]:
         return list(
-            self.db.query(
+            self._query(
                 "select * from outbox where status = 'queued' and next_attempt <= ? order by id",
                 [now],
             )
         )
 
     def mark_sent(self, mail_id: int, now: str) -> None:
-        self.db.table("outbox").update(mail_id, {"status": "sent", "sent": now})
+        self._update("outbox", "id", mail_id, {"status": "sent", "sent": now})
 
     def mark_retry(self, mail_id: int, attempts: int, next_attempt: str, error: str) -> None:
-        self.db.table("outbox").update(
-            mail_id, {"attempts": attempts, "next_attempt": next_attempt, "last_error": error}
-        )
+        fields = {"attempts": attempts, "next_attempt": next_attempt, "last_error": error}
+        self._update("outbox", "id", mail_id, fields)
 
     def mark_failed(self, mail_id: int, error: str) -> None:
-        self.db.table("outbox").update(mail_id, {"status": "failed", "last_error": error})
+        self._update("outbox", "id", mail_id, {"status": "failed", "last_error": error})
 
     def outbox(self, status: str | None = None) -> list[dict[str, Any]]:
         if status is None:
-            return list(self.db.query("select * from outbox order by id"))
-        return list(self.db.query("select * from outbox where status = ? order by id", [status]))
+            return list(self._query("select * from outbox order by id"))
+        return list(self._query("select * from outbox where status = ? order by id", [status]))
 
     def mail_by_message_id(self, message_id: str) -> dict[str, Any] | None:
-        rows = list(self.db.query("select * from outbox where message_id = ?", [message_id]))
+        rows = list(self._query("select * from outbox where message_id = ?", [message_id]))
         return rows[0] if rows else None
 
     def mark_bounced(self, mail_id: int, error: str) -> None:
         """A mail the relay handed over came back (a 5xx or a delivery report)."""
-        self.db.table("outbox").update(mail_id, {"status": "bounced", "last_error": error})
+        self._update("outbox", "id", mail_id, {"status": "bounced", "last_error": error})
 
     def replies_since(self, address: str, since: str) -> int:
         """Replies (outbox rows answering a mail) queued to ``address`` at or after ``since``."""
         rows = list(
-            self.db.query(
+            self._query(
                 "select count(*) as n from outbox where to_addr = ? and created >= ? "
                 "and in_reply_to != ''",
                 [address, since],
@@ -496,7 +545,7 @@ class Store:
         the seats changed (as they were before)."""
         seats = [
             Seat.from_row(r)
-            for r in self.db.query(
+            for r in self._query(
                 "select seats.* from seats join games on games.name = seats.game "
                 "where seats.address = ? and seats.status in ('active', 'joined') "
                 "and games.status != 'finished' order by seats.id",
@@ -511,7 +560,7 @@ class Store:
 
     def imap_mark(self, mailbox: str) -> tuple[int, int] | None:
         """(UIDVALIDITY, last UID done) of ``mailbox``, or None."""
-        rows = list(self.db.query("select * from imap_state where mailbox = ?", [mailbox]))
+        rows = list(self._query("select * from imap_state where mailbox = ?", [mailbox]))
         return (int(rows[0]["uidvalidity"]), int(rows[0]["last_uid"])) if rows else None
 
     def set_imap_mark(self, mailbox: str, uidvalidity: int, last_uid: int) -> None:
@@ -522,7 +571,7 @@ class Store:
     # ----------------------------------------------------------------- deadlines
 
     def deadline(self, game: str) -> dict[str, Any] | None:
-        rows = list(self.db.query("select * from deadlines where game = ?", [game]))
+        rows = list(self._query("select * from deadlines where game = ?", [game]))
         return rows[0] if rows else None
 
     def set_deadline(self, row: dict[str, Any]) -> None:
@@ -532,14 +581,14 @@ class Store:
         self.db.execute("delete from deadlines where game = ?", [game])
 
     def deadlines(self) -> list[dict[str, Any]]:
-        return list(self.db.query("select * from deadlines order by deadline"))
+        return list(self._query("select * from deadlines order by deadline"))
 
     # ----------------------------------------------------------------- rate limits
 
     def allow(self, address: str, kind: str, now: str, since: str) -> bool:
         """True (and record ``now``) unless ``address`` had a ``kind`` mail after ``since``."""
         rows = list(
-            self.db.query(
+            self._query(
                 "select last from ratelimit where address = ? and kind = ?", [address, kind]
             )
         )

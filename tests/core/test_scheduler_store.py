@@ -117,3 +117,31 @@ def test_a_failed_transaction_leaves_nothing(tmp_path: Path) -> None:
         raise RuntimeError("crash")
     assert list(store.db.query("select * from ratelimit")) == []
     store.close()
+
+
+def _mail(message_id: str) -> dict[str, str]:
+    return {"message_id": message_id, "to_addr": "a@example.org", "envelope_from": "",
+            "kind": "reply", "raw": "x", "created": "2026-01-01T00:00:00+00:00",
+            "next_attempt": "2026-01-01T00:00:00+00:00", "game": "", "in_reply_to": ""}  # fmt: skip
+
+
+def test_a_write_outside_a_transaction_is_committed_at_once(tmp_path: Path) -> None:
+    """The store writes hot-path rows with sqlite3 directly; outside
+    ``atomic()`` each write stands on its own, inside it waits for the
+    transaction like the others."""
+    store = Store.open(tmp_path / "j.db")
+    store.queue_mail(_mail("<a@x>"))
+    assert not store.db.conn.in_transaction
+    store.queue_mail(_mail("<a@x>"))  # the same Message-ID is never queued twice
+    [row] = store.outbox()
+    store.mark_retry(row["id"], 1, "2026-01-01T00:02:00+00:00", "421 busy")
+    with pytest.raises(RuntimeError), store.atomic():
+        store.queue_mail(_mail("<b@x>"))
+        store.mark_sent(row["id"], "2026-01-01T00:01:00+00:00")
+        raise RuntimeError("crash")
+    store.close()
+    again = Store.open(tmp_path / "j.db")
+    [row] = again.outbox()
+    assert (row["message_id"], row["status"], row["attempts"], row["last_error"]) == (
+        "<a@x>", "queued", 1, "421 busy")  # fmt: skip
+    again.close()
