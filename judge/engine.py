@@ -294,6 +294,11 @@ class Game(Protocol):
     #   windows: tuple[str, ...] = () -- RESPONSE window kinds a POLICY may name;
     #   playthrough_options: Mapping[str, JSON] -- options under which random
     #       playthroughs end quickly (contract suite, demo);
+    #   victory_playthroughs: Sequence[Mapping[str, JSON]] = () -- option sets
+    #       (each over playthrough_options, e.g. one per number of players)
+    #       under which a seeded random playthrough ends in a victory: the
+    #       contract suite plays every set with each of its seeds and checks
+    #       that the game ends with one winner and no draw;
     #   scramble(state, role, rng) -> State -- a state differing only in what is
     #       hidden from every role but ``role`` (noninterference tests);
     #   survivors(state) -> list[Role] -- who must vote for an agreed draw;

@@ -17,7 +17,8 @@ from collections.abc import Iterator
 import pytest
 
 from judge import registry
-from judge.engine import Game
+from judge.engine import JSON, Game
+from tests.support.driver import playthrough_sets, set_label
 from tests.support.sealed_bids import GAME as SEALED_BIDS
 
 
@@ -46,7 +47,26 @@ def contract_games() -> list[Game]:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "game" in metafunc.fixturenames:
+    """``game`` alone: once per game. ``game`` with ``play_options``: once per
+    option set of each game (:func:`tests.support.driver.playthrough_sets`: one
+    per ``victory_playthroughs`` entry, or the ``playthrough_options``). With
+    ``victory_options``: once per ``victory_playthroughs`` entry, for the games
+    that declare them."""
+    names = metafunc.fixturenames
+    if "play_options" in names or "victory_options" in names:
+        name = "play_options" if "play_options" in names else "victory_options"
+        params: list[tuple[Game, dict[str, JSON]]] = []
+        ids: list[str] = []
+        for g in contract_games():
+            declared = bool(getattr(g, "victory_playthroughs", ()))
+            if name == "victory_options" and not declared:
+                continue
+            sets = playthrough_sets(g)
+            for options in sets:
+                params.append((g, options))
+                ids.append(g.id if len(sets) == 1 else f"{g.id}-{set_label(g, options)}")
+        metafunc.parametrize(("game", name), params, ids=ids)
+    elif "game" in names:
         games = contract_games()
         metafunc.parametrize("game", games, ids=[g.id for g in games])
 

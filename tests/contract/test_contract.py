@@ -5,7 +5,10 @@ Each property is a ``check_*`` function over one random playthrough (see
 tests/support/driver.py); the default run checks a few seeds per game, the
 ``slow`` variant many more. Random playthroughs use the game's
 ``playthrough_options`` (if it has that attribute) on top of its defaults, so a
-game can make random play end (a year limit, say).
+game can make random play end (a year limit, say). A game that declares
+``victory_playthroughs`` (several option sets, e.g. one per number of
+players) is played under each of them instead, and each of those playthroughs
+must end in a victory (``check_victory``).
 """
 
 from __future__ import annotations
@@ -51,6 +54,8 @@ from tests.support.driver import (
     cached_play,
     game_seed,
     play,
+    playthrough_options,
+    playthrough_sets,
     replay,
 )
 from tests.support.sealed_bids import SealedBids
@@ -94,6 +99,16 @@ def check_ends(game: Game, p: Playthrough) -> None:
     assert set(p.outcome.winners) <= roles, f"winners {p.outcome.winners} not among {roles}"
     assert json_problems(p.outcome.to_json()) == []
     assert game.pending(p.final) == [], "decisions still pending after the game ended"
+
+
+def check_victory(game: Game, p: Playthrough) -> None:
+    """A playthrough under one of the game's ``victory_playthroughs`` ends in a
+    victory: an outcome with one winner, not a draw (nor one shared by several
+    players at the agreed end)."""
+    assert p.outcome is not None, f"{game.id} seed {p.seed} {p.options}: no outcome"
+    assert len(p.outcome.winners) == 1 and not p.outcome.draw, (
+        f"{game.id} seed {p.seed} {p.options}: ends without a victory: {p.outcome}"
+    )
 
 
 def check_replay(game: Game, p: Playthrough) -> None:
@@ -266,8 +281,10 @@ def check_no_hidden_information(game: Game, p: Playthrough) -> None:
         for role in game.roles(step.state):
             mine = canonical({**game.view(step.state, role), "role": None})
             if mine != public:
-                problems.append(f"{where}: {role} sees more than an observer, yet "
-                                f"{game.id} has no scramble() to test what it hides")
+                problems.append(
+                    f"{where}: {role} sees more than an observer, yet "
+                    f"{game.id} has no scramble() to test what it hides"
+                )
     _fail(problems, "a game without scramble() shows something private")
 
 
@@ -370,64 +387,78 @@ def test_game_object(game: Game) -> None:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_playthrough_ends(game: Game, seed: int) -> None:
-    check_ends(game, cached_play(game, seed))
+def test_playthrough_ends(game: Game, play_options: dict[str, JSON], seed: int) -> None:
+    check_ends(game, cached_play(game, seed, options=play_options))
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_same_seed_same_game(game: Game, seed: int) -> None:
+def test_playthrough_ends_in_victory(
+    game: Game, victory_options: dict[str, JSON], seed: int
+) -> None:
+    check_victory(game, cached_play(game, seed, options=victory_options))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_same_seed_same_game(game: Game, play_options: dict[str, JSON], seed: int) -> None:
     """Two independent random playthroughs with the same seed are identical."""
-    first, second = cached_play(game, seed), play(game, seed)
+    first = cached_play(game, seed, options=play_options)
+    second = play(game, seed, options=play_options)
     assert first.records == second.records
     assert canonical(first.final) == canonical(second.final)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_replay_reproduces_state(game: Game, seed: int) -> None:
-    check_replay(game, cached_play(game, seed))
+def test_replay_reproduces_state(game: Game, play_options: dict[str, JSON], seed: int) -> None:
+    check_replay(game, cached_play(game, seed, options=play_options))
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_state_round_trips_through_json(game: Game, seed: int) -> None:
-    check_json_round_trip(game, cached_play(game, seed))
+def test_state_round_trips_through_json(
+    game: Game, play_options: dict[str, JSON], seed: int
+) -> None:
+    check_json_round_trip(game, cached_play(game, seed, options=play_options))
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_views_validate(game: Game, seed: int) -> None:
-    check_views(game, cached_play(game, seed))
+def test_views_validate(game: Game, play_options: dict[str, JSON], seed: int) -> None:
+    check_views(game, cached_play(game, seed, options=play_options))
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_reports_render(game: Game, seed: int) -> None:
-    check_reports_render(game, cached_play(game, seed))
+def test_reports_render(game: Game, play_options: dict[str, JSON], seed: int) -> None:
+    check_reports_render(game, cached_play(game, seed, options=play_options))
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_legal_lines_parse_canonically(game: Game, seed: int) -> None:
-    check_legal_lines(game, cached_play(game, seed))
+def test_legal_lines_parse_canonically(
+    game: Game, play_options: dict[str, JSON], seed: int
+) -> None:
+    check_legal_lines(game, cached_play(game, seed, options=play_options))
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_event_audiences(game: Game, seed: int) -> None:
-    check_events(game, cached_play(game, seed))
+def test_event_audiences(game: Game, play_options: dict[str, JSON], seed: int) -> None:
+    check_events(game, cached_play(game, seed, options=play_options))
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_pending_roles(game: Game, seed: int) -> None:
-    check_pending(game, cached_play(game, seed))
+def test_pending_roles(game: Game, play_options: dict[str, JSON], seed: int) -> None:
+    check_pending(game, cached_play(game, seed, options=play_options))
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_noninterference(game: Game, seed: int) -> None:
-    check_noninterference(game, cached_play(game, seed))
+def test_noninterference(game: Game, play_options: dict[str, JSON], seed: int) -> None:
+    check_noninterference(game, cached_play(game, seed, options=play_options))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", SLOW_SEEDS)
-def test_all_properties_many_seeds(game: Game, seed: int) -> None:
-    """Every property over many more seeds (noninterference only for games
-    with ``scramble``; the default run shows the skip for the others)."""
-    p = cached_play(game, seed)
+def test_all_properties_many_seeds(game: Game, play_options: dict[str, JSON], seed: int) -> None:
+    """Every property over many more seeds and every option set (noninterference
+    only for games with ``scramble``; the default run shows the skip for the
+    others). Victories are promised for the default seeds only: random play
+    over many seeds may end in a shared result."""
+    p = cached_play(game, seed, options=play_options)
     for check in PROPERTIES:
         if check is check_noninterference and not hasattr(game, "scramble"):
             continue
@@ -598,6 +629,11 @@ class _MemoryOutsideState(SealedBids):
         return new, events
 
 
+class _DrawnVictory(SealedBids):
+    playthrough_options: Mapping[str, JSON] = {"players": 2, "rounds": 1}
+    victory_playthroughs: tuple[Mapping[str, JSON], ...] = ({},)
+
+
 class _MutatesInput(SealedBids):
     def act(self, state: State, role: Role, action: Action, rng: Rng) -> tuple[State, list[Event]]:
         state["end"] = "touched"
@@ -613,6 +649,7 @@ FAULTS: dict[str, tuple[Callable[[], Game], Callable[[Game, Playthrough], None],
     "event for a stranger": (_StrangerEvent, check_events, DEFAULT_MAX_STEPS),
     "memory outside the state": (_MemoryOutsideState, check_replay, DEFAULT_MAX_STEPS),
     "needs more steps than allowed": (SealedBids, check_ends, 3),
+    "promised victory ends in a draw": (_DrawnVictory, check_victory, DEFAULT_MAX_STEPS),
 }
 
 
@@ -625,6 +662,18 @@ def test_checks_catch_faults(fault: str) -> None:
     p = play(game, SEEDS[0], max_steps=max_steps)
     with pytest.raises((AssertionError, pytest.fail.Exception)):
         check(game, p)
+
+
+def test_playthrough_sets() -> None:
+    """A game's ``victory_playthroughs`` give one option set each, over its
+    ``playthrough_options``; without them the suite plays the latter alone."""
+    sets = playthrough_sets(SealedBids())
+    assert [s["players"] for s in sets] == [2, 3, 4]
+    assert all(s["rounds"] == 5 for s in sets)
+    plain = _LeakyView()
+    plain.victory_playthroughs = ()
+    assert playthrough_sets(plain) == [playthrough_options(plain)]
+    assert playthrough_sets(_DrawnVictory()) == [{"players": 2, "rounds": 1}]
 
 
 def test_driver_catches_mutated_input() -> None:

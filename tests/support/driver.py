@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import json
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -61,6 +62,22 @@ def playthrough_options(game: Game, extra: Mapping[str, JSON] | None = None) -> 
     values.update(getattr(game, "playthrough_options", {}) or {})
     values.update(extra or {})
     return values
+
+
+def playthrough_sets(game: Game) -> list[dict[str, JSON]]:
+    """The option sets the contract suite plays ``game`` under: one per mapping of
+    the game's ``victory_playthroughs`` (each over :func:`playthrough_options`),
+    or just :func:`playthrough_options` when it declares none."""
+    sets = getattr(game, "victory_playthroughs", ()) or ()
+    return [playthrough_options(game, extra) for extra in sets] or [playthrough_options(game)]
+
+
+def set_label(game: Game, options: Mapping[str, JSON]) -> str:
+    """A short name for an option set: the options that differ from the game's
+    ``playthrough_options`` (``players=3``), or ``default``."""
+    base = playthrough_options(game)
+    diff = [f"{k}={options[k]}" for k in sorted(options) if base.get(k) != options[k]]
+    return ",".join(diff) or "default"
 
 
 @dataclass(frozen=True)
@@ -246,14 +263,21 @@ def replay(
     return run.finish()
 
 
-_PLAYED: dict[tuple[str, int, int], Playthrough] = {}
+_PLAYED: dict[tuple[str, int, int, str], Playthrough] = {}
 
 
-def cached_play(game: Game, seed: int, max_steps: int = DEFAULT_MAX_STEPS) -> Playthrough:
-    """:func:`play` with the game's playthrough options, played once per test
-    session for each (game, seed, step limit): the contract properties that
-    look at every step of the same playthrough share it."""
-    key = (game.id, seed, max_steps)
+def cached_play(
+    game: Game,
+    seed: int,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    options: Mapping[str, JSON] | None = None,
+) -> Playthrough:
+    """:func:`play` with ``options`` (default: the game's playthrough options),
+    played once per test session for each (game, seed, step limit, options):
+    the contract properties that look at every step of the same playthrough
+    share it."""
+    opts = playthrough_options(game) if options is None else dict(options)
+    key = (game.id, seed, max_steps, json.dumps(opts, sort_keys=True))
     if key not in _PLAYED:
-        _PLAYED[key] = play(game, seed, max_steps=max_steps)
+        _PLAYED[key] = play(game, seed, options=opts, max_steps=max_steps)
     return _PLAYED[key]

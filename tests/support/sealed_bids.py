@@ -125,6 +125,12 @@ class SealedBids:
     view_schema: str = "sealed-bids-view.schema.json"
     #: Options the contract suite uses for random playthroughs (the defaults end).
     playthrough_options: Mapping[str, JSON] = {}
+    #: Option sets whose seeded random playthroughs end with one winner.
+    victory_playthroughs: tuple[Mapping[str, JSON], ...] = (
+        {"players": 2},
+        {"players": 3},
+        {"players": 4},
+    )
 
     # ------------------------------------------------------------------ setup
 
