@@ -16,6 +16,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -98,6 +99,7 @@ def start(case: Case) -> State:
         else:
             civil.append((a, b))
     capitals = {p: None if c == "-" else int(c) for p, c in (first.capitals or {}).items()}
+    options: dict[str, Any] = {k: _option(v) for k, v in (first.options or {}).items()}
     state = position(
         kingdoms,
         {p: " ".join(u) for p, u in pieces.items()},
@@ -105,7 +107,7 @@ def start(case: Case) -> State:
         war=war,
         alliance=alliance,
         kingdom_war=kingdom_war,
-        **{k: _option(v) for k, v in (first.options or {}).items()},
+        **options,
     )
     state["capital"].update(capitals)
     for a, b in neutral:
