@@ -27,6 +27,8 @@ Usage::
     python bench/mail_throughput.py [--n 300] [--kdf-n 16384] [--json]
 
 Prints both rates and their ratio (the target is a ratio of at least 0.6),
+how busy the machine's CPUs were during each run (near 100%: the run was
+bound by CPU, and another load on the machine skews the ratio),
 and how many mails per second the servers carried in the judge's run: two per
 order (the order in, the acknowledgement out), where the raw run has one.
 """
@@ -103,6 +105,7 @@ def raw_rate(servers: MailServers, n: int) -> dict[str, float]:
     errors: list[BaseException] = []
     thread = _sender(servers, mails, errors)
     got, last = 0, 0
+    machine = _machine_busy()
     started = time.perf_counter()
     thread.start()
     while got < n:
@@ -119,9 +122,10 @@ def raw_rate(servers: MailServers, n: int) -> dict[str, float]:
             raise errors[0]
         time.sleep(0.002)
     elapsed = time.perf_counter() - started
+    busy = _busy_share(machine)
     thread.join()
     reader.logout()
-    return {"mails": n, "seconds": elapsed, "rate": n / elapsed}
+    return {"mails": n, "seconds": elapsed, "rate": n / elapsed, "machine_busy": busy}
 
 
 def judge_rate(servers: MailServers, n: int, kdf_n: int, work: Path) -> dict[str, Any]:
@@ -155,6 +159,7 @@ def judge_rate(servers: MailServers, n: int, kdf_n: int, work: Path) -> dict[str
         errors: list[BaseException] = []
         thread = _sender(servers, mails, errors)
         cpu_before = _cpu_seconds(daemon.pid)
+        machine = _machine_busy()
         started = time.perf_counter()
         thread.start()
         probe = IMAPClient("127.0.0.1", servers.dovecot.imap_port, ssl=False, timeout=60)
@@ -169,6 +174,7 @@ def judge_rate(servers: MailServers, n: int, kdf_n: int, work: Path) -> dict[str
                 raise RuntimeError(f"the daemon died: see {work / 'daemon.log'}")
             time.sleep(0.01)
         elapsed = time.perf_counter() - started
+        busy = _busy_share(machine)
         cpu = _cpu_seconds(daemon.pid) - cpu_before
         probe.logout()
         thread.join()
@@ -183,7 +189,22 @@ def judge_rate(servers: MailServers, n: int, kdf_n: int, work: Path) -> dict[str
     finally:
         judge.close()
     return {"mails": n, "seconds": elapsed, "rate": n / elapsed, "orders_logged": orders,
-            "mails_processed": processed, "kdf_n": kdf_n, "daemon_cpu_seconds": cpu}
+            "mails_processed": processed, "kdf_n": kdf_n, "daemon_cpu_seconds": cpu,
+            "machine_busy": busy}
+
+
+def _machine_busy() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine so far (Linux /proc/stat)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle + iowait
+    tick = os.sysconf("SC_CLK_TCK")
+    return (sum(fields) - idle) / tick, sum(fields) / tick
+
+
+def _busy_share(before: tuple[float, float]) -> float:
+    """How busy the machine's CPUs were since ``before`` (0..1)."""
+    busy, total = _machine_busy()
+    return (busy - before[0]) / max(total - before[1], 1e-9)
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -218,11 +239,12 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result))
     else:
         print(f"raw SMTP->IMAP: {raw['mails']} mails in {raw['seconds']:.2f} s = "
-              f"{raw['rate']:.1f} mails/s")
+              f"{raw['rate']:.1f} mails/s (CPUs {raw['machine_busy']:.0%} busy)")
         print(f"judge end to end (scrypt N={args.kdf_n}): {judged['mails']} orders in "
               f"{judged['seconds']:.2f} s = {judged['rate']:.1f} orders/s "
               f"({judged['orders_logged']} orders logged; the daemon used "
-              f"{judged['daemon_cpu_seconds'] / judged['mails'] * 1000:.1f} ms CPU per order)")
+              f"{judged['daemon_cpu_seconds'] / judged['mails'] * 1000:.1f} ms CPU per order; "
+              f"CPUs {judged['machine_busy']:.0%} busy)")
         print(f"  the same servers carried {2 * judged['mails']} mails in that run (each order in, "
               f"each acknowledgement out): {2 * judged['rate']:.1f} mails/s")
         print(f"ratio: {ratio:.2f} (target 0.60)")

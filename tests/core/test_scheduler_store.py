@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -78,6 +80,28 @@ def test_tokens_are_hashed_slowly_and_checked() -> None:
     assert not check_token(token, None)
     assert not check_token(token, "garbage")
     assert hash_token(token) != stored  # salted
+
+
+def test_a_matched_token_is_not_hashed_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A seat's next mail costs an HMAC, not a second scrypt; a wrong token
+    always pays the full scrypt and still fails."""
+    set_kdf_cost(2**8)
+    token = new_token()
+    stored = hash_token(token)
+    calls: list[int] = []
+    real = hashlib.scrypt
+
+    def counting(*args: Any, **kw: Any) -> bytes:
+        calls.append(1)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(hashlib, "scrypt", counting)
+    assert check_token(token, stored) and len(calls) == 1
+    assert check_token(token, stored) and len(calls) == 1  # remembered
+    assert not check_token(token + "x", stored) and len(calls) == 2
+    other = hash_token(token)  # the same token, a new hash (a REPLACE, a reset)
+    assert check_token(token, other) and len(calls) == 4
+    assert not check_token(new_token(), other) and len(calls) == 5
 
 
 def test_two_writers_queue_up_instead_of_failing(tmp_path: Path) -> None:
