@@ -89,6 +89,25 @@ class Table:
     def loads(cls, text: str) -> Table:
         return cls.from_json(json.loads(text))
 
+    def bookkeeping_copy(self) -> Table:
+        """A copy whose judge-side fields may be changed freely while the
+        game state is shared with this table (for steps that do not touch
+        it, such as holding orders: a deep copy of a large board per order
+        mail costs more than the rest of the step)."""
+        return Table(
+            game=self.game,
+            options=dict(self.options),
+            state=self.state,
+            counter=self.counter,
+            orders={r: [dict(a) for a in held] for r, held in self.orders.items()},
+            submitted=list(self.submitted),
+            waiting=list(self.waiting),
+            draw_votes=list(self.draw_votes),
+            outcome=copy.deepcopy(self.outcome),
+            queue={r: list(q) for r, q in self.queue.items()},
+            policies={r: dict(p) for r, p in self.policies.items()},
+        )
+
     def held(self, role: Role) -> list[Action]:
         return [Action.from_json(a) for a in self.orders.get(role, [])]
 
@@ -229,7 +248,7 @@ def submit(
     """
     if role not in ordering_roles(game, table):
         raise NotNow(f"{role} has no orders to give now", hint="send STATUS to see what is due")
-    new = copy.deepcopy(table)
+    new = table.bookkeeping_copy()  # holding orders leaves the game state as it is
     held = [] if replace_all else new.held(role)
     for action in actions:
         if action.key is not None:
