@@ -75,6 +75,9 @@ DISBAND = "disband"
 class Strengths:
     """Variant hooks for strength (all default to the standard rules).
 
+    The lists are indexed like the decisions: by province in
+    :func:`adjudicate_movement`, by force in :func:`adjudicate_forces`.
+
     ``base[p]``: strength of the unit in province ``p`` on its own (1).
     ``weight[p]``: what a support by the unit in ``p`` adds (1).
     ``penalised[p]``: for a move from ``p``: its attack strength drops by one
@@ -100,6 +103,11 @@ class Strengths:
     strength, in which the beaten force counts as staying (Three Kingdoms:
     "A piece that is blocked in its move returns to its space of origin and
     defends that space").
+    ``beaten_prevents``: a move beaten in a head-to-head battle still
+    contests its destination with other moves there (Three Kingdoms, which
+    knows no exception to "If there are equal forces moving on to a space
+    then that space is not entered into by any of the movers"; standard:
+    it has no effect there, DATC 5.B.6).
     ``graded_cuts``: a support of weight ``w`` loses ``min(w, s)`` where
     ``s`` is the strength of the strongest single attack on the supporter
     (an attack from the province the support aims at still counts only by
@@ -118,6 +126,7 @@ class Strengths:
     penalise_prevent: bool = False
     graded_cuts: bool = False
     beaten_defends: bool = False
+    beaten_prevents: bool = False
 
 
 @dataclass
@@ -495,6 +504,7 @@ def _decide(
     pen_prevent = st.penalise_prevent and penalties
     graded = st.graded_cuts
     duel_holds = st.beaten_defends
+    duel_prevents = st.beaten_prevents
 
     visited = [False] * n
     cycle: list[int] = []
@@ -611,19 +621,19 @@ def _decide(
                     todo.append(g)
         return False
 
-    def staying(q: int, opt: bool, p: int) -> list[int]:
+    def staying(q: int, opt: bool, p: int, duelists: bool) -> list[int]:
         # The forces that stay in the stacked province ``q`` as move ``p``
         # meets them: all but the moves away that succeed under ``opt``; a
-        # head-to-head opponent of ``p`` always counts as there.
+        # head-to-head opponent of ``p`` counts as there if ``duelists``
+        # (else it is left to the head-to-head battle).
         out = []
         for f in stacks[q]:
-            if (
-                kind[f] == _MOVE
-                and h2h[p] != f
-                and not (duels and f in duels.get(p, empty))
-                and resolve(f, opt)
-            ):
-                continue
+            if kind[f] == _MOVE:
+                if h2h[p] == f or (duels and f in duels.get(p, empty)):
+                    if not duelists:
+                        continue
+                elif resolve(f, opt):
+                    continue
             out.append(f)
         return out
 
@@ -638,7 +648,7 @@ def _decide(
             if kind[o] == _MOVE and h2h[p] < 0 and resolve(o, opt):
                 o = -1  # it leaves
         elif o == -2:
-            stay = staying(q, opt, p)
+            stay = staying(q, opt, p, True)
             o = stay[0] if stay else -1
         if o < 0:
             sups = msup.get(p, empty)
@@ -688,7 +698,7 @@ def _decide(
                 return 0
             return strength
         # Several forces: the sum of what stays (moves that fail included).
-        stay = staying(q, not opt, p)
+        stay = staying(q, not opt, p, duel_holds)
         if not stay or (stacking is not None and stacking.joins(p, stay)):
             return 0
         total = 0
@@ -711,7 +721,7 @@ def _decide(
         if convoyed[w] and not path(w, opt):
             return 0
         o = h2h[w]
-        if o >= 0:
+        if o >= 0 and not duel_prevents:
             if resolve(o, not opt):
                 return 0
             if duels:
@@ -751,8 +761,9 @@ def _decide(
                 for o2 in duels.get(p, empty):
                     if a <= defend(o2, not opt):
                         return False
-            # Variant: the beaten move still defends its province.
-            if duel_holds and a <= hold(q, not opt, p):
+            # What else stays there must be beaten too (stacks), and with
+            # ``beaten_defends`` the beaten move as well.
+            if (duel_holds or occ[q] == -2) and a <= hold(q, not opt, p):
                 return False
         elif a <= hold(q, not opt, p):
             return False

@@ -6,6 +6,13 @@ the orders, other build sites and retreat borders.
 Every method of :class:`VariantRules` returns ``None`` for "the standard
 rule applies"; the shared grammar, legality, resolver and phases call them
 only when the map has rules attached, so the classic game never sees them.
+
+:class:`Stacking` is the hook of a game whose provinces hold several pieces
+and that uses the resolver without a Diplomacy map
+(:func:`games.diplomacy.resolver.adjudicate_forces`, Three Kingdoms): when a
+move ends beside the pieces staying where it goes instead of fighting them.
+Its strengths go through :class:`~games.diplomacy.resolver.Strengths`
+(indexed by force there).
 """
 
 from __future__ import annotations
