@@ -21,6 +21,9 @@ from judge.engine import JSON, Game
 from tests.support.driver import playthrough_sets, set_label
 from tests.support.sealed_bids import GAME as SEALED_BIDS
 
+SLOW_SEEDS = tuple(range(100, 125))
+"""Seeds of the many-seed run (``-m slow``), dealt out over each game's option sets."""
+
 
 def builtin_games() -> tuple[list[Game], dict[str, str]]:
     """The built-in games that load, and why each one that exists does not."""
@@ -53,7 +56,20 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     ``victory_options``: once per ``victory_playthroughs`` entry, for the games
     that declare them."""
     names = metafunc.fixturenames
-    if "play_options" in names or "victory_options" in names:
+    if "slow_seed" in names:
+        # The many-seed run deals its seeds out over a game's option sets, so a
+        # game played under four sets costs what a game with one set costs.
+        triples: list[tuple[Game, dict[str, JSON], int]] = []
+        labels: list[str] = []
+        for g in contract_games():
+            sets = playthrough_sets(g)
+            for i, seed in enumerate(SLOW_SEEDS):
+                options = sets[i % len(sets)]
+                triples.append((g, options, seed))
+                label = g.id if len(sets) == 1 else f"{g.id}-{set_label(g, options)}"
+                labels.append(f"{label}-{seed}")
+        metafunc.parametrize(("game", "play_options", "slow_seed"), triples, ids=labels)
+    elif "play_options" in names or "victory_options" in names:
         name = "play_options" if "play_options" in names else "victory_options"
         params: list[tuple[Game, dict[str, JSON]]] = []
         ids: list[str] = []

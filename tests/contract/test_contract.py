@@ -61,7 +61,6 @@ from tests.support.driver import (
 from tests.support.sealed_bids import SealedBids
 
 SEEDS = (1, 2, 3)
-SLOW_SEEDS = tuple(range(100, 125))
 MAX_LEGAL_CHECKED = 150
 """Per state and role, at most this many ``legal()`` lines are parsed (a sample
 if there are more), to keep the suite fast for games with long order lists."""
@@ -452,13 +451,14 @@ def test_noninterference(game: Game, play_options: dict[str, JSON], seed: int) -
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", SLOW_SEEDS)
-def test_all_properties_many_seeds(game: Game, play_options: dict[str, JSON], seed: int) -> None:
-    """Every property over many more seeds and every option set (noninterference
-    only for games with ``scramble``; the default run shows the skip for the
-    others). Victories are promised for the default seeds only: random play
-    over many seeds may end in a shared result."""
-    p = cached_play(game, seed, options=play_options)
+def test_all_properties_many_seeds(
+    game: Game, play_options: dict[str, JSON], slow_seed: int
+) -> None:
+    """Every property over many more seeds, dealt out over the game's option
+    sets (noninterference only for games with ``scramble``; the default run
+    shows the skip for the others). Victories are promised for the default
+    seeds only: random play over many seeds may end in a shared result."""
+    p = cached_play(game, slow_seed, options=play_options)
     for check in PROPERTIES:
         if check is check_noninterference and not hasattr(game, "scramble"):
             continue
