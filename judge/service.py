@@ -1449,8 +1449,11 @@ class Judge:
 
         With a transport that sends in the background
         (:class:`~judge.mailout.BackgroundOutbound`, i.e. SMTP) due mails
-        travel over the transport's connections side by side, one per
-        recipient at a time so that each player gets them in order.
+        travel over the transport's connections side by side, started in
+        the order they were queued. Two mails to one player may then arrive
+        in either order, as SMTP never promised otherwise past the first
+        server: each carries its Date and threading headers (an
+        acknowledgement sits under the order mail it answers).
         ``wait=False`` only starts what is due and records what has
         finished: the daemon calls it after each mail it handles, so an
         acknowledgement leaves while the next order is read. ``wait=True``
@@ -1474,8 +1477,7 @@ class Judge:
             finished = self._collect(sent, wait=wait)
             if not wait or not (started or finished) or self._relay_down:
                 return sent
-            # Waiting: go on while mail is left (beyond the window, or a
-            # recipient's next mail behind the one just sent).
+            # Waiting: go on while mail is left beyond the window.
 
     def _relay_start(self, sent: list[str]) -> int:
         """Start (or, without a background transport, send) the due mail;
@@ -1483,9 +1485,6 @@ class Judge:
         if self._relay_down:
             return 0
         started = 0
-        # One mail per recipient on its way at a time, so that each player
-        # gets the judge's mail in the order it was written.
-        busy = {mrow["to_addr"] for mrow, _ in self._in_flight.values()}
         background = self._background()
         for mrow in self.store.due_mail(scheduler.iso(self.now())):
             if mrow["id"] in self._in_flight:
@@ -1493,9 +1492,6 @@ class Judge:
             if background is not None:
                 if len(self._in_flight) >= RELAY_WINDOW:
                     break  # the rest starts at the next call
-                if mrow["to_addr"] in busy:
-                    continue
-                busy.add(mrow["to_addr"])
                 future = background.start(mrow["envelope_from"], mrow["to_addr"], mrow["raw"])
                 self._in_flight[mrow["id"]] = (mrow, future)
                 started += 1
