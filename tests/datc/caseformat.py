@@ -502,9 +502,26 @@ def load_cases(path: Path) -> list[Case]:
     return parse_cases(path.read_text(encoding="utf-8"), path=path.name)
 
 
-def load_all(folder: Path) -> list[Case]:
-    """Read every ``6.*.txt`` file in ``folder``, sections in order A..J."""
+def load_all(
+    folder: Path,
+    pattern: str = "6.*.txt",
+    *,
+    powers: frozenset[str] = POWERS,
+    number_re: re.Pattern[str] = CASE_NUMBER_RE,
+    phase_re: re.Pattern[str] = PHASE_RE,
+    syntax: CaseSyntax = DATC,
+) -> list[Case]:
+    """Read every file of ``folder`` matching ``pattern`` in name order (the
+    DATC's sections A..J by default); a variant passes its own ``pattern``
+    and the :func:`parse_cases` options of its files."""
     cases: list[Case] = []
-    for path in sorted(folder.glob("6.*.txt")):
-        cases.extend(load_cases(path))
+    for path in sorted(folder.glob(pattern)):
+        cases += parse_cases(
+            path.read_text(encoding="utf-8"),
+            path.name,
+            powers=powers,
+            number_re=number_re,
+            phase_re=phase_re,
+            syntax=syntax,
+        )
     return cases

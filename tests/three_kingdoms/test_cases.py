@@ -23,7 +23,7 @@ import pytest
 from games.three_kingdoms import GAME
 from games.three_kingdoms.board import KINGDOMS
 from judge.engine import Action, Event, Role, RuleError
-from tests.datc.caseformat import Case, CaseSyntax, PhaseCase, parse_cases
+from tests.datc.caseformat import Case, CaseSyntax, PhaseCase, load_all, parse_cases
 
 from .helpers import State, position, rng
 
@@ -47,21 +47,9 @@ REPORT_CODES = {"bounced": "bounce", "cut": "cut", "void": "void"}
 from N`` and ``removed by the army`` are handled apart)."""
 
 
-def load_cases() -> list[Case]:
-    cases: list[Case] = []
-    for path in sorted(CASES_DIR.glob("*.txt")):
-        cases += parse_cases(
-            path.read_text(encoding="utf-8"),
-            path.name,
-            powers=POWERS,
-            number_re=NUMBER_RE,
-            phase_re=PHASE_RE,
-            syntax=SYNTAX,
-        )
-    return cases
-
-
-ALL_CASES = load_cases()
+ALL_CASES = load_all(
+    CASES_DIR, "*.txt", powers=POWERS, number_re=NUMBER_RE, phase_re=PHASE_RE, syntax=SYNTAX
+)
 
 
 # ------------------------------------------------------------------ the position

@@ -16,7 +16,7 @@ import pytest
 
 from games.diplomacy.serial import read_location, read_unit
 from games.warring_states import GAME
-from tests.datc.caseformat import CODES, Case, parse_cases
+from tests.datc.caseformat import CODES, Case, load_all
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
 DM = GAME.map
@@ -25,20 +25,7 @@ NUMBER_RE = re.compile(r"^WS\.[A-Z]\.[1-9]\d*$")
 PHASE_RE = re.compile(r"^(?:[SF]\d{3,4}[MR]|W\d{3,4}A)$")
 
 
-def load_cases() -> list[Case]:
-    cases: list[Case] = []
-    for path in sorted(CASES_DIR.glob("*.txt")):
-        cases += parse_cases(
-            path.read_text(encoding="utf-8"),
-            path.name,
-            powers=POWERS,
-            number_re=NUMBER_RE,
-            phase_re=PHASE_RE,
-        )
-    return cases
-
-
-ALL_CASES = load_cases()
+ALL_CASES = load_all(CASES_DIR, "*.txt", powers=POWERS, number_re=NUMBER_RE, phase_re=PHASE_RE)
 
 
 def _unit_key(power: str, text: str) -> str:
