@@ -4,7 +4,8 @@ Starts the test mail servers (Dovecot + the aiosmtpd/LMTP front, see
 ``tests/mailserver/servers.py``), then measures, in the same run:
 
 raw
-    N small mails sent over one SMTP connection while a reader on one IMAP
+    N small mails sent over one SMTP connection (from a process of its own,
+    as a mail client is; the judge's run sends its orders the same way) while a reader on one IMAP
     connection (polling with NOOP and UID SEARCH, then UID FETCH of what is
     new) reads them: N divided by the time from the first send to the last
     mail read.
@@ -37,13 +38,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from datetime import UTC, datetime
 from email.message import EmailMessage
@@ -67,20 +68,52 @@ from tests.support.sealed_bids import GAME  # noqa: E402
 RUN_JUDGE = ROOT / "tests" / "mailserver" / "run_judge.py"
 
 
-def _sender(servers: MailServers, mails: list[tuple[str, str, bytes]],
-            errors: list[BaseException]) -> threading.Thread:
-    """A thread sending every (from, to, raw) over one SMTP connection."""
+class _Sender:
+    """Sends every (from, to, raw) over one SMTP connection from a process of
+    its own, as a player's mail client is: a thread here would share the
+    interpreter lock with the test SMTP server, which runs in this process.
+    The process connects first and sends when :meth:`start` says go."""
+
+    def __init__(self, port: int, mails: list[tuple[str, str, bytes]]) -> None:
+        context = multiprocessing.get_context("spawn")
+        self._go, go = context.Pipe()
+        self._done, done = context.Pipe()
+        self._process = context.Process(target=_send_all, args=(port, mails, go, done))
+        self._process.start()
+        if not self._done.poll(60) or self._done.recv() != "ready":
+            raise RuntimeError("the sending process did not connect")
+        self._said: str | None = None
+
+    def start(self) -> None:
+        self._go.send("go")
+
+    def error(self) -> str | None:
+        """What went wrong in the sending process, once it has said so."""
+        if self._said is None and self._done.poll():
+            try:
+                self._said = str(self._done.recv())
+            except EOFError:
+                self._said = "the sending process ended without a word"
+        return None if self._said in (None, "sent") else self._said
+
+    def join(self) -> None:
+        self._process.join(60)
+
+
+def _send_all(port: int, mails: list[tuple[str, str, bytes]], go: Any, done: Any) -> None:
     import smtplib
 
-    def run() -> None:
-        try:
-            with smtplib.SMTP("127.0.0.1", servers.smtp.port, timeout=60) as smtp:
-                for sender, rcpt, raw in mails:
-                    servers.send(sender, rcpt, raw, connection=smtp)
-        except BaseException as exc:  # reported by the caller
-            errors.append(exc)
-
-    return threading.Thread(target=run, daemon=True)
+    try:
+        with smtplib.SMTP("127.0.0.1", port, timeout=60) as smtp:
+            smtp.ehlo()
+            done.send("ready")
+            go.recv()
+            for sender, rcpt, raw in mails:
+                # smtplib sends bytes as they are: CRLF line ends (RFC 5321 2.3.8).
+                smtp.sendmail(sender, [rcpt], raw.replace(b"\n", b"\r\n"))
+        done.send("sent")
+    except BaseException as exc:  # reported by the parent
+        done.send(f"{type(exc).__name__}: {exc}")
 
 
 def _message(i: int, body: str, sender: str, to: str) -> bytes:
@@ -102,12 +135,11 @@ def raw_rate(servers: MailServers, n: int) -> dict[str, float]:
     reader = IMAPClient("127.0.0.1", servers.dovecot.imap_port, ssl=False, timeout=60)
     reader.login("raw", "raw")
     reader.select_folder("INBOX")
-    errors: list[BaseException] = []
-    thread = _sender(servers, mails, errors)
+    sender = _Sender(servers.smtp.port, mails)
     got, last = 0, 0
     machine = _machine_busy()
     started = time.perf_counter()
-    thread.start()
+    sender.start()
     while got < n:
         # Poll (NOOP makes Dovecot look at the folder): the best case for
         # the raw rate, with no IDLE notification delay in it.
@@ -118,12 +150,12 @@ def raw_rate(servers: MailServers, n: int) -> dict[str, float]:
             got += sum(1 for u in uids if b"BODY[]" in data.get(u, {}))
             last = max(uids)
             continue
-        if errors:
-            raise errors[0]
+        if (error := sender.error()) is not None:
+            raise RuntimeError(f"sending failed: {error}")
         time.sleep(0.002)
     elapsed = time.perf_counter() - started
     busy = _busy_share(machine)
-    thread.join()
+    sender.join()
     reader.logout()
     return {"mails": n, "seconds": elapsed, "rate": n / elapsed, "machine_busy": busy}
 
@@ -156,20 +188,19 @@ def judge_rate(servers: MailServers, n: int, kdf_n: int, work: Path) -> dict[str
         mails = [(address("North"), JUDGE, _message(
             i, f"{signon['North']}\nBID {cards[i % len(cards)]}\nEND\nmail {i}\n",
             address("North"), JUDGE)) for i in range(n)]  # fmt: skip
-        errors: list[BaseException] = []
-        thread = _sender(servers, mails, errors)
+        sender = _Sender(servers.smtp.port, mails)
         cpu_before = _cpu_seconds(daemon.pid)
         machine = _machine_busy()
         started = time.perf_counter()
-        thread.start()
+        sender.start()
         probe = IMAPClient("127.0.0.1", servers.dovecot.imap_port, ssl=False, timeout=60)
         probe.login("north", "north")
         while True:
             count = int(probe.folder_status("INBOX", ["MESSAGES"])[b"MESSAGES"])
             if count - base >= n:
                 break
-            if errors:
-                raise errors[0]
+            if (error := sender.error()) is not None:
+                raise RuntimeError(f"sending failed: {error}")
             if daemon.poll() is not None:
                 raise RuntimeError(f"the daemon died: see {work / 'daemon.log'}")
             time.sleep(0.01)
@@ -177,7 +208,7 @@ def judge_rate(servers: MailServers, n: int, kdf_n: int, work: Path) -> dict[str
         busy = _busy_share(machine)
         cpu = _cpu_seconds(daemon.pid) - cpu_before
         probe.logout()
-        thread.join()
+        sender.join()
     finally:
         daemon.send_signal(signal.SIGTERM)
         daemon.wait(timeout=60)
