@@ -38,13 +38,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
 import os
+import pickle
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from datetime import UTC, datetime
 from email.message import EmailMessage
@@ -68,52 +69,61 @@ from tests.support.sealed_bids import GAME  # noqa: E402
 RUN_JUDGE = ROOT / "tests" / "mailserver" / "run_judge.py"
 
 
+_SEND_ALL = """
+import pickle, smtplib, sys
+port, path = int(sys.argv[1]), sys.argv[2]
+with open(path, "rb") as f:
+    mails = pickle.load(f)
+try:
+    with smtplib.SMTP("127.0.0.1", port, timeout=60) as smtp:
+        smtp.ehlo()
+        print("ready", flush=True)
+        sys.stdin.readline()
+        for sender, rcpt, raw in mails:
+            # smtplib sends bytes as they are: CRLF line ends (RFC 5321 2.3.8).
+            smtp.sendmail(sender, [rcpt], raw.replace(b"\\n", b"\\r\\n"))
+    print("sent", flush=True)
+except BaseException as exc:
+    print(f"{type(exc).__name__}: {exc}", flush=True)
+"""
+
+
 class _Sender:
     """Sends every (from, to, raw) over one SMTP connection from a process of
     its own, as a player's mail client is: a thread here would share the
     interpreter lock with the test SMTP server, which runs in this process.
     The process connects first and sends when :meth:`start` says go."""
 
-    def __init__(self, port: int, mails: list[tuple[str, str, bytes]]) -> None:
-        context = multiprocessing.get_context("spawn")
-        self._go, go = context.Pipe()
-        self._done, done = context.Pipe()
-        self._process = context.Process(target=_send_all, args=(port, mails, go, done))
-        self._process.start()
-        if not self._done.poll(60) or self._done.recv() != "ready":
-            raise RuntimeError("the sending process did not connect")
+    def __init__(self, port: int, mails: list[tuple[str, str, bytes]], work: Path) -> None:
+        batch = work / f"mails-{time.monotonic_ns()}.pickle"
+        batch.write_bytes(pickle.dumps(mails))
+        self._process = subprocess.Popen(
+            [sys.executable, "-c", _SEND_ALL, str(port), str(batch)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        assert self._process.stdin is not None and self._process.stdout is not None
+        self._stdin, self._stdout = self._process.stdin, self._process.stdout
+        said = self._stdout.readline().strip()
+        if said != "ready":
+            raise RuntimeError(f"the sending process did not connect: {said}")
         self._said: str | None = None
+        self._reader = threading.Thread(target=self._read, daemon=True)
+
+    def _read(self) -> None:
+        self._said = self._stdout.readline().strip() or "the sending process ended silently"
 
     def start(self) -> None:
-        self._go.send("go")
+        self._reader.start()
+        self._stdin.write("go\n")
+        self._stdin.flush()
 
     def error(self) -> str | None:
         """What went wrong in the sending process, once it has said so."""
-        if self._said is None and self._done.poll():
-            try:
-                self._said = str(self._done.recv())
-            except EOFError:
-                self._said = "the sending process ended without a word"
         return None if self._said in (None, "sent") else self._said
 
     def join(self) -> None:
-        self._process.join(60)
-
-
-def _send_all(port: int, mails: list[tuple[str, str, bytes]], go: Any, done: Any) -> None:
-    import smtplib
-
-    try:
-        with smtplib.SMTP("127.0.0.1", port, timeout=60) as smtp:
-            smtp.ehlo()
-            done.send("ready")
-            go.recv()
-            for sender, rcpt, raw in mails:
-                # smtplib sends bytes as they are: CRLF line ends (RFC 5321 2.3.8).
-                smtp.sendmail(sender, [rcpt], raw.replace(b"\n", b"\r\n"))
-        done.send("sent")
-    except BaseException as exc:  # reported by the parent
-        done.send(f"{type(exc).__name__}: {exc}")
+        self._process.wait(60)
+        self._reader.join(60)
 
 
 def _message(i: int, body: str, sender: str, to: str) -> bytes:
@@ -126,7 +136,7 @@ def _message(i: int, body: str, sender: str, to: str) -> bytes:
     return msg.as_bytes()
 
 
-def raw_rate(servers: MailServers, n: int) -> dict[str, float]:
+def raw_rate(servers: MailServers, n: int, work: Path) -> dict[str, float]:
     """SMTP in, IMAP out, nothing else."""
     servers.empty("raw")
     mails = [(address("North"), "raw@localhost",
@@ -135,7 +145,7 @@ def raw_rate(servers: MailServers, n: int) -> dict[str, float]:
     reader = IMAPClient("127.0.0.1", servers.dovecot.imap_port, ssl=False, timeout=60)
     reader.login("raw", "raw")
     reader.select_folder("INBOX")
-    sender = _Sender(servers.smtp.port, mails)
+    sender = _Sender(servers.smtp.port, mails, work)
     got, last = 0, 0
     machine = _machine_busy()
     started = time.perf_counter()
@@ -188,7 +198,7 @@ def judge_rate(servers: MailServers, n: int, kdf_n: int, work: Path) -> dict[str
         mails = [(address("North"), JUDGE, _message(
             i, f"{signon['North']}\nBID {cards[i % len(cards)]}\nEND\nmail {i}\n",
             address("North"), JUDGE)) for i in range(n)]  # fmt: skip
-        sender = _Sender(servers.smtp.port, mails)
+        sender = _Sender(servers.smtp.port, mails, work)
         cpu_before = _cpu_seconds(daemon.pid)
         machine = _machine_busy()
         started = time.perf_counter()
@@ -259,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
     servers = MailServers.start()
     work = Path(tempfile.mkdtemp(prefix="judge-bench-"))
     try:
-        raw = raw_rate(servers, args.n)
+        raw = raw_rate(servers, args.n, work)
         judged = judge_rate(servers, args.n, args.kdf_n, work)
     finally:
         servers.close()

@@ -171,6 +171,7 @@ class Judge:
         self._in_flight: dict[int, tuple[dict[str, Any], Future[None]]] = {}
         self._relay_down = False
         self._cycling = False
+        self._fresh_mail = True
 
     @classmethod
     def open(cls, home: Path, now: Callable[[], datetime] = utcnow) -> Judge:
@@ -477,6 +478,7 @@ class Judge:
             attachments=tuple(attachments),
             date=format_datetime(now),
         )
+        self._fresh_mail = True  # the relay has something new to start
         self.store.queue_mail(
             {
                 "message_id": message_id,
@@ -1471,7 +1473,9 @@ class Judge:
             self._relay_down = False  # a pass of its own (a cycle is one pass)
         background = self._background() is not None
         while True:
-            started = self._relay_start(sent)
+            # Between mails (not waiting), only what was queued since the
+            # last look needs starting; retries wait for the full pass.
+            started = self._relay_start(sent) if wait or self._fresh_mail else 0
             if not background:
                 return sent
             finished = self._collect(sent, wait=wait)
@@ -1485,13 +1489,15 @@ class Judge:
         if self._relay_down:
             return 0
         started = 0
+        self._fresh_mail = False
         background = self._background()
         for mrow in self.store.due_mail(scheduler.iso(self.now())):
             if mrow["id"] in self._in_flight:
                 continue
             if background is not None:
                 if len(self._in_flight) >= RELAY_WINDOW:
-                    break  # the rest starts at the next call
+                    self._fresh_mail = True  # the rest starts at the next call
+                    break
                 future = background.start(mrow["envelope_from"], mrow["to_addr"], mrow["raw"])
                 self._in_flight[mrow["id"]] = (mrow, future)
                 started += 1
@@ -1515,27 +1521,29 @@ class Judge:
 
     def _collect(self, sent: list[str], *, wait: bool) -> int:
         """Record the background sends that finished (all of them, waiting
-        for each, when ``wait``), in the order they were queued; return how
-        many."""
-        finished = 0
-        for mail_id in sorted(self._in_flight):
-            mrow, future = self._in_flight[mail_id]
-            if not wait and not future.done():
-                continue
-            failure: TemporaryFailure | PermanentFailure | None = None
-            try:
-                future.result()
-            except (TemporaryFailure, PermanentFailure) as exc:
-                failure = exc
-            except Exception as exc:  # a transport bug: retry later, like a 4xx
-                log.exception("relay: sending mail %s failed", mail_id)
-                failure = TemporaryFailure(f"{type(exc).__name__}: {exc}")
-            del self._in_flight[mail_id]
-            finished += 1
-            if isinstance(failure, ServerUnavailable) and self._relay_down:
-                continue  # the server is away: this pass already counted it
-            self._relayed(mrow, failure, sent)
-        return finished
+        for each, when ``wait``), in the order they were queued, in one
+        transaction; return how many."""
+        done = [i for i in sorted(self._in_flight) if wait or self._in_flight[i][1].done()]
+        if done:
+            with self.store.atomic():
+                for mail_id in done:
+                    self._record_sent(mail_id, sent)
+        return len(done)
+
+    def _record_sent(self, mail_id: int, sent: list[str]) -> None:
+        """Wait for background send ``mail_id`` and record how it went."""
+        mrow, future = self._in_flight.pop(mail_id)
+        failure: TemporaryFailure | PermanentFailure | None = None
+        try:
+            future.result()
+        except (TemporaryFailure, PermanentFailure) as exc:
+            failure = exc
+        except Exception as exc:  # a transport bug: retry later, like a 4xx
+            log.exception("relay: sending mail %s failed", mail_id)
+            failure = TemporaryFailure(f"{type(exc).__name__}: {exc}")
+        if isinstance(failure, ServerUnavailable) and self._relay_down:
+            return  # the server is away: this pass already counted it
+        self._relayed(mrow, failure, sent)
 
     def _relayed(
         self,

@@ -27,7 +27,7 @@ def test_benchmark_counts(servers: MailServers, tmp_path: Path,
                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("JUDGE_TEST_IMAP_PASSWORD", "judge")
     bench = _bench()
-    raw = bench.raw_rate(servers, 40)
+    raw = bench.raw_rate(servers, 40, tmp_path)
     judged = bench.judge_rate(servers, 40, 2**8, tmp_path)
     assert raw["mails"] == 40 and raw["rate"] > 0
     assert judged["orders_logged"] == 40
