@@ -43,7 +43,7 @@ from email.policy import SMTP
 from email.utils import getaddresses, parseaddr
 from mailbox import Maildir
 from pathlib import Path
-from typing import Protocol, TextIO
+from typing import Protocol, TextIO, runtime_checkable
 
 __all__ = [
     "AUTO_GENERATED",
@@ -357,6 +357,7 @@ class OutboundTransport(Protocol):
     def send(self, envelope_from: str, to_addr: str, message: bytes) -> None: ...
 
 
+@runtime_checkable
 class BackgroundOutbound(OutboundTransport, Protocol):
     """A transport that can also send in the background (SMTP): ``start``
     returns at once with a future whose ``result()`` is ``None`` once the

@@ -173,6 +173,19 @@ class Judge:
         self._cycling = False
         self._fresh_mail = True
 
+    @property
+    def outbound(self) -> OutboundTransport:
+        """Where the relay sends mail."""
+        return self._outbound
+
+    @outbound.setter
+    def outbound(self, transport: OutboundTransport) -> None:
+        self._outbound = transport
+        # Checked once here: a runtime protocol check costs too much per mail.
+        self._background: BackgroundOutbound | None = (
+            transport if isinstance(transport, BackgroundOutbound) else None
+        )
+
     @classmethod
     def open(cls, home: Path, now: Callable[[], datetime] = utcnow) -> Judge:
         config = cfg.load(home)
@@ -1471,7 +1484,7 @@ class Judge:
         sent: list[str] = []
         if wait and not self._cycling:
             self._relay_down = False  # a pass of its own (a cycle is one pass)
-        background = self._background() is not None
+        background = self._background is not None
         while True:
             # Between mails (not waiting), only what was queued since the
             # last look needs starting; retries wait for the full pass.
@@ -1490,7 +1503,7 @@ class Judge:
             return 0
         started = 0
         self._fresh_mail = False
-        background = self._background()
+        background = self._background
         for mrow in self.store.due_mail(scheduler.iso(self.now())):
             if mrow["id"] in self._in_flight:
                 continue
@@ -1512,12 +1525,6 @@ class Judge:
             if self._relay_down:
                 break  # every other mail would fail the same way now
         return started
-
-    def _background(self) -> BackgroundOutbound | None:
-        """The outbound transport if it sends in the background (a plain
-        attribute test: a runtime protocol check costs too much per mail)."""
-        outbound = self.outbound
-        return outbound if callable(getattr(outbound, "start", None)) else None  # type: ignore[return-value]
 
     def _collect(self, sent: list[str], *, wait: bool) -> int:
         """Record the background sends that finished (all of them, waiting
@@ -1608,5 +1615,5 @@ class Judge:
                 continue
             self._fault("before-move")
             self.inbound.done(key, ok=True)
-            if self._in_flight or self._background() is not None:
+            if self._background is not None:
                 self.relay(wait=False)  # the acknowledgement leaves while we go on
