@@ -10,11 +10,22 @@ MILITARY, REINFORCE or SKIP.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from games.conflict_of_alliances import board as B
 from games.conflict_of_alliances.commands import Cmd, text
-from games.conflict_of_alliances.data import DATA, NEUTRAL, SIDES, card_of, other, slug
+from games.conflict_of_alliances.data import (
+    DATA,
+    NEUTRAL,
+    SIDES,
+    Card,
+    Option,
+    card_of,
+    other,
+    slug,
+)
 from games.conflict_of_alliances.ops import ambiguous, aname, fname, gname
 from judge.engine import IllegalLine, RuleError
 from judge.rng import Rng
@@ -53,7 +64,39 @@ def holding(state: State, side: str, card: str) -> str | None:
 
 
 def hand_size(state: State, side: str) -> int:
-    return len(zones(state, side)["hand"])
+    """Cards in hand, counting one a face-up play has set aside to discard."""
+    z = zones(state, side)
+    return len(z["hand"]) + len(z.get("aside", []))
+
+
+def set_aside(state: State, side: str, card: str) -> None:
+    """Lyu Buwei and Legendary General B name, when played, another card of
+    the hand to discard face down as part of their effect. It is set aside
+    (still counted in the hand, hidden from the opponent) until the effect
+    discards it, or goes back to the hand if the effect is cancelled, so
+    that the state never names a hidden card outside a hidden zone."""
+    inst = holding(state, side, card)
+    assert inst is not None
+    z = zones(state, side)
+    z["hand"].remove(inst)
+    z.setdefault("aside", []).append(inst)
+
+
+def discard_aside(state: State, side: str) -> bool:
+    """Discard the set-aside cards face down; whether there were any."""
+    z = zones(state, side)
+    gone = list(z.get("aside", []))
+    z["aside"] = []
+    for inst in gone:
+        z["discard"].append([inst, False])
+    return bool(gone)
+
+
+def restore_aside(state: State, side: str) -> None:
+    """A cancelled card's set-aside discard returns to the hand."""
+    z = zones(state, side)
+    z["hand"] = sorted(z["hand"] + list(z.get("aside", [])))
+    z["aside"] = []
 
 
 def draw(state: State, log: B.Log, side: str, n: int) -> list[str]:
@@ -436,190 +479,458 @@ def respond_choices(state: State, side: str) -> list[Cmd]:
 
 
 def do_respond(state: State, log: B.Log, side: str, cmd: Cmd) -> bool:
-    """Carry out a response. Returns True when it cancelled the active
-    player's card (the window closes and that action phase ends)."""
+    """Carry out a response through the card's entry in :data:`CARD_EFFECTS`.
+    Returns True when it cancelled the active player's card (the window
+    closes and that action phase ends)."""
     card = cmd["card"]
     inst = holding(state, side, card)
     assert inst is not None
     c = DATA.cards[side][card]
     option = c.option(str(c.response))
     assert option is not None
-    effect = option.effect
     discard(state, side, inst, True)
     log.pub(f"{side} responds with {c.name}.", card=card)
-    if effect == "cancel":
-        window = state["window"]
-        victim = window["card"]
-        owner = other(side)
-        v = card_of(owner, victim)
-        if option.params.get("remove"):
-            # Jing Ke: both character cards leave the game.
-            oz = zones(state, owner)
-            oz["discard"] = [e for e in oz["discard"] if e[0] != victim]
-            oz["removed"].append(victim)
-            mz = zones(state, side)
-            mz["discard"] = [e for e in mz["discard"] if e[0] != inst]
-            mz["removed"].append(inst)
-            log.pub(f"{v.name} is cancelled; {v.name} and {c.name} are removed from the game. "
-                    f"{owner}'s action phase ends.")
-        else:
-            log.pub(f"{v.name} is cancelled. {owner}'s action phase ends.")
-        return True
-    bt = state["battle"]
-    # New defenders may join: a DEFEND choice made before no longer binds.
-    bt["defend"] = None
-    if effect == "mobilize-defence":
-        st = B.stack(state, bt["area"], bt["target"])
-        assert st is not None
-        st["ready"] += 1
-        log.pub(f"{fname(bt['target'])} reinforce the defenders in {aname(bt['area'])} with "
-                "1 army.")
-    elif effect == "crossbow-defence":
-        bt["def_first"] = True
-        # The printed card art: first fire, and +1 for a Han army only.
-        bonus = (1 if bt["target"] == "han" else 0) if printed(state, side) else 2
-        bt["def_drm"] += bonus
-        log.pub(f"The defender will fire first{f', +{bonus} to its die' if bonus else ''}.")
-    elif effect == "xinling":
-        bt["xinling"] = cmd["from"]
-        state["generals"]["wei-wuji"] = "map"
-        log.pub(f"Wei Wuji comes from {aname(cmd['from'])} to reinforce the defenders.")
-    return False
+    if state["window"]["kind"] == BEFORE_COMBAT:
+        # New defenders may join: a DEFEND choice made before no longer binds.
+        state["battle"]["defend"] = None
+    play = Play(state, log, None, side, cmd, 0, c, option, instance=inst)
+    CARD_EFFECTS[card](play)
+    return play.cancelled
 
 
 # --------------------------------------------------------------------------- effects
 
 
-def ask(kind: str, label: str, tag: int, **ctx: Any) -> dict[str, Any]:
+Step = dict[str, Any]
+
+
+def ask(kind: str, label: str, tag: int, **ctx: Any) -> Step:
     """A follow-up step of a card for the player to answer."""
     return {"do": "ask", "kind": kind, "label": label, "tag": tag, "ctx": ctx}
 
 
-def effect(state: State, log: B.Log, rng: Rng, side: str, cmd: Cmd, tag: int) -> list[Any]:
-    """Carry out a face-up card's effect; return the steps it queues."""
+@dataclass
+class Play:
+    """One face-up card being carried out: in its owner's action phase (an
+    option of :func:`check_faceup`) or as a response (:func:`check_respond`).
+    ``tag`` groups the steps the card queues; ``instance`` is the card
+    itself (a response needs it for Jing Ke); ``cancelled`` is set by a
+    response that cancels the opponent's character card."""
+
+    state: State
+    log: B.Log
+    rng: Rng | None
+    side: str
+    cmd: Cmd
+    tag: int
+    card: Card
+    option: Option
+    instance: str = ""
+    cancelled: bool = False
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return self.option.params
+
+    @property
+    def label(self) -> str:
+        return self.card.name
+
+    @property
+    def key(self) -> str:
+        """The option played: ``"a"`` or ``"b"``."""
+        return self.option.key
+
+    def ask(self, kind: str, **ctx: Any) -> Step:
+        return ask(kind, self.label, self.tag, **ctx)
+
+
+CardEffect = Callable[[Play], list[Step]]
+"""What a card does when it is carried out; returns the steps it queues."""
+
+
+def effect(state: State, log: B.Log, rng: Rng, side: str, cmd: Cmd, tag: int) -> list[Step]:
+    """Carry out a face-up card's effect (a card played in its owner's action
+    phase, after any character-card window); return the steps it queues."""
     card = cmd["card"]
     c = DATA.cards[side][card]
     option = c.option(cmd["option"])
     assert option is not None
-    eff, params = option.effect, option.params
-    steps: list[Any] = []
-    label = c.name
-    if eff == "sway":
-        force = cmd["force"]
-        old, _ = B.shift(state, force, B.direction(side) * int(params["spaces"]))
-        log.pub(f"{fname(force)}'s diplomacy counter moves from {DATA.track[old].name} to "
-                f"{B.stance_name(state, force)}, Not Received.")
-    elif eff == "court":
-        force = params["force"]
-        if B.faction(state, force) == NEUTRAL:
-            draw(state, log, side, 1)
-        elif B.faction(state, force) == side:
-            steps.append({"do": "choose", "kind": "take", "side": side, "label": label})
-        else:
-            log.pub(f"{fname(force)} is no longer Neutral or friendly: no effect.")
-    elif eff == "chunshen":
-        got = draw(state, log, side, 3)
-        if len(got) == 3:
-            z = zones(state, side)
-            for x in got:
-                z["hand"].remove(x)
-            state["choice"] = {"kind": "keep", "side": side, "cards": sorted(got),
-                               "label": label}
-            steps.append({"do": "choose", "kind": "keep", "side": side, "label": label})
-    elif eff == "draw":
-        gone = cmd.get("discard")
-        if gone:
-            inst = holding(state, side, gone)
-            assert inst is not None
-            discard(state, side, inst, False)
-            log.pub(f"{side} discards a card face down.")
-        draw(state, log, side, int(params["draw"]))
-    elif eff == "mao-sui":
-        force = cmd["force"]
-        old, _ = B.shift(state, force, B.direction(side))
-        log.pub(f"{fname(force)}'s diplomacy counter moves from {DATA.track[old].name} to "
-                f"{B.stance_name(state, force)}, Not Received.")
-        steps.append(ask("military", label, tag, generic=True))
-    elif eff == "mounted":
-        steps.append(ask("military", label, tag, generic=True, mounted=True, drm=1))
-    elif eff == "double":
-        steps += [ask("military", label, tag, generic=True),
-                  ask("military", label, tag, generic=True)]
-    elif eff == "crossbow-attack":
-        # The printed card art: an operation of a Revenge Qin / Anti-Qin force
-        # firing first, with no modifier (translator's notes).
-        old = printed(state, side)
-        steps.append(ask("military", label, tag, generic=True,
-                         afraid=bool(params["afraid"]) and not old, first=True,
-                         drm=0 if old else 2))
-    elif eff == "mobilize":
-        afraid = bool(params["afraid"]) and not printed(state, side)
-        steps += [ask("reinforce", label, tag),
-                  ask("military", label, tag, generic=True, afraid=afraid)]
-    elif eff == "recruit":
-        steps += [ask("reinforce", label, tag, distinct=True),
-                  ask("reinforce", label, tag, distinct=True)]
-    elif eff == "bolster":
-        area, force = cmd["bolster"], cmd["force"]
-        st = B.stack(state, area, force)
-        assert st is not None
-        room = 4
-        gens = [g for g, r in st["generals"].items() if not r][:room]
-        for g in gens:
-            st["generals"][g] = True
-        n = min(room - len(gens), int(st["tired"]))
-        st["tired"] -= n
-        st["ready"] += n
-        log.pub(f"{fname(force)} in {aname(area)}: {n + len(gens)} exhausted counters are "
-                "ready again.")
-        steps.append(ask("military", label, tag, forces=[force], source=area))
-    elif eff == "general":
-        if cmd.get("discard"):
-            inst = holding(state, side, cmd["discard"])
-            assert inst is not None
-            discard(state, side, inst, False)
-            log.pub(f"{side} discards a card face down.")
-        for g, area in cmd["place"]:
-            B.add_counters(state, area, DATA.generals[g].force, generals={g: True})
-            log.pub(f"{gname(g)} takes the field in {aname(area)}.")
-    elif eff == "fan-ju":
-        g = cmd["general"]
-        for area, a in state["areas"].items():
-            holders = [st for st in a["stacks"].values() if g in st["generals"]]
-            for st in holders:
-                del st["generals"][g]
-                log.pub(f"{gname(g)} is removed from {aname(area)}.")
-            if holders:
-                B.prune(state, area)
-                B.settle_city(state, area)
-        state["generals"][g] = "off"
-        for f in B.check_elimination(state):
-            log.pub(f"{fname(f)} is eliminated.")
-    elif eff == "search":
-        steps.append({"do": "choose", "kind": "take", "side": side, "label": label})
-    elif eff == "mi-yue":
-        d = state["diplomacy"]["yiqu"]
-        d["pos"] = 0
-        d["received"] = False
-        d["revenge"] = False
-        log.pub("Yiqu's diplomacy counter moves to Serve Qin, Not Received.")
-    elif eff == "emissary":
-        force = cmd["force"]
-        if params.get("with-qin"):
-            both = ["qin", force]
-            steps += [ask("reinforce", label, tag, forces=both, distinct=True),
-                      ask("reinforce", label, tag, forces=both, distinct=True),
-                      ask("military", label, tag, forces=both)]
-        else:
-            steps += [ask("reinforce", label, tag, forces=[force]),
-                      ask("military", label, tag, forces=[force])]
-    elif eff == "national":
-        for area in cmd["areas"]:
-            B.add_counters(state, area, "qin", ready=1)
-        log.pub("National Mobilization: 1 Qin army each in "
-                + " and ".join(aname(a) for a in cmd["areas"]) + ".")
-    _ = rng
-    return steps
+    return CARD_EFFECTS[card](Play(state, log, rng, side, cmd, tag, c, option))
+
+
+# ----------------------------------------------------------- shared pieces of effects
+
+
+def _sway(p: Play) -> list[Step]:
+    """Open diplomacy: "the player may move a diplomacy counter one space to
+    the left or to the right, and the moved counter is flipped to the Not
+    Received side" -- as many spaces as the card says, toward the player's
+    side (Diplomacy)."""
+    force = p.cmd["force"]
+    old, _ = B.shift(p.state, force, B.direction(p.side) * int(p.params["spaces"]))
+    p.log.pub(f"{fname(force)}'s diplomacy counter moves from {DATA.track[old].name} to "
+              f"{B.stance_name(p.state, force)}, Not Received.")
+    return []
+
+
+def _court(p: Play) -> list[Step]:
+    """Guo Wei and Lord Mengchang: "If <force> is neutral draw a card. If
+    <force> is friendly choose a card and reshuffle." """
+    force = p.params["force"]
+    if B.faction(p.state, force) == NEUTRAL:
+        draw(p.state, p.log, p.side, 1)
+        return []
+    if B.faction(p.state, force) == p.side:
+        return [{"do": "choose", "kind": "take", "side": p.side, "label": p.label}]
+    p.log.pub(f"{fname(force)} is no longer Neutral or friendly: no effect.")
+    return []
+
+
+def _discard_set_aside(p: Play) -> None:
+    """The card a play names to discard (Lyu Buwei, Legendary General B) goes
+    face down to the discard pile now (README: such discards are face down)."""
+    if discard_aside(p.state, p.side):
+        p.log.pub(f"{p.side} discards a card face down.")
+
+
+def _draw_cards(p: Play) -> list[Step]:
+    """Lyu Buwei and Han Fei: "Play if not more cards than enemy", then
+    (Lyu Buwei) "Discard 1 more card, then draw 3" / (Han Fei) "Draw 2 cards"."""
+    _discard_set_aside(p)
+    draw(p.state, p.log, p.side, int(p.params["draw"]))
+    return []
+
+
+def _kingdom_operation(p: Play) -> list[Step]:
+    """The Emissaries' option B: "If <kingdom> friendly perform reinforcement,
+    then military operation with them"; Mi Yue's B adds Qin: "perform
+    reinforcement and military operation with Qin and Yiqu"."""
+    force = p.cmd["force"]
+    if p.params.get("with-qin"):
+        both = ["qin", force]
+        return [p.ask("reinforce", forces=both, distinct=True),
+                p.ask("reinforce", forces=both, distinct=True),
+                p.ask("military", forces=both)]
+    return [p.ask("reinforce", forces=[force]), p.ask("military", forces=[force])]
+
+
+def _emissary(p: Play) -> list[Step]:
+    """Emissary to Zhao / Qi / Chu / Minor Kingdom: "a) Move <kingdom> 2 in
+    favour and lock or b) If <kingdom> friendly perform reinforcement, then
+    military operation with them"."""
+    return _sway(p) if p.key == "a" else _kingdom_operation(p)
+
+
+def _cancel(p: Play) -> list[Step]:
+    """Li Si and Jing Ke, answering a character card: "Cancel effect ...
+    Enemy action phase ends"; Jing Ke also "remove[s] both character cards
+    from the game" (Player Aid)."""
+    state, log, side = p.state, p.log, p.side
+    victim = state["window"]["card"]
+    owner = other(side)
+    v = card_of(owner, victim)
+    # The cancelled card named a card to discard: it stays in its owner's hand.
+    restore_aside(state, owner)
+    if p.params.get("remove"):
+        oz = zones(state, owner)
+        oz["discard"] = [e for e in oz["discard"] if e[0] != victim]
+        oz["removed"].append(victim)
+        mz = zones(state, side)
+        mz["discard"] = [e for e in mz["discard"] if e[0] != p.instance]
+        mz["removed"].append(p.instance)
+        log.pub(f"{v.name} is cancelled; {v.name} and {p.card.name} are removed from the "
+                f"game. {owner}'s action phase ends.")
+    else:
+        log.pub(f"{v.name} is cancelled. {owner}'s action phase ends.")
+    p.cancelled = True
+    return []
+
+
+# ----------------------------------------------------------- one function per card
+
+
+def guo_wei(p: Play) -> list[Step]:
+    """Guo Wei: "If Yan is neutral draw a card. If Yan is friendly choose a
+    card and reshuffle." """
+    return _court(p)
+
+
+def lord_mengchang(p: Play) -> list[Step]:
+    """Lord Mengchang: "If Qi is neutral draw a card. If Qi is friendly choose
+    a card and reshuffle." """
+    return _court(p)
+
+
+def lord_xinling(p: Play) -> list[Step]:
+    """Lord Xinling: "a) Move Wei 2 in favour and lock or b) If Wei friendly
+    and a friendly force is attacked, place Wei Wuji with a Wei force, move
+    to reinforce the attacked stack. Remove Wei Wuji after the battle." B is
+    a response only (Responses: "may only use the second option")."""
+    if p.key == "a":
+        return _sway(p)
+    bt = p.state["battle"]
+    bt["xinling"] = p.cmd["from"]
+    p.state["generals"]["wei-wuji"] = "map"
+    p.log.pub(f"Wei Wuji comes from {aname(p.cmd['from'])} to reinforce the defenders.")
+    return []
+
+
+def lord_chunshen(p: Play) -> list[Step]:
+    """Lord Chunshen: "Play if Chu friendly and not more cards than enemy.
+    Draw 3 cards and keep 2." (the third goes face down to the discard pile)."""
+    got = draw(p.state, p.log, p.side, 3)
+    if len(got) != 3:
+        return []
+    z = zones(p.state, p.side)
+    for x in got:
+        z["hand"].remove(x)
+    p.state["choice"] = {"kind": "keep", "side": p.side, "cards": sorted(got),
+                         "label": p.label}
+    return [{"do": "choose", "kind": "keep", "side": p.side, "label": p.label}]
+
+
+def jing_ke(p: Play) -> list[Step]:
+    """Jing Ke: "Play if Yan is friendly and enemy plays character card.
+    Cancel effect and remove both character cards from the game. Enemy action
+    phase ends." """
+    return _cancel(p)
+
+
+def mao_sui(p: Play) -> list[Step]:
+    """Mao Sui: "Move 1 state 1 in favour and lock. Then perform military
+    operation." """
+    force = p.cmd["force"]
+    old, _ = B.shift(p.state, force, B.direction(p.side))
+    p.log.pub(f"{fname(force)}'s diplomacy counter moves from {DATA.track[old].name} to "
+              f"{B.stance_name(p.state, force)}, Not Received.")
+    return [p.ask("military", generic=True)]
+
+
+def gongsun_yan(p: Play) -> list[Step]:
+    """Gongsun Yan: "a) Move 1 state 2 in favour and lock or b) Move 1 locked
+    state 1 in favour." """
+    return _sway(p)
+
+
+def su_qin(p: Play) -> list[Step]:
+    """Su Qin: "a) Move 1 state 2 in favour and lock or b) Move 1 locked state
+    1 in favour." """
+    return _sway(p)
+
+
+def mounted_attack(p: Play) -> list[Step]:
+    """Mounted Attack: "Perform military operation. May move and fight
+    multiple times with +1 DRM (up to total MA)." """
+    return [p.ask("military", generic=True, mounted=True, drm=1)]
+
+
+def double_operation(p: Play) -> list[Step]:
+    """Double Operation: "Perform a second military operation." (two
+    operations, README card rulings)."""
+    return [p.ask("military", generic=True), p.ask("military", generic=True)]
+
+
+def bolster_morale(p: Play) -> list[Step]:
+    """Bolster Morale: "Ready up to 4 exhausted units in an area and perform
+    military operation with them." """
+    area, force = p.cmd["bolster"], p.cmd["force"]
+    st = B.stack(p.state, area, force)
+    assert st is not None
+    room = 4
+    gens = [g for g, r in st["generals"].items() if not r][:room]
+    for g in gens:
+        st["generals"][g] = True
+    n = min(room - len(gens), int(st["tired"]))
+    st["tired"] -= n
+    st["ready"] += n
+    p.log.pub(f"{fname(force)} in {aname(area)}: {n + len(gens)} exhausted counters are "
+              "ready again.")
+    return [p.ask("military", forces=[force], source=area)]
+
+
+def elite_crossbowmen(p: Play) -> list[Step]:
+    """Elite Crossbowmen: "a) Perform military operation. [Alliance: May use
+    "Afraid of Qin" factions.] Attacker fires first with +2 DRM or b)
+    Defender fires first with +2 DRM." With card_text=printed the Alliance's
+    card follows the printed art (translator's notes): A directs a Revenge
+    Qin or Anti-Qin force firing first with no modifier; B the defender fires
+    first, "the Han army directed by the player gets a +1"."""
+    old = printed(p.state, p.side)
+    if p.key == "a":
+        return [p.ask("military", generic=True, afraid=bool(p.params["afraid"]) and not old,
+                      first=True, drm=0 if old else 2)]
+    bt = p.state["battle"]
+    bt["def_first"] = True
+    bonus = (1 if bt["target"] == "han" else 0) if old else 2
+    bt["def_drm"] += bonus
+    p.log.pub(f"The defender will fire first{f', +{bonus} to its die' if bonus else ''}.")
+    return []
+
+
+def emergency_mobilization(p: Play) -> list[Step]:
+    """Emergency Mobilization: "a) [Alliance: May use "Afraid of Qin"
+    factions.] Perform reinforcement operation, then perform military
+    operation or b) When defending perform reinforcement operation in the
+    space." The printed Alliance card's A directs a Revenge Qin or Anti-Qin
+    force only (translator's notes)."""
+    if p.key == "a":
+        afraid = bool(p.params["afraid"]) and not printed(p.state, p.side)
+        return [p.ask("reinforce"), p.ask("military", generic=True, afraid=afraid)]
+    bt = p.state["battle"]
+    st = B.stack(p.state, bt["area"], bt["target"])
+    assert st is not None
+    st["ready"] += 1
+    p.log.pub(f"{fname(bt['target'])} reinforce the defenders in {aname(bt['area'])} with "
+              "1 army.")
+    return []
+
+
+def double_recruitment(p: Play) -> list[Step]:
+    """Double Recruitment: "Perform reinforcement operation for any 2
+    different forces." """
+    return [p.ask("reinforce", distinct=True), p.ask("reinforce", distinct=True)]
+
+
+def legendary_general(p: Play) -> list[Step]:
+    """Legendary General: "a) Receive 1x general or b) If no own general
+    present and 2 cards in hand, discard 1 card to gain 2x generals in
+    separate areas. Either: not the Wei leader Wei Wuji." """
+    _discard_set_aside(p)
+    for g, area in p.cmd["place"]:
+        B.add_counters(p.state, area, DATA.generals[g].force, generals={g: True})
+        p.log.pub(f"{gname(g)} takes the field in {aname(area)}.")
+    return []
+
+
+def emissary_to_zhao(p: Play) -> list[Step]:
+    """Emissary to Zhao: "a) Move Zhao 2 in favour and lock or b) If Zhao
+    friendly perform reinforcement, then military operation with them." """
+    return _emissary(p)
+
+
+def emissary_to_qi(p: Play) -> list[Step]:
+    """Emissary to Qi: "a) Move Qi 2 in favour and lock or b) If Qi friendly
+    perform reinforcement, then military operation with them." """
+    return _emissary(p)
+
+
+def emissary_to_chu(p: Play) -> list[Step]:
+    """Emissary to Chu: "a) Move Chu 2 in favour and lock or b) If Chu
+    friendly perform reinforcement, then military operation with them." """
+    return _emissary(p)
+
+
+def emissary_to_minor_kingdom(p: Play) -> list[Step]:
+    """Emissary to Minor Kingdom: "a) Move Wei, Han, Yan or Yiqu 2 in favour
+    and lock or b) If the kingdom is friendly perform reinforcement, then
+    military operation with them." """
+    return _emissary(p)
+
+
+def lyu_buwei(p: Play) -> list[Step]:
+    """Lyu Buwei: "Play if not more cards than enemy. Discard 1 more card,
+    then draw 3." """
+    return _draw_cards(p)
+
+
+def han_fei(p: Play) -> list[Step]:
+    """Han Fei: "Play if not more cards than enemy. Draw 2 cards." """
+    return _draw_cards(p)
+
+
+def zhang_yi(p: Play) -> list[Step]:
+    """Zhang Yi: "a) Move 1 state 2 in favour and lock or b) Move 1 locked
+    state 1 in favour." """
+    return _sway(p)
+
+
+def fan_ju(p: Play) -> list[Step]:
+    """Fan Ju: "Remove 1x general from the map." (off the board, available
+    again: README card rulings)."""
+    state, g = p.state, p.cmd["general"]
+    for area, a in state["areas"].items():
+        holders = [st for st in a["stacks"].values() if g in st["generals"]]
+        for st in holders:
+            del st["generals"][g]
+            p.log.pub(f"{gname(g)} is removed from {aname(area)}.")
+        if holders:
+            B.prune(state, area)
+            B.settle_city(state, area)
+    state["generals"][g] = "off"
+    for f in B.check_elimination(state):
+        p.log.pub(f"{fname(f)} is eliminated.")
+    return []
+
+
+def li_si(p: Play) -> list[Step]:
+    """Li Si: "Play if enemy plays character card. Cancel effect. Enemy
+    action phase ends." """
+    return _cancel(p)
+
+
+def king_of_qin(p: Play) -> list[Step]:
+    """King of Qin: "Choose a card from your deck. Then reshuffle." """
+    return [{"do": "choose", "kind": "take", "side": p.side, "label": p.label}]
+
+
+def mi_yue(p: Play) -> list[Step]:
+    """Mi Yue: "a) Move Yiqu to Qin and lock or b) If Yiqu allied perform
+    reinforcement and military operation with Qin and Yiqu." """
+    if p.key == "b":
+        return _kingdom_operation(p)
+    d = p.state["diplomacy"]["yiqu"]
+    d["pos"] = 0
+    d["received"] = False
+    d["revenge"] = False
+    p.log.pub("Yiqu's diplomacy counter moves to Serve Qin, Not Received.")
+    return []
+
+
+def national_mobilization(p: Play) -> list[Step]:
+    """National Mobilization: "Place in 2 controlled areas 1 Qin army.
+    Priority to areas with fewer units." """
+    for area in p.cmd["areas"]:
+        B.add_counters(p.state, area, "qin", ready=1)
+    p.log.pub("National Mobilization: 1 Qin army each in "
+              + " and ".join(aname(a) for a in p.cmd["areas"]) + ".")
+    return []
+
+
+CARD_EFFECTS: dict[str, CardEffect] = {
+    # The Alliance deck (Player Aid, card grid).
+    "guo-wei": guo_wei,
+    "lord-mengchang": lord_mengchang,
+    "lord-xinling": lord_xinling,
+    "lord-chunshen": lord_chunshen,
+    "jing-ke": jing_ke,
+    "mao-sui": mao_sui,
+    "gongsun-yan": gongsun_yan,
+    "su-qin": su_qin,
+    "legendary-general": legendary_general,
+    "double-recruitment": double_recruitment,
+    # Both decks.
+    "mounted-attack": mounted_attack,
+    "double-operation": double_operation,
+    "bolster-morale": bolster_morale,
+    "elite-crossbowmen": elite_crossbowmen,
+    "emergency-mobilization": emergency_mobilization,
+    "emissary-to-zhao": emissary_to_zhao,
+    "emissary-to-qi": emissary_to_qi,
+    "emissary-to-chu": emissary_to_chu,
+    "emissary-to-minor-kingdom": emissary_to_minor_kingdom,
+    # The Lianheng deck.
+    "lyu-buwei": lyu_buwei,
+    "han-fei": han_fei,
+    "zhang-yi": zhang_yi,
+    "fan-ju": fan_ju,
+    "li-si": li_si,
+    "king-of-qin": king_of_qin,
+    "mi-yue": mi_yue,
+    "national-mobilization": national_mobilization,
+}
+"""Every card slug of both decks -> the function that carries it out (for a
+slug in both decks, the function reads the deck's own parameters)."""
 
 
 def military_forces(state: State, side: str, ctx: dict[str, Any]) -> list[str]:

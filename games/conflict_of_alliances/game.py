@@ -40,6 +40,7 @@ from judge.engine import (
     Decision,
     DecisionKind,
     Event,
+    GameBase,
     IllegalLine,
     OptionSpec,
     Outcome,
@@ -62,7 +63,7 @@ def _decision(kind: DecisionKind, roles: tuple[str, ...], phase: str, prompt: st
     return Decision(kind, roles, phase, prompt=prompt, default=default, window=window)
 
 
-class ConflictOfAlliances:
+class ConflictOfAlliances(GameBase):
     """The game. Stateless: every method works on the state it is given."""
 
     id: str = "conflict_of_alliances"
@@ -191,7 +192,8 @@ class ConflictOfAlliances:
         for side in SIDES:
             deck = DATA.deck_list(side, extra=state["aid24"] and side == LIANHENG)
             rng.shuffle(deck, f"shuffle:{side}")
-            decks[side] = {"deck": deck, "hand": [], "discard": [], "removed": []}
+            decks[side] = {"deck": deck, "hand": [], "aside": [], "discard": [],
+                           "removed": []}
         # A force without counters at the start is out of the game (Shu in Qin
         # Dominates: Qin took Ba Shu in 316 BC).
         absent = [f for f in DATA.forces
@@ -729,6 +731,11 @@ class ConflictOfAlliances:
         C.discard(state, side, inst, True)
         label = f" option {cmd['option'].upper()}" if len(c.options) > 1 else ""
         log.pub(f"{side} plays {c.name}{label} face up.", card=card)
+        if cmd.get("discard"):
+            # The card to discard is hidden: it waits in a hidden zone, and the
+            # queued effect no longer names it.
+            C.set_aside(state, side, cmd["discard"])
+            cmd = {k: v for k, v in cmd.items() if k != "discard"}
         state["todo"] = [{"do": "effect", "side": side, "cmd": cmd, "tag": state["plays"]}]
         state["stage"] = "busy"
         if c.character:
@@ -959,7 +966,7 @@ class ConflictOfAlliances:
         for s_ in SIDES:
             z = state["cards"][s_]
             cards[s_] = {
-                "hand": len(z["hand"]),
+                "hand": C.hand_size(state, s_),
                 "deck": len(z["deck"]),
                 # Face-down cards are shown to their owner, and to all at the end.
                 "discard": [{"card": slug(c) if (up or s_ == side or over) else None,
@@ -1003,7 +1010,8 @@ class ConflictOfAlliances:
         if over:
             out["hands"] = {s_: [slug(c) for c in state["cards"][s_]["hand"]] for s_ in SIDES}
         if side is not None:
-            out["hand"] = [slug(c) for c in state["cards"][side]["hand"]]
+            z = state["cards"][side]
+            out["hand"] = [slug(c) for c in sorted(z["hand"] + list(z.get("aside", [])))]
             ch = state["choice"]
             if ch is not None and ch["side"] == side:
                 out["choice"] = {
@@ -1032,15 +1040,19 @@ class ConflictOfAlliances:
         z = new["cards"][side]
         ch = new["choice"] if new["choice"] is not None and new["choice"]["side"] == side else None
         hidden_discards = [i for i, (_, up) in enumerate(z["discard"]) if not up]
-        pool = list(z["hand"]) + list(z["deck"]) + [z["discard"][i][0] for i in hidden_discards]
+        aside = list(z.get("aside", []))
+        pool = list(z["hand"]) + aside + list(z["deck"])
+        pool += [z["discard"][i][0] for i in hidden_discards]
         kept = list(ch["cards"]) if ch is not None and ch["kind"] == "keep" else []
         pool += kept
         rng.shuffle(pool, "scramble")
         n_hand = len(z["hand"])
+        n_aside = len(aside)
         n_deck = len(z["deck"])
         z["hand"] = sorted(pool[:n_hand])
-        z["deck"] = pool[n_hand:n_hand + n_deck]
-        rest = pool[n_hand + n_deck:]
+        z["aside"] = pool[n_hand:n_hand + n_aside]
+        z["deck"] = pool[n_hand + n_aside:n_hand + n_aside + n_deck]
+        rest = pool[n_hand + n_aside + n_deck:]
         for i in hidden_discards:
             z["discard"][i][0] = rest.pop(0)
         if ch is not None and ch["kind"] == "keep":
