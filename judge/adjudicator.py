@@ -1,13 +1,43 @@
-"""Pure game driving: accept actions, hold simultaneous orders, apply defaults at
-deadlines, advance phases. No I/O, no clock: the service passes everything in.
+"""Pure game driving: the stack of decisions, held orders and answers, queued
+lines and standing answers, defaults at deadlines. No I/O, no clock: the
+caller passes everything in and writes what comes out.
 
 A :class:`Table` is everything the judge knows about one running game that the
-game itself does not keep: the game state, the rng counter, the orders held for
-the current simultaneous decision (hidden until it resolves), and the WAIT and
-DRAW flags. Every change goes through a function here that returns the new
-table, the :class:`Entry` to append to the action log, and the events it made.
-:func:`replay` rebuilds a table from the seed and the log; the judge's
-``replay`` command checks it against the stored table.
+game itself does not keep: the game state, the rng counter, the orders held
+for the current simultaneous decision and the answers held for each open
+response window (all hidden until they take effect), queued lines, standing
+answers, and the WAIT and DRAW flags. Every change goes through a function
+here that returns the new table, the :class:`Entry` rows to append to the
+action log, and the events it made. :func:`replay` rebuilds a table from the
+seed and the log.
+
+The stack of decisions
+----------------------
+
+``game.pending(state)`` lists the decisions waiting, each with a ``depth``:
+a response window opened while another decision waits stands above it. Only
+the decisions of the greatest depth are open (:func:`open_decisions`); the
+others wait below with whatever was held for them.
+
+* A simultaneous order set (ORDERS) is held per role and resolved once, at
+  its deadline or when every role is in.
+* A single action (ACTION) takes effect when it arrives; lines a role sends
+  while it has nothing to decide are queued for its next action
+  (``queue``), each taken when its turn comes if it still fits, else
+  dropped with a notice to its writer.
+* A response window (RESPONSE) collects one answer from each of its roles
+  in secret (by hand, or by a standing answer, ``POLICY``), revisable until
+  it closes. It closes when the caller says so: when all have answered and
+  the window's minimum open time is over, or at its deadline. Then the
+  answers are applied in the rulebook's order of the window's roles; a role
+  without an answer gets the game's default. An answer that opens a window
+  of its own (an answer to an answer) suspends the closing: the new window
+  is collected and closed first, then the rest of the outer one is applied
+  where it still fits. Answers that were not needed go back to their
+  writers with a private notice.
+
+Nothing in this module knows a game; games say which windows open, which
+roles answer, and what the answers do.
 """
 
 from __future__ import annotations
@@ -26,18 +56,32 @@ from judge.engine import (
     Event,
     Game,
     IllegalLine,
+    InvalidLine,
     Outcome,
     Role,
     RuleError,
     State,
+    live,
+    private,
     public,
 )
 from judge.rng import Draw, Rng
 
+#: What a queued line waits for (the kind of decision it was written for).
+FOR_ACTION = "action"
+
 
 @dataclass
 class Table:
-    """The judge's side of one game. JSON round-trips through :meth:`to_json`."""
+    """The judge's side of one game. JSON round-trips through :meth:`to_json`.
+
+    ``windows`` holds, per open response window (by decision id), its kind,
+    roles, the answers held (``{role: {"lines": [action...], "by": "hand" |
+    "policy"}}``) and whether it is closing. ``queue`` holds per role the
+    lines waiting for a decision (``{"line", "for"}``); ``policies`` per role
+    and window kind the standing answers (``{"answer", "when"}``) in the
+    order they are tried.
+    """
 
     game: str
     options: dict[str, JSON]
@@ -48,8 +92,9 @@ class Table:
     waiting: list[Role] = field(default_factory=list)
     draw_votes: list[Role] = field(default_factory=list)
     outcome: dict[str, JSON] | None = None
-    queue: dict[Role, list[str]] = field(default_factory=dict)
-    policies: dict[Role, dict[str, str]] = field(default_factory=dict)
+    queue: dict[Role, list[dict[str, str]]] = field(default_factory=dict)
+    policies: dict[Role, dict[str, list[dict[str, str]]]] = field(default_factory=dict)
+    windows: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -62,8 +107,13 @@ class Table:
             "waiting": sorted(self.waiting),
             "draw_votes": sorted(self.draw_votes),
             "outcome": self.outcome,
-            "queue": {r: list(q) for r, q in self.queue.items() if q},
-            "policies": {r: dict(p) for r, p in self.policies.items() if p},
+            "queue": {r: [dict(q) for q in qs] for r, qs in self.queue.items() if qs},
+            "policies": {
+                r: {k: [dict(e) for e in es] for k, es in p.items() if es}
+                for r, p in self.policies.items()
+                if any(p.values())
+            },
+            "windows": self.windows,
         }
 
     def dumps(self) -> str:
@@ -81,8 +131,9 @@ class Table:
             waiting=list(raw.get("waiting", [])),
             draw_votes=list(raw.get("draw_votes", [])),
             outcome=raw.get("outcome"),
-            queue={k: list(v) for k, v in raw.get("queue", {}).items()},
-            policies={k: dict(v) for k, v in raw.get("policies", {}).items()},
+            queue={k: [_queued(q) for q in v] for k, v in raw.get("queue", {}).items()},
+            policies={k: _policies(v) for k, v in raw.get("policies", {}).items()},
+            windows=copy.deepcopy(dict(raw.get("windows", {}))),
         )
 
     @classmethod
@@ -104,18 +155,47 @@ class Table:
             waiting=list(self.waiting),
             draw_votes=list(self.draw_votes),
             outcome=copy.deepcopy(self.outcome),
-            queue={r: list(q) for r, q in self.queue.items()},
-            policies={r: dict(p) for r, p in self.policies.items()},
+            queue={r: [dict(q) for q in qs] for r, qs in self.queue.items()},
+            policies={r: {k: [dict(e) for e in es] for k, es in p.items()}
+                      for r, p in self.policies.items()},
+            windows=copy.deepcopy(self.windows),
         )
 
     def held(self, role: Role) -> list[Action]:
         return [Action.from_json(a) for a in self.orders.get(role, [])]
 
+    def answer_of(self, window: str, role: Role) -> list[Action] | None:
+        """What ``role`` holds for ``window`` (None: not answered)."""
+        got = self.windows.get(window, {}).get("answers", {}).get(role)
+        return None if got is None else [Action.from_json(a) for a in got["lines"]]
+
+
+def _queued(raw: Any) -> dict[str, str]:
+    """A queued line (tables written before lines were bound to a decision kind
+    held bare strings, all meant for the writer's next turn)."""
+    if isinstance(raw, str):
+        return {"line": raw, "for": FOR_ACTION}
+    return {"line": str(raw["line"]), "for": str(raw.get("for", FOR_ACTION))}
+
+
+def _policies(raw: Mapping[str, Any]) -> dict[str, list[dict[str, str]]]:
+    """Standing answers per window kind (older tables: ``{kind: "pass"}``)."""
+    out: dict[str, list[dict[str, str]]] = {}
+    for kind, value in raw.items():
+        if isinstance(value, str):
+            out[kind] = [{"answer": value.upper(), "when": ""}]
+        else:
+            out[kind] = [{"answer": str(e["answer"]), "when": str(e.get("when", ""))}
+                         for e in value]
+    return out
+
 
 @dataclass
 class Entry:
-    """One row of the action log. ``kind`` is one of ``setup``, ``orders``,
-    ``clear``, ``act``, ``resolve``, ``default``, ``draw``, ``flag``."""
+    """One row of the action log. ``kind`` is one of ``setup``, ``seats``,
+    ``orders``, ``act``, ``default``, ``resolve``, ``answer``, ``close``,
+    ``queue``, ``unqueue``, ``drop``, ``policy``, ``flag``, ``draw``,
+    ``concede``."""
 
     kind: str
     role: Role | None
@@ -132,13 +212,21 @@ class Step:
     events: list[Event]
 
     @property
-    def resolved(self) -> bool:
-        """Whether the game moved on (a resolution or an action), so reports are due."""
+    def moved(self) -> bool:
+        """Whether the game itself moved on (its state changed)."""
         return any(e.kind in MOVES for e in self.entries)
 
 
-#: Log entry kinds that move the game on (reports follow them).
-MOVES = frozenset({"setup", "act", "resolve", "default", "draw"})
+#: Log entry kinds that move the game on (events come from them).
+MOVES = frozenset({"setup", "act", "resolve", "default", "draw", "concede"})
+
+
+def join(table: Table, steps: Sequence[Step]) -> Step:
+    """Several steps in a row as one (``table`` if there are none)."""
+    if not steps:
+        return Step(table, [], [])
+    return Step(steps[-1].table, [e for s in steps for e in s.entries],
+                [ev for s in steps for ev in s.events])
 
 
 class NotNow(IllegalLine):
@@ -149,55 +237,96 @@ class NotNow(IllegalLine):
 
 
 def decisions(game: Game, table: Table) -> list[Decision]:
+    """Every decision on the stack, open or waiting below."""
     if table.outcome is not None:
         return []
     return game.pending(table.state)
 
 
+def open_decisions(game: Game, table: Table) -> list[Decision]:
+    """The decisions open now: the top of the stack."""
+    return live(decisions(game, table))
+
+
 def phase_key(game: Game, table: Table) -> str:
-    """Names the current decision(s); a change means a new deadline."""
+    """Names the open decision(s); a change means a new deadline."""
     if table.outcome is not None:
         return "finished"
-    return " + ".join(d.phase for d in decisions(game, table)) or "idle"
+    return " + ".join(d.phase for d in open_decisions(game, table)) or "idle"
+
+
+def _of_kind(game: Game, table: Table, kind: DecisionKind) -> list[Decision]:
+    return [d for d in open_decisions(game, table) if d.kind is kind]
 
 
 def ordering_roles(game: Game, table: Table) -> set[Role]:
-    """Roles that owe orders in a simultaneous decision now."""
-    return {r for d in decisions(game, table) if d.kind is DecisionKind.ORDERS for r in d.roles}
+    """Roles that owe orders in an open simultaneous decision."""
+    return {r for d in _of_kind(game, table, DecisionKind.ORDERS) for r in d.roles}
 
 
 def acting_roles(game: Game, table: Table) -> set[Role]:
-    """Roles that owe a single action or a response now."""
-    return {
-        r
-        for d in decisions(game, table)
-        if d.kind in (DecisionKind.ACTION, DecisionKind.RESPONSE)
-        for r in d.roles
-    }
+    """Roles that owe a single action now."""
+    return {r for d in _of_kind(game, table, DecisionKind.ACTION) for r in d.roles}
+
+
+def open_window(game: Game, table: Table) -> Decision | None:
+    """The response window open now (collecting or closing), if any."""
+    found = _of_kind(game, table, DecisionKind.RESPONSE)
+    return found[-1] if found else None
+
+
+def answering_roles(game: Game, table: Table) -> set[Role]:
+    """Roles that may still answer the open window (it is not closing yet)."""
+    w = open_window(game, table)
+    if w is None or table.windows.get(w.id, {}).get("closing"):
+        return set()
+    return set(w.roles)
+
+
+def unanswered(game: Game, table: Table, absent: Iterable[Role] = ()) -> set[Role]:
+    """Roles of the open window that hold no answer yet (absent seats aside)."""
+    w = open_window(game, table)
+    if w is None:
+        return set()
+    answers = table.windows.get(w.id, {}).get("answers", {})
+    return answering_roles(game, table) - set(answers) - set(absent)
 
 
 def waiting_on(game: Game, table: Table, absent: Iterable[Role] = ()) -> set[Role]:
     """Roles the judge is still waiting for (absent seats are not waited for)."""
     gone = set(absent)
     owed = (ordering_roles(game, table) - set(table.submitted)) | acting_roles(game, table)
-    return owed - gone
+    return (owed - gone) | unanswered(game, table, gone)
 
 
 def ready(game: Game, table: Table, absent: Iterable[Role] = ()) -> bool:
-    """Early processing: every seat owing orders has sent them and none asked to WAIT.
-
-    Only simultaneous decisions are processed early; single actions and responses
-    take effect as they arrive.
-    """
+    """Early processing of orders: every seat owing orders has sent them and
+    none asked to WAIT."""
     ordering = ordering_roles(game, table)
     if not ordering:
         return False
-    gone = set(absent)
-    owed = ordering - gone
+    owed = ordering - set(absent)
     return owed <= set(table.submitted) and not (set(table.waiting) & owed)
 
 
-# --------------------------------------------------------------------------- changes
+def window_complete(game: Game, table: Table, absent: Iterable[Role] = ()) -> bool:
+    """The open window has an answer from every role it waits for, so it may
+    close (once its minimum open time is over: the caller's business)."""
+    w = open_window(game, table)
+    if w is None or table.windows.get(w.id, {}).get("closing"):
+        return False
+    return not unanswered(game, table, absent)
+
+
+def decision_for(game: Game, table: Table, role: Role) -> Decision | None:
+    """The open decision ``role`` has a part in, if any."""
+    for d in open_decisions(game, table):
+        if role in d.roles:
+            return d
+    return None
+
+
+# --------------------------------------------------------------------------- stack upkeep
 
 
 def _rng(seed: bytes, table: Table) -> Rng:
@@ -216,12 +345,54 @@ def _new_phase(table: Table) -> None:
     table.waiting = []
 
 
+def _sync(game: Game, table: Table) -> list[Event]:
+    """Bring the window records in line with the game's stack: a window the
+    game no longer lists is over (answers it did not use go back to their
+    writers, privately); a newly listed one is recorded, empty. Mutates
+    ``table``."""
+    listed = {d.id: d for d in decisions(game, table) if d.kind is DecisionKind.RESPONSE}
+    events: list[Event] = []
+    for wid in [w for w in table.windows if w not in listed]:
+        record = table.windows.pop(wid)
+        for role, got in sorted(record.get("answers", {}).items()):
+            unused = [Action.from_json(a).text for a in got["lines"]]
+            if unused:
+                events.append(private(
+                    role, f"Your answer {'; '.join(unused)!r} was not needed: the window "
+                    "closed before it was your turn to answer.", unused=unused))
+    for wid, d in listed.items():
+        if wid not in table.windows:
+            table.windows[wid] = {"kind": d.window, "roles": list(d.roles),
+                                  "answers": {}, "closing": False}
+    return events
+
+
+def _act(game: Game, table: Table, role: Role, action: Action, seed: bytes,
+         kind: str = "act", extra: Mapping[str, JSON] | None = None) -> Step:
+    """Apply one action to the game state (no check of whose turn it is)."""
+    rng = _rng(seed, table)
+    state, events = game.act(copy.deepcopy(table.state), role, action, rng)
+    new = copy.deepcopy(table)
+    new.state = state
+    new.counter = rng.counter
+    _outcome(game, new)
+    if phase_key(game, new) != phase_key(game, table):
+        new.waiting = []
+    events = list(events) + _sync(game, new)
+    payload: dict[str, JSON] = {"action": action.to_json(), **(extra or {})}
+    return Step(new, [Entry(kind, role, payload, rng.draws)], events)
+
+
+# --------------------------------------------------------------------------- changes
+
+
 def start(game: Game, options: Mapping[str, JSON], seed: bytes) -> Step:
     """Set the game up from its options and seed."""
     rng = Rng(seed, 0)
     state = game.setup(dict(options), rng)
     table = Table(game=game.id, options=dict(options), state=state, counter=rng.counter)
     _outcome(game, table)
+    _sync(game, table)
     entry = Entry("setup", None, {"options": dict(options)}, rng.draws)
     return Step(table, [entry], [])
 
@@ -232,7 +403,7 @@ def assign_seats(table: Table, seed: bytes, count: int) -> Step:
     ``payload["order"][i]`` is the index of the free role seat ``i`` gets."""
     rng = _rng(seed, table)
     order = rng.shuffled(list(range(count)), "seats")
-    new = copy.deepcopy(table)
+    new = table.bookkeeping_copy()
     new.counter = rng.counter
     return Step(new, [Entry("seats", None, {"count": count, "order": order}, rng.draws)], [])
 
@@ -240,7 +411,7 @@ def assign_seats(table: Table, seed: bytes, count: int) -> Step:
 def submit(
     game: Game, table: Table, role: Role, actions: Sequence[Action], *, replace_all: bool = False
 ) -> Step:
-    """Hold ``actions`` as ``role``'s orders for the current simultaneous decision.
+    """Hold ``actions`` as ``role``'s orders for the open simultaneous decision.
 
     An order with the same non-None key as a held one replaces it (the last
     order for a unit wins); ``replace_all`` first clears what was held (an
@@ -266,23 +437,88 @@ def submit(
 
 
 def act(game: Game, table: Table, role: Role, action: Action, seed: bytes) -> Step:
-    """Take a single action or a response now."""
+    """Take ``role``'s single action now."""
     if role not in acting_roles(game, table):
         raise NotNow(f"it is not {role}'s turn to act", hint="send STATUS to see what is due")
-    rng = _rng(seed, table)
-    state, events = game.act(copy.deepcopy(table.state), role, action, rng)
-    new = copy.deepcopy(table)
-    new.state = state
-    new.counter = rng.counter
-    _outcome(game, new)
-    if phase_key(game, new) != phase_key(game, table):
-        new.waiting = []
-    entry = Entry("act", role, {"action": action.to_json()}, rng.draws)
-    return Step(new, [entry], events)
+    return _act(game, table, role, action, seed)
+
+
+def answer(game: Game, table: Table, role: Role, actions: Sequence[Action],
+           by: str = "hand") -> Step:
+    """Hold ``actions`` as ``role``'s answer to the open window, replacing
+    what it held (by hand or by a standing answer). Hidden until the window
+    closes; applied then in the order given, the game's default after them
+    if the window still waits for ``role``."""
+    w = open_window(game, table)
+    if w is None or role not in w.roles:
+        raise NotNow(f"no response window is open for {role}",
+                     hint="send STATUS to see what is due")
+    if table.windows.get(w.id, {}).get("closing"):
+        raise NotNow("the window is already closing: answers are being applied")
+    new = table.bookkeeping_copy()
+    new.windows.setdefault(w.id, {"kind": w.window, "roles": list(w.roles),
+                                  "answers": {}, "closing": False})
+    new.windows[w.id]["answers"][role] = {"lines": [a.to_json() for a in actions], "by": by}
+    entry = Entry("answer", role, {"window": w.id, "actions": [a.to_json() for a in actions],
+                                   "by": by})
+    return Step(new, [entry], [])
+
+
+def close(game: Game, table: Table, seed: bytes, trigger: str) -> Step:
+    """Close the open window: apply the held answers in the order of its roles
+    (the game's default for a role with none left), until the window is over
+    or an answer opens a window above it (then the rest waits: :func:`drain`
+    goes on with it once it is open again)."""
+    w = open_window(game, table)
+    if w is None:
+        raise NotNow("there is no response window to close")
+    steps: list[Step] = []
+    current = table
+    if not current.windows.get(w.id, {}).get("closing"):
+        new = current.bookkeeping_copy()
+        new.windows.setdefault(w.id, {"kind": w.window, "roles": list(w.roles),
+                                      "answers": {}, "closing": False})["closing"] = True
+        steps.append(Step(new, [Entry("close", None, {"window": w.id, "trigger": trigger})], []))
+        current = new
+    for _ in range(10_000):
+        step = _close_one(game, current, w.id, seed)
+        if step is None:
+            break
+        steps.append(step)
+        current = step.table
+    return join(table, steps)
+
+
+def _close_one(game: Game, table: Table, wid: str, seed: bytes) -> Step | None:
+    """The next answer of closing window ``wid``, while it is the open window."""
+    w = open_window(game, table)
+    if w is None or w.id != wid or table.outcome is not None:
+        return None
+    record = table.windows[wid]
+    for role in w.roles:
+        got = record["answers"].get(role)
+        lines = got["lines"] if got else []
+        if lines:
+            action = Action.from_json(lines[0])
+            popped = table.bookkeeping_copy()
+            popped.windows[wid]["answers"][role]["lines"] = lines[1:]
+            extra = {"window": wid, "held": True, "by": got["by"] if got else "hand"}
+            try:
+                game.parse(table.state, role, action.text)
+                return _act(game, popped, role, action, seed, "act", extra)
+            except RuleError as exc:  # no longer fits: dropped, privately
+                ev = private(role, f'Your answer "{action.text}" was not taken: {exc.message}',
+                             dropped=action.text)
+                return Step(popped, [Entry("drop", role, {"window": wid, "line": action.text,
+                                                          "reason": exc.message})], [ev])
+        default = game.default(table.state, w, role)
+        if default is not None:
+            return _act(game, table, role, default, seed, "default", {"window": wid})
+    return None
 
 
 def resolve(game: Game, table: Table, seed: bytes, trigger: str) -> Step:
-    """Resolve the current simultaneous decision with the held orders (defaults
+    """Resolve the open simultaneous decision with the held orders (defaults
     for whatever is missing are the game's business)."""
     if not ordering_roles(game, table):
         raise NotNow("there is no simultaneous decision to resolve")
@@ -295,40 +531,37 @@ def resolve(game: Game, table: Table, seed: bytes, trigger: str) -> Step:
     _new_phase(new)
     new.draw_votes = [r for r in new.draw_votes if r in game.roles(state)]
     _outcome(game, new)
+    events = list(events) + _sync(game, new)
     entry = Entry("resolve", None, {"trigger": trigger}, rng.draws)
     return Step(new, [entry], events)
 
 
 def deadline(game: Game, table: Table, seed: bytes) -> Step:
-    """The deadline has passed: resolve held orders with defaults, and take the
-    default action of every seat that owes a single action or a response."""
+    """The deadline of the open decision has passed: resolve held orders with
+    defaults, close the open window, or take the default action of every
+    seat that owes one."""
+    if ordering_roles(game, table):
+        return resolve(game, table, seed, "deadline")
+    if open_window(game, table) is not None:
+        return close(game, table, seed, "deadline")
     steps: list[Step] = []
     current = table
-    if ordering_roles(game, current):
-        steps.append(resolve(game, current, seed, "deadline"))
-        current = steps[-1].table
-    else:
-        for decision in decisions(game, current):
-            for role in decision.roles:
-                if role not in acting_roles(game, current):
-                    continue  # answered meanwhile, or the decision closed
-                action = game.default(current.state, decision, role)
-                if action is None:
-                    continue
-                step = act(game, current, role, action, seed)
-                step.entries[0].kind = "default"
-                steps.append(step)
-                current = step.table
-    return Step(
-        current,
-        [e for s in steps for e in s.entries],
-        [ev for s in steps for ev in s.events],
-    )
+    for decision in open_decisions(game, table):
+        for role in decision.roles:
+            if role not in acting_roles(game, current):
+                continue  # answered meanwhile, or the decision closed
+            action = game.default(current.state, decision, role)
+            if action is None:
+                continue
+            step = _act(game, current, role, action, seed, "default")
+            steps.append(step)
+            current = step.table
+    return join(table, steps)
 
 
 def set_flag(table: Table, role: Role, flag: str, on: bool) -> Step:
     """WAIT / DRAW flags. They change no game state but are logged."""
-    new = copy.deepcopy(table)
+    new = table.bookkeeping_copy()
     target = new.waiting if flag == "wait" else new.draw_votes
     if on and role not in target:
         target.append(role)
@@ -345,95 +578,163 @@ def draw_agreed(game: Game, table: Table, survivors: Iterable[Role]) -> bool:
 def agree_draw(game: Game, table: Table, survivors: Sequence[Role]) -> Step:
     """End the game in a draw shared by ``survivors`` (every one voted DRAW)."""
     new = copy.deepcopy(table)
-    hook = getattr(game, "agreed_draw", None)
-    if hook is not None:
-        new.state = hook(copy.deepcopy(new.state), list(survivors))
+    new.state = game.agreed_draw(copy.deepcopy(new.state), list(survivors))
     new.outcome = Outcome(tuple(sorted(survivors)), True, "draw agreed by all survivors").to_json()
     _new_phase(new)
+    new.windows = {}
     ev = public("The game ends in a draw agreed by " + ", ".join(sorted(survivors)) + ".")
     return Step(new, [Entry("draw", None, {"survivors": sorted(survivors)})], [ev])
 
 
-def enqueue(table: Table, role: Role, lines: Sequence[str]) -> Step:
-    """Hold action lines sent while ``role`` is not on turn; :func:`drain` tries
-    them, in order, when ``role`` next has to act. Hidden like held orders."""
+def concede(game: Game, table: Table, role: Role) -> Step | None:
+    """``role`` resigns in a game whose rules make that a concession (None
+    when they do not: the seat falls into civil disorder instead)."""
+    done = game.concede(copy.deepcopy(table.state), role)
+    if done is None:
+        return None
+    state, events = done
     new = copy.deepcopy(table)
-    new.queue.setdefault(role, []).extend(lines)
-    return Step(new, [Entry("queue", role, {"lines": list(lines)})], [])
+    new.state = state
+    _outcome(game, new)
+    _new_phase(new)
+    events = list(events) + _sync(game, new)
+    return Step(new, [Entry("concede", role, {})], events)
 
 
-def set_policy(table: Table, role: Role, window: str, mode: str) -> Step:
-    """A standing answer for a kind of response window: ``ask`` or ``pass``."""
-    if mode not in ("ask", "pass"):
-        raise ValueError("a policy is ASK or PASS")
-    new = copy.deepcopy(table)
-    policies = new.policies.setdefault(role, {})
-    if mode == "ask":
-        policies.pop(window, None)
+# --------------------------------------------------------------------------- queues
+
+
+def enqueue(table: Table, role: Role, lines: Sequence[str], kind: str = FOR_ACTION) -> Step:
+    """Hold lines for ``role``'s next decision of ``kind`` (its next turn);
+    :func:`drain` tries them in order then. Hidden like held orders."""
+    new = table.bookkeeping_copy()
+    new.queue.setdefault(role, []).extend({"line": ln, "for": kind} for ln in lines)
+    return Step(new, [Entry("queue", role, {"lines": list(lines), "for": kind})], [])
+
+
+def unqueue(table: Table, role: Role, numbers: Sequence[int] | None) -> Step:
+    """CANCEL queued lines by their numbers (1 = the next to be tried), or all."""
+    queued = table.queue.get(role, [])
+    if numbers is None:
+        picked = list(range(len(queued)))
     else:
-        policies[window] = mode
-    return Step(new, [Entry("policy", role, {"window": window, "mode": mode})], [])
+        bad = [n for n in numbers if not 1 <= n <= len(queued)]
+        if bad:
+            raise NotNow(f"you have no queued line {bad[0]}",
+                         hint=f"you have {len(queued)}; QUEUE lists them")
+        picked = sorted({n - 1 for n in numbers})
+    new = table.bookkeeping_copy()
+    new.queue[role] = [q for i, q in enumerate(queued) if i not in picked]
+    return Step(new, [Entry("unqueue", role, {"indices": picked})], [])
 
 
-def _drain_one(game: Game, table: Table, seed: bytes) -> Step | None:
-    """One queued line or one policy answer, if any is due."""
-    for decision in decisions(game, table):
-        if decision.kind is DecisionKind.ORDERS:
+# --------------------------------------------------------------------------- standing answers
+
+
+def set_policy(table: Table, role: Role, window: str, answer_text: str, when: str = "") -> Step:
+    """A standing answer for windows of kind ``window``: ``ASK`` (ask me),
+    ``PASS`` or an answer line, under condition ``when`` (empty: always).
+    ``ASK`` with no condition clears every standing answer of that kind;
+    otherwise an entry with the same condition is replaced. Conditional
+    entries are tried first, in the order given, then the unconditional one."""
+    new = table.bookkeeping_copy()
+    entries = new.policies.setdefault(role, {}).setdefault(window, [])
+    if answer_text.upper() == "ASK" and not when:
+        entries.clear()
+    else:
+        entries[:] = [e for e in entries if e["when"] != when]
+        entries.append({"answer": answer_text, "when": when})
+    payload: dict[str, JSON] = {"window": window, "answer": answer_text, "when": when}
+    return Step(new, [Entry("policy", role, payload)], [])
+
+
+def ordered_policies(table: Table, role: Role, window: str) -> list[dict[str, str]]:
+    entries = table.policies.get(role, {}).get(window, [])
+    return [e for e in entries if e["when"]] + [e for e in entries if not e["when"]]
+
+
+def policy_answer(game: Game, table: Table, role: Role, w: Decision) -> list[Action] | None:
+    """What ``role``'s standing answers give for window ``w`` (None: ask).
+    Conditions are tested on the seat's own view only."""
+    entries = ordered_policies(table, role, w.window)
+    if not entries:
+        return None
+    view = game.view(table.state, role)
+    for entry in entries:
+        if entry["when"] and not game.policy_holds(view, w, entry["when"]):
             continue
-        for role in decision.roles:
-            if role not in acting_roles(game, table):
-                continue
-            if (
-                decision.kind is DecisionKind.RESPONSE
-                and decision.window
-                and table.policies.get(role, {}).get(decision.window) == "pass"
-            ):
-                action = game.default(table.state, decision, role)
-                if action is not None:
-                    step = act(game, table, role, action, seed)
-                    step.entries[0].kind = "default"
-                    step.entries[0].payload["policy"] = decision.window
-                    return step
-            queued = table.queue.get(role)
-            if queued and (
-                decision.kind is DecisionKind.ACTION or _fits(game, table, role, queued[0])
-            ):
-                # On its turn a queued line is taken or dropped; a response
-                # window takes it only if it answers the window, else the line
-                # waits for the player's turn.
-                return _pop_queued(game, table, role, seed)
+        word = entry["answer"].upper()
+        if word == "ASK":
+            return None
+        if word == "PASS":
+            default = game.default(table.state, w, role)
+            return [default] if default is not None else []
+        try:
+            return [game.parse(table.state, role, entry["answer"])]
+        except RuleError:
+            continue  # does not fit this window: try the next entry
     return None
 
 
-def _fits(game: Game, table: Table, role: Role, line: str) -> bool:
-    try:
-        game.parse(table.state, role, line)
-    except RuleError:
-        return False
-    return True
+def _policy_step(game: Game, table: Table) -> Step | None:
+    """One standing answer due for the open (collecting) window."""
+    w = open_window(game, table)
+    if w is None:
+        return None
+    record = table.windows.get(w.id)
+    if record is None or record.get("closing") or record.get("asked"):
+        return None
+    for role in w.roles:
+        if role in record["answers"]:
+            continue
+        got = policy_answer(game, table, role, w)
+        if got is not None:
+            return answer(game, table, role, got, by="policy")
+    new = table.bookkeeping_copy()
+    new.windows[w.id]["asked"] = True  # standing answers have been tried
+    return Step(new, [Entry("asked", None, {"window": w.id})], [])
 
 
-def _pop_queued(game: Game, table: Table, role: Role, seed: bytes) -> Step:
-    popped = copy.deepcopy(table)
-    line = popped.queue[role].pop(0)
-    try:
-        action = game.parse(popped.state, role, line)
-        step = act(game, popped, role, action, seed)
-    except RuleError as exc:  # no longer fits (or no longer understood): dropped
-        ev = Event(f'Your queued action "{line}" was dropped: {exc.message}',
-                   frozenset([role]), {"dropped": line})
-        return Step(popped, [Entry("drop", role, {"line": line, "reason": exc.message})], [ev])
-    step.entries[0].payload["queued"] = True
-    return step
+def _queued_step(game: Game, table: Table, seed: bytes) -> Step | None:
+    """One queued line of a role whose turn it now is."""
+    for role in sorted(acting_roles(game, table)):
+        queued = table.queue.get(role, [])
+        index = next((i for i, q in enumerate(queued) if q["for"] == FOR_ACTION), None)
+        if index is None:
+            continue
+        popped = table.bookkeeping_copy()
+        line = popped.queue[role].pop(index)["line"]
+        try:
+            action = game.parse(popped.state, role, line)
+            step = _act(game, popped, role, action, seed, "act",
+                        {"queued": True, "index": index})
+        except RuleError as exc:  # no longer fits (or no longer understood): dropped
+            ev = private(role, f'Your queued line "{line}" was dropped: {exc.message}',
+                         dropped=line)
+            return Step(popped, [Entry("drop", role, {"line": line, "index": index,
+                                                      "reason": exc.message})], [ev])
+        return step
+    return None
 
 
 def drain(game: Game, table: Table, seed: bytes) -> list[Step]:
-    """Take every queued action and policy answer that has become due, one step
-    each (the caller commits them in order)."""
+    """Everything that has become due without anyone deciding: standing
+    answers for a newly open window, the rest of a closing window that is
+    open again, queued lines of a role whose turn it is. One step each."""
     steps: list[Step] = []
     current = table
-    for _ in range(1000):
-        step = _drain_one(game, current, seed)
+    for _ in range(10_000):
+        if current.outcome is not None:
+            break
+        step = _policy_step(game, current)
+        if step is None:
+            w = open_window(game, current)
+            if w is not None and current.windows.get(w.id, {}).get("closing"):
+                step = close(game, current, seed, "resumed")
+                if not step.entries:
+                    break
+        if step is None:
+            step = _queued_step(game, current, seed)
         if step is None:
             break
         steps.append(step)
@@ -462,20 +763,40 @@ def apply_entry(game: Game, table: Table | None, row: Mapping[str, Any], seed: b
         return submit(game, table, role, actions, replace_all=payload.get("replace_all", False))
     if kind in ("act", "default"):
         if payload.get("queued"):
-            table = copy.deepcopy(table)
-            table.queue[role].pop(0)
-        step = act(game, table, role, Action.from_json(payload["action"]), seed)
-        step.entries[0].kind = kind
-        step.entries[0].payload.update(
-            {k: v for k, v in payload.items() if k in ("queued", "policy")})
-        return step
+            table = table.bookkeeping_copy()
+            table.queue[role].pop(int(payload.get("index", 0)))
+        if payload.get("held"):
+            table = table.bookkeeping_copy()
+            got = table.windows[payload["window"]]["answers"][role]
+            got["lines"] = got["lines"][1:]
+        extra = {k: v for k, v in payload.items() if k != "action"}
+        return _act(game, table, role, Action.from_json(payload["action"]), seed, kind, extra)
+    if kind == "answer":
+        actions = [Action.from_json(a) for a in payload["actions"]]
+        return answer(game, table, role, actions, by=payload.get("by", "hand"))
+    if kind == "close":
+        new = table.bookkeeping_copy()
+        new.windows[payload["window"]]["closing"] = True
+        return Step(new, [Entry("close", None, payload)], [])
+    if kind == "asked":
+        new = table.bookkeeping_copy()
+        new.windows[payload["window"]]["asked"] = True
+        return Step(new, [Entry("asked", None, payload)], [])
     if kind == "queue":
-        return enqueue(table, role, payload["lines"])
+        return enqueue(table, role, payload["lines"], payload.get("for", FOR_ACTION))
+    if kind == "unqueue":
+        return unqueue(table, role, [i + 1 for i in payload["indices"]])
     if kind == "policy":
-        return set_policy(table, role, payload["window"], payload["mode"])
+        if "answer" not in payload:  # tables before conditional answers
+            return set_policy(table, role, payload["window"], payload["mode"].upper())
+        return set_policy(table, role, payload["window"], payload["answer"], payload["when"])
     if kind == "drop":
-        new = copy.deepcopy(table)
-        new.queue[role].pop(0)
+        new = table.bookkeeping_copy()
+        if "window" in payload:
+            got = new.windows[payload["window"]]["answers"][role]
+            got["lines"] = got["lines"][1:]
+        else:
+            new.queue[role].pop(int(payload.get("index", 0)))
         return Step(new, [Entry("drop", role, payload)], [])
     if kind == "resolve":
         return resolve(game, table, seed, payload.get("trigger", "deadline"))
@@ -485,12 +806,19 @@ def apply_entry(game: Game, table: Table | None, row: Mapping[str, Any], seed: b
         return set_flag(table, role, payload["flag"], payload["on"])
     if kind == "draw":
         return agree_draw(game, table, payload["survivors"])
+    if kind == "concede":
+        step = concede(game, table, role)
+        if step is None:
+            raise ReplayError(f"{role} conceded, but the game does not take a concession")
+        return step
     raise ReplayError(f"unknown log entry kind {kind!r}")
 
 
-def replay(game: Game, rows: Iterable[Mapping[str, Any]], seed: bytes) -> Table:
-    """Rebuild a table from its log, checking every recorded draw on the way."""
-    table: Table | None = None
+def replay(game: Game, rows: Iterable[Mapping[str, Any]], seed: bytes,
+           start_from: Table | None = None) -> Table:
+    """Rebuild a table from its log (or from a snapshot, ``start_from``, and
+    the rows logged after it), checking every recorded draw on the way."""
+    table: Table | None = start_from
     for i, row in enumerate(rows, 1):
         step = apply_entry(game, table, row, seed)
         logged = [Draw.from_json(d) for d in row.get("draws", [])]
@@ -501,3 +829,16 @@ def replay(game: Game, rows: Iterable[Mapping[str, Any]], seed: bytes) -> Table:
     if table is None:
         raise ReplayError("empty log")
     return table
+
+
+def parse_answer_words(text: str) -> tuple[str, str]:
+    """``<answer> [WHEN <condition>]`` -> (answer, condition words)."""
+    words = text.split()
+    upper = [w.upper() for w in words]
+    if "WHEN" in upper:
+        i = upper.index("WHEN")
+        answer_text, cond = " ".join(words[:i]), " ".join(words[i + 1:])
+        if not cond:
+            raise InvalidLine("WHEN needs a condition", hint="e.g. WHEN AREA han-dan")
+        return answer_text, cond
+    return text.strip(), ""

@@ -58,7 +58,7 @@ def bounced(judge: Judge, mail: dict[str, Any], reason: str, *, reported: bool) 
         row = judge.store.game(seat.game)
         if row is None or not row["gm_address"] or row["gm_address"] == address:
             continue
-        judge._queue(
+        judge.queue_mail(
             row["gm_address"],
             f"[{seat.game}] mail to {who} bounced",
             reports.render(

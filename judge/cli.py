@@ -19,6 +19,7 @@ import click
 from judge import adjudicator as adj
 from judge import config as cfg
 from judge import registry
+from judge.engine import OfflineAdjudicator
 from judge.rng import VerifyError
 from judge.service import CommandError, Judge
 
@@ -382,10 +383,9 @@ def adjudicate() -> None:
             if not isinstance(doc, dict) or "game" not in doc:
                 raise ValueError('a document is a JSON object with a "game" field')
             g = registry.get(str(doc["game"]))
-            fn = getattr(g, "adjudicate_json", None)
-            if fn is None:
+            if not isinstance(g, OfflineAdjudicator):
                 raise ValueError(f"{g.id} has no offline adjudication")
-            out = fn(doc)
+            out = g.adjudicate_json(doc)
         except (ValueError, registry.UnknownGame) as exc:
             out = {"error": f"line {number}: {exc}"}
             status = 1

@@ -108,7 +108,7 @@ def run_demo(kind: str, phases: int, keep: bool, echo: Callable[[str], None]) ->
     try:
         gm = "gm@players.example"
         options = " ".join(f"{k}={v}" for k, v in
-                           getattr(game, "playthrough_options", {}).items())
+                           game.playthrough_options.items())
         demo.send(gm, "new game", f"CREATE demo {game.id} {options}".strip() + "\n")
         gm_token = _token(demo.cycle(), gm)
         probe = adj.start(game, {o.name: o.default for o in game.options}, bytes(32))

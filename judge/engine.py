@@ -161,9 +161,13 @@ class Decision:
     changes whenever a new decision opens; the scheduler keys deadlines on it.
     ``default`` describes, for reports, what the deadline does to a seat that
     did not act (``"hold"``, ``"pass"``, ``"civil disorder"``).
-    ``window`` names the kind of a RESPONSE window (``"before-combat"``); a
-    player may set a standing policy per kind (``POLICY before-combat PASS``),
-    and the judge then answers such windows for them with ``Game.default``.
+    ``window`` names the kind of a RESPONSE window (``"before-combat"``,
+    one of the game's :attr:`Game.windows`); a player may leave standing
+    answers per kind (``POLICY before-combat PASS``) and the judge answers
+    such windows for them. A RESPONSE decision's ``roles`` are in the
+    rulebook's order: the judge collects every role's answer in secret and,
+    when the window closes, applies them in that order (see
+    judge/adjudicator.py).
     """
 
     kind: DecisionKind
@@ -172,6 +176,29 @@ class Decision:
     prompt: str = ""
     default: str = ""
     window: str = ""
+    depth: int = 0
+    """Where the decision stands on the stack of decisions. A response window
+    that opens while another decision waits (an answer to an answer, a rescue
+    asked while a damage resolves) has a greater depth than the one it
+    interrupts; the game lists the interrupted ones too, and the judge
+    treats only the decisions of the greatest depth as open (see
+    :func:`live`). The others keep their answers until they resume."""
+    context: Mapping[str, JSON] = field(default_factory=dict)
+    """Facts about the decision that every role in ``roles`` may see (the
+    attacked area, the card played): standing answers are tested on them."""
+
+    @property
+    def id(self) -> str:
+        """The decision's name, unique while it is open (its ``phase``)."""
+        return self.phase
+
+
+def live(pending: Sequence[Decision]) -> list[Decision]:
+    """The decisions open now: those of the greatest depth on the stack."""
+    if not pending:
+        return []
+    top = max(d.depth for d in pending)
+    return [d for d in pending if d.depth == top]
 
 
 # --------------------------------------------------------------------------- events
@@ -276,9 +303,57 @@ class VerbSpec:
     example: str
 
 
+@dataclass(frozen=True)
+class PolicyCondition:
+    """A word a standing answer may be conditioned on (``WHEN AREA han-dan``).
+
+    ``args`` is shown in HELP (``<area>...``); the game checks the words in
+    :meth:`Game.policy_condition` and tests them in :meth:`Game.policy_holds`.
+    """
+
+    word: str
+    args: str
+    summary: str
+
+
+@dataclass(frozen=True)
+class WindowSpec:
+    """A kind of response window, for POLICY and HELP: what it is, which
+    answers a standing policy may give besides ASK and PASS (their syntax,
+    ``RESPOND <card>``), and the condition words it takes."""
+
+    kind: str
+    summary: str
+    answers: tuple[str, ...] = ()
+    conditions: tuple[PolicyCondition, ...] = ()
+
+
+@dataclass(frozen=True)
+class Zone:
+    """One hidden zone of a state, as data: where it lies (``path`` into the
+    state, keys and list indices), which roles may see what it holds
+    (``seen_by``; empty: nobody, like a deck), whether the order of its
+    items is hidden from those who cannot see them (a shuffled deck) and the
+    ``pool`` of items it shares (a card of one pool may stand in any zone of
+    that pool: a hand and the deck it is drawn from). The contract suite's
+    scrambler exchanges items between the zones one role may not see and
+    requires that role's mail to stay byte for byte the same."""
+
+    path: tuple[str | int, ...]
+    seen_by: frozenset[Role]
+    pool: str
+    order_hidden: bool = False
+
+
 @runtime_checkable
 class Game(Protocol):
-    """What a game module exports as ``GAME``. See the module docstring."""
+    """What a game module exports as ``GAME``. See the module docstring.
+
+    The required part is listed first. The optional part (standing answers,
+    queued lines, draws, hidden zones, help topics, concession) has defaults
+    in :class:`GameBase`, which every game derives from, so the judge calls
+    each hook directly and a misspelt override is a type error, not a
+    feature silently off."""
 
     id: str
     title: str
@@ -288,22 +363,16 @@ class Game(Protocol):
     view_schema: str
     """File name under schemas/ of the JSON Schema every ``view`` must satisfy."""
 
-    # Optional attributes the judge reads with getattr (absent = the default):
-    #   queues_actions: bool = False -- lines a player sends while not on turn
-    #       are queued and tried when that player next acts (card games);
-    #   windows: tuple[str, ...] = () -- RESPONSE window kinds a POLICY may name;
-    #   playthrough_options: Mapping[str, JSON] -- options under which random
-    #       playthroughs end quickly (contract suite, demo);
-    #   victory_playthroughs: Sequence[Mapping[str, JSON]] = () -- option sets
-    #       (each over playthrough_options, e.g. one per number of players)
-    #       under which a seeded random playthrough ends in a victory: the
-    #       contract suite plays every set with each of its seeds and checks
-    #       that the game ends with one winner and no draw;
-    #   scramble(state, role, rng) -> State -- a state differing only in what is
-    #       hidden from every role but ``role`` (noninterference tests);
-    #   survivors(state) -> list[Role] -- who must vote for an agreed draw;
-    #   agreed_draw(state, roles) -> State -- end the game in that draw;
-    #   adjudicate_json(doc) -> dict -- offline adjudication (`judge adjudicate`).
+    queues_actions: bool
+    """Lines a player sends while it has nothing to decide are queued for its
+    next turn (card games)."""
+    windows: tuple[WindowSpec, ...]
+    """The kinds of response window, for POLICY."""
+    playthrough_options: Mapping[str, JSON]
+    """Options under which random playthroughs end quickly (contract suite, demo)."""
+    victory_playthroughs: Sequence[Mapping[str, JSON]]
+    """Option sets (over ``playthrough_options``) under which a seeded random
+    playthrough ends in a victory: one winner, no draw."""
 
     def setup(self, options: Mapping[str, JSON], rng: Rng) -> State: ...
 
@@ -336,6 +405,109 @@ class Game(Protocol):
         ...
 
     def outcome(self, state: State) -> Outcome | None: ...
+
+    # ------------------------------------------------------------ optional
+
+    def turn(self, state: State) -> str:
+        """The game turn (or round) now; each seat gets a digest when it changes."""
+        ...
+
+    def zones(self, state: State) -> list[Zone]:
+        """The hidden zones of ``state`` (none: nothing is hidden)."""
+        ...
+
+    def survivors(self, state: State) -> list[Role]:
+        """Who must vote for an agreed draw."""
+        ...
+
+    def agreed_draw(self, state: State, roles: Sequence[Role]) -> State:
+        """The state ended in a draw shared by ``roles``."""
+        ...
+
+    def concede(self, state: State, role: Role) -> tuple[State, list[Event]] | None:
+        """``role`` resigns: the new state if the rules end the game (a
+        two-player game is conceded), else ``None`` (civil disorder)."""
+        ...
+
+    def window(self, kind: str) -> WindowSpec | None:
+        """The declared window of that kind."""
+        ...
+
+    def policy_condition(self, window: str, words: Sequence[str]) -> str:
+        """The canonical text of a standing answer's condition, or RuleError."""
+        ...
+
+    def policy_holds(self, view: Mapping[str, JSON], decision: Decision, condition: str) -> bool:
+        """Whether ``condition`` holds for the reader of ``view`` (that seat's
+        own view: a standing answer can test nothing the seat may not see)."""
+        ...
+
+    def help_topic(self, topic: str) -> str | None:
+        """The text of a card, skill or rule for ``HELP <topic>``, if any."""
+        ...
+
+    def introduction(self, state: State, role: Role) -> str:
+        """Text for ``role``'s first report (its cards' texts, say)."""
+        ...
+
+
+class GameBase:
+    """Defaults of the optional part of :class:`Game`; every game derives from it."""
+
+    queues_actions: bool = False
+    windows: tuple[WindowSpec, ...] = ()
+    playthrough_options: Mapping[str, JSON] = {}
+    victory_playthroughs: Sequence[Mapping[str, JSON]] = ()
+
+    def pending(self, state: State) -> list[Decision]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def roles(self, state: State) -> list[Role]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def turn(self, state: State) -> str:
+        """By default every new set of decisions is a new turn (Diplomacy's phases)."""
+        return " + ".join(d.phase for d in live(self.pending(state))) or "end"
+
+    def zones(self, state: State) -> list[Zone]:
+        return []
+
+    def survivors(self, state: State) -> list[Role]:
+        return self.roles(state)
+
+    def agreed_draw(self, state: State, roles: Sequence[Role]) -> State:
+        return state
+
+    def concede(self, state: State, role: Role) -> tuple[State, list[Event]] | None:
+        return None
+
+    def window(self, kind: str) -> WindowSpec | None:
+        """The declared window of that kind."""
+        return next((w for w in self.windows if w.kind == kind), None)
+
+    def policy_condition(self, window: str, words: Sequence[str]) -> str:
+        spec = self.window(window)
+        known = ", ".join(c.word for c in spec.conditions) if spec else ""
+        raise IllegalLine(
+            f"{' '.join(words)!r} is not a condition of {window} windows",
+            hint=f"conditions: {known}" if known else "these windows take no conditions",
+        )
+
+    def policy_holds(self, view: Mapping[str, JSON], decision: Decision, condition: str) -> bool:
+        return False
+
+    def help_topic(self, topic: str) -> str | None:
+        return None
+
+    def introduction(self, state: State, role: Role) -> str:
+        return ""
+
+
+@runtime_checkable
+class OfflineAdjudicator(Protocol):
+    """A game that adjudicates positions given as JSON (``judge adjudicate``)."""
+
+    def adjudicate_json(self, doc: dict[str, Any]) -> dict[str, Any]: ...
 
 
 def option_values(game: Game, given: Mapping[str, str]) -> dict[str, JSON]:

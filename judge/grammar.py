@@ -75,9 +75,28 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 "STATUS"),
     CommandSpec("HISTORY", "[<count>]", "player",
                 "What happened in the last phases (default 3).", "HISTORY 5"),
-    CommandSpec("POLICY", "<window> <mode>", "player",
-                "A standing answer for a kind of response window: ASK (you are asked each "
-                "time) or PASS (the judge passes for you).", "POLICY before-combat PASS"),
+    CommandSpec("POLICY", "[<window>] [<answer...>]", "player",
+                "A standing answer for a kind of response window: ASK (you are asked "
+                "each time; ASK alone clears the others), PASS, or an answer line, each "
+                "optionally WHEN <condition> (tried before the unconditional one). POLICY "
+                "alone lists yours. HELP <game kind> lists each window's answers and "
+                "conditions.", "POLICY before-combat PASS"),
+    CommandSpec("QUEUE", "", "player",
+                "List your queued lines (lines sent while you had nothing to decide, "
+                "each waiting for your next turn) with their numbers.", "QUEUE"),
+    CommandSpec("CANCEL", "<which>", "player",
+                "Remove a queued line by its number (as QUEUE lists them), or ALL.",
+                "CANCEL 2"),
+    CommandSpec("SET MAIL", "<mode>", "player",
+                "Which mail you get: EACH (a report after every move you may see), "
+                "DECISIONS (a mail when you must decide, and a digest at the end of each "
+                "game turn; the default) or DIGEST (the digest, and a mail only for your own "
+                "turn: response windows are left to your standing answers).",
+                "SET MAIL decisions"),
+    CommandSpec("SET ACK", "<mode>", "player",
+                "ALL: every mail of yours is acknowledged at once (the default); ERRORS: an "
+                "acknowledgement that refused nothing waits for your next mail from the "
+                "judge instead of coming alone.", "SET ACK errors"),
     CommandSpec("RESIGN", "", "player",
                 "Leave the game; your seat falls into civil disorder until the GM replaces you.",
                 "RESIGN"),
@@ -92,8 +111,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 "Set this phase's deadline (ISO date and time, UTC unless a zone follows).",
                 "SET DEADLINE 2026-12-01 18:00 Europe/Paris"),
     CommandSpec("SET", "<setting> <value>", "gm",
-                "Change a game setting (orders_hours, action_hours, grace_hours, "
-                "reminder_hours, max_extend_hours, press).", "SET grace_hours 12"),
+                "Change a game setting (orders_hours, action_hours, window_hours, "
+                "window_min_minutes, grace_hours, reminder_hours, max_extend_hours, press).",
+                "SET grace_hours 12"),
     CommandSpec("EXTEND", "<hours>", "gm",
                 "Move this phase's deadline later (capped by max_extend_hours).", "EXTEND 24"),
     CommandSpec("PAUSE", "", "gm", "Stop the clock.", "PAUSE"),
@@ -113,6 +133,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
 #: Longest names first, so ``SET DEADLINE`` wins over ``SET``.
 _BY_WORDS = sorted(COMMANDS, key=lambda c: -len(c.name.split()))
 SPEC = {c.name: c for c in COMMANDS}
+
+#: Words the parser itself consumes (they close blocks or the mail): no handler.
+STRUCTURAL = frozenset({"END", "ENDPRESS"})
 
 
 @dataclass(frozen=True)
@@ -277,3 +300,16 @@ def help_text(game_verbs: Iterable[tuple[str, str, str]] = ()) -> str:
             out.append(f"      e.g. {example}")
         out.append("")
     return "\n".join(out)
+
+
+_REPLY_PREFIX = re.compile(r"^\s*((re|fwd?|aw|sv)\s*:\s*)+", re.IGNORECASE)
+
+
+def reply_subject(subject: str) -> str:
+    """``Re:`` once before the subject, with a SIGNON token in it masked."""
+    text = _REPLY_PREFIX.sub("", subject).strip()
+    words = text.split()
+    if len(words) >= 4 and words[0].upper() == "SIGNON":
+        words[3] = "*" * 8
+        text = " ".join(words)
+    return f"Re: {text}".strip()

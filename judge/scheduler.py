@@ -33,6 +33,8 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "grace_hours": 24.0,  # after the deadline, for late seats; 0 for none
     "reminder_hours": 12.0,  # before the deadline
     "max_extend_hours": 72.0,  # EXTEND may add at most this much to one phase
+    "window_hours": 12.0,  # response windows (a Dodge, a Negation, a defence)
+    "window_min_minutes": 30.0,  # no window closes sooner, however fast it is answered
     "press": "yes",  # yes | no: whether PRESS is delivered
 }
 
@@ -79,9 +81,15 @@ class Clock:
     reminded: bool = False
     late_notice: bool = False
     extended_hours: float = 0.0
+    opened: datetime | None = None
+    min_close: datetime | None = None
+    """A response window closes no earlier than this, however fast it is
+    answered: when a window closes tells nothing of how it was answered."""
 
     def to_row(self, game: str) -> dict[str, Any]:
         return {
+            "opened": iso(self.opened) if self.opened else "",
+            "min_close": iso(self.min_close) if self.min_close else "",
             "game": game,
             "phase": self.phase,
             "deadline": iso(self.deadline),
@@ -102,14 +110,24 @@ class Clock:
             reminded=bool(row.get("reminded")),
             late_notice=bool(row.get("late_notice")),
             extended_hours=float(row.get("extended_hours") or 0.0),
+            opened=parse_time(row["opened"]) if row.get("opened") else None,
+            min_close=parse_time(row["min_close"]) if row.get("min_close") else None,
         )
 
 
-def plan(now: datetime, phase: str, settings: Mapping[str, Any], simultaneous: bool) -> Clock:
-    """The clock for a phase that opens at ``now``."""
-    hours = float(settings["orders_hours" if simultaneous else "action_hours"])
+def plan(now: datetime, phase: str, settings: Mapping[str, Any], kind: str) -> Clock:
+    """The clock for a decision of ``kind`` (``orders``, ``action`` or
+    ``response``) that opens at ``now``. A response window has
+    ``window_hours``, no reminder and no grace (its default, a pass, harms
+    nobody), and a minimum open time of ``window_min_minutes``."""
+    if kind == "response":
+        hours = float(settings.get("window_hours", DEFAULT_SETTINGS["window_hours"]))
+        least = float(settings.get("window_min_minutes", DEFAULT_SETTINGS["window_min_minutes"]))
+        return Clock(phase=phase, deadline=now + timedelta(hours=hours), remind_at=None,
+                     grace_until=None, opened=now, min_close=now + timedelta(minutes=least))
+    hours = float(settings["orders_hours" if kind == "orders" else "action_hours"])
     deadline = now + timedelta(hours=hours)
-    return _with_deadline(phase, deadline, settings)
+    return replace(_with_deadline(phase, deadline, settings), opened=now)
 
 
 def _with_deadline(phase: str, deadline: datetime, settings: Mapping[str, Any]) -> Clock:
@@ -126,7 +144,8 @@ def _with_deadline(phase: str, deadline: datetime, settings: Mapping[str, Any]) 
 def set_deadline(clock: Clock, deadline: datetime, settings: Mapping[str, Any]) -> Clock:
     """GM's SET DEADLINE: a new deadline; reminder and grace follow it."""
     fresh = _with_deadline(clock.phase, deadline, settings)
-    return replace(fresh, extended_hours=clock.extended_hours)
+    return replace(fresh, extended_hours=clock.extended_hours, opened=clock.opened,
+                   min_close=clock.min_close)
 
 
 class ExtendRefused(ValueError):
@@ -145,7 +164,8 @@ def extend(clock: Clock, hours: float, settings: Mapping[str, Any]) -> Clock:
             f"this phase may be extended by {cap:g} hours in all; {left:g} hours are left"
         )
     moved = _with_deadline(clock.phase, clock.deadline + timedelta(hours=hours), settings)
-    return replace(moved, extended_hours=clock.extended_hours + hours, reminded=False)
+    return replace(moved, extended_hours=clock.extended_hours + hours, reminded=False,
+                   opened=clock.opened, min_close=clock.min_close)
 
 
 class Due(enum.StrEnum):
@@ -154,12 +174,16 @@ class Due(enum.StrEnum):
     PROCESS = "process"
 
 
-def due(now: datetime, clock: Clock, everyone_in: bool) -> Due | None:
+def due(now: datetime, clock: Clock, everyone_in: bool, early: bool = False) -> Due | None:
     """What, if anything, the clock asks for at ``now``.
 
     ``everyone_in``: every seat owing orders has sent them (WAIT flags aside:
-    at the deadline, WAIT no longer holds the phase back).
+    at the deadline, WAIT no longer holds the phase back). ``early``: the
+    decision may be processed before its deadline once everyone is in and
+    its minimum open time is over (a response window).
     """
+    if early and everyone_in and clock.min_close is not None and now >= clock.min_close:
+        return Due.PROCESS
     if now >= clock.deadline:
         if everyone_in or clock.grace_until is None:
             return Due.PROCESS

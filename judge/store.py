@@ -212,9 +212,30 @@ def _m2(db: sqlite_utils.Database) -> None:
     db.table("outbox").create_index(["to_addr", "created"])
 
 
+def _m3(db: sqlite_utils.Database) -> None:
+    # Mail only when needed (judge.notify): per seat, the decision it was last
+    # asked, the last log entry whose events it was sent, the game turn of its
+    # last mail, its mail and acknowledgement settings, and acknowledgements
+    # waiting to fold into its next mail. A window's clock: when it opened and
+    # the earliest it may close. The outbox row names the decision a request
+    # asked for, so a reply to it is bound to that decision.
+    seats = db.table("seats")
+    seats.add_column("asked", str, not_null_default="")
+    seats.add_column("seen_n", int, not_null_default=0)
+    seats.add_column("turn_seen", str, not_null_default="")
+    seats.add_column("mail_mode", str, not_null_default="decisions")
+    seats.add_column("ack_mode", str, not_null_default="all")
+    seats.add_column("held_ack", str, not_null_default="")
+    deadlines = db.table("deadlines")
+    deadlines.add_column("opened", str, not_null_default="")
+    deadlines.add_column("min_close", str, not_null_default="")
+    db.table("outbox").add_column("decision", str, not_null_default="")
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "initial tables", _m1),
     (2, "IMAP checkpoint; outbox in_reply_to", _m2),
+    (3, "mail per decision: seat cursors and settings; window clocks", _m3),
 ]
 
 
@@ -231,6 +252,12 @@ class Seat:
     token_hash: str
     status: str
     tz: str
+    asked: str = ""
+    seen_n: int = 0
+    turn_seen: str = ""
+    mail_mode: str = "decisions"
+    ack_mode: str = "all"
+    held_ack: str = ""
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Seat:
@@ -243,6 +270,12 @@ class Seat:
             token_hash=row["token_hash"],
             status=row["status"],
             tz=row["tz"] or "UTC",
+            asked=row.get("asked") or "",
+            seen_n=int(row.get("seen_n") or 0),
+            turn_seen=row.get("turn_seen") or "",
+            mail_mode=row.get("mail_mode") or "decisions",
+            ack_mode=row.get("ack_mode") or "all",
+            held_ack=row.get("held_ack") or "",
         )
 
 
@@ -466,6 +499,25 @@ class Store:
             sql += " and undone = 0"
         return list(self._query(sql + " order by n", [game]))
 
+    def actions_after(self, game: str, n: int) -> list[dict[str, Any]]:
+        """The log entries after entry ``n`` (not undone), oldest first."""
+        return list(self._query(
+            "select * from actions where game = ? and n > ? and undone = 0 order by n", [game, n]))
+
+    def last_action(self, game: str) -> int:
+        rows = list(self._query("select max(n) as n from actions where game = ?", [game]))
+        return int(rows[0]["n"] or 0)
+
+    def latest_snapshot(self, game: str, before: int | None = None) -> dict[str, Any] | None:
+        """The newest snapshot (at or before entry ``before``, if given)."""
+        sql = "select * from snapshots where game = ?"
+        params: list[Any] = [game]
+        if before is not None:
+            sql += " and n <= ?"
+            params.append(before)
+        rows = list(self._query(sql + " order by n desc limit 1", params))
+        return rows[0] if rows else None
+
     def undo_actions_after(self, game: str, n: int) -> int:
         cur = self.db.execute(
             "update actions set undone = 1 where game = ? and n > ? and undone = 0", [game, n]
@@ -473,8 +525,9 @@ class Store:
         return int(cur.rowcount)
 
     def save_snapshot(self, game: str, n: int, table_json: str, now: str) -> None:
-        self.db.table("snapshots").upsert(
-            {"game": game, "n": n, "table_json": table_json, "created": now}, pk=("game", "n")
+        self._write(
+            "INSERT OR REPLACE INTO snapshots (game, n, table_json, created) VALUES (?, ?, ?, ?)",
+            [game, n, table_json, now],
         )
 
     def snapshots(self, game: str) -> list[dict[str, Any]]:
@@ -597,10 +650,13 @@ class Store:
         return rows[0] if rows else None
 
     def set_deadline(self, row: dict[str, Any]) -> None:
-        self.db.table("deadlines").upsert(row, pk="game")
+        columns = ", ".join(f'"{c}"' for c in row)
+        marks = ", ".join("?" * len(row))
+        self._write(f"INSERT OR REPLACE INTO deadlines ({columns}) VALUES ({marks})",
+                    [_sql_value(v) for v in row.values()])
 
     def clear_deadline(self, game: str) -> None:
-        self.db.execute("delete from deadlines where game = ?", [game])
+        self._write("delete from deadlines where game = ?", [game])
 
     def deadlines(self) -> list[dict[str, Any]]:
         return list(self._query("select * from deadlines order by deadline"))

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.engine import (
+    GameBase,
     JSON,
     Action,
     Decision,
@@ -88,7 +89,7 @@ _DEFAULTS = {
 }
 
 
-class DiplomacyGame:
+class DiplomacyGame(GameBase):
     """A Diplomacy-family game over one map file. See the module docstring."""
 
     view_schema = "diplomacy-view.schema.json"

@@ -28,6 +28,7 @@ from games.diplomacy.variant import Stacking
 from games.three_kingdoms import orders as grammar
 from games.three_kingdoms.board import BOARD, KINGDOMS, Board
 from judge.engine import (
+    GameBase,
     JSON,
     Action,
     Decision,
@@ -226,7 +227,7 @@ def adjudicate_campaign(
     return out
 
 
-class ThreeKingdomsGame:
+class ThreeKingdomsGame(GameBase):
     """The game object the registry finds as ``games.three_kingdoms.GAME``."""
 
     id = "three_kingdoms"

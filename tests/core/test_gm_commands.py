@@ -23,9 +23,14 @@ def test_pause_stops_the_clock_and_resume_restarts_it(post: Post, clock: Clock) 
     clock.advance(hours=200)
     post.judge.cycle()
     assert post.judge.table("g1").state["stage"] == "bid"  # nothing processed while paused
-    card = hand(post, "North")[0]
-    post.send(seats.addresses["North"], f"{seats.signon('North')}\nBID {card}\n")
-    assert "paused: no orders now" in _ack(post, seats.addresses["North"])
+    # Orders are taken while the game is paused, and held: nothing is processed
+    # until the GM resumes it, even when every seat is in.
+    for role in ("North", "East", "South"):
+        card = hand(post, role)[0]
+        post.send(seats.addresses[role], f"{seats.signon(role)}\nBID {card}\n")
+        assert f"ok: BID {card}" in _ack(post, seats.addresses[role])
+    assert post.judge.table("g1").state["stage"] == "bid"
+    assert set(post.judge.table("g1").submitted) == {"North", "East", "South"}
     post.send(GM_ADDR, f"{seats.gm()}\nRESUME\nRESUME\n")
     text = _ack(post, GM_ADDR)
     assert "resumes; deadline" in text and "is not paused" in text

@@ -59,7 +59,7 @@ def playthrough_options(game: Game, extra: Mapping[str, JSON] | None = None) -> 
     """Every option at its default, then the game's ``playthrough_options``
     (options that make random playthroughs end, e.g. a year limit), then ``extra``."""
     values: dict[str, JSON] = {o.name: o.default for o in game.options}
-    values.update(getattr(game, "playthrough_options", {}) or {})
+    values.update(game.playthrough_options or {})
     values.update(extra or {})
     return values
 
@@ -68,7 +68,7 @@ def playthrough_sets(game: Game) -> list[dict[str, JSON]]:
     """The option sets the contract suite plays ``game`` under: one per mapping of
     the game's ``victory_playthroughs`` (each over :func:`playthrough_options`),
     or just :func:`playthrough_options` when it declares none."""
-    sets = getattr(game, "victory_playthroughs", ()) or ()
+    sets = game.victory_playthroughs or ()
     return [playthrough_options(game, extra) for extra in sets] or [playthrough_options(game)]
 
 

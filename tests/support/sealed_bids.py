@@ -48,6 +48,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from judge.engine import (
+    GameBase,
     JSON,
     Action,
     AmbiguousLine,
@@ -104,7 +105,7 @@ def _sorted(cards: Sequence[str]) -> list[str]:
 # --------------------------------------------------------------------------- the game
 
 
-class SealedBids:
+class SealedBids(GameBase):
     """The test-only game. Stateless: every method works on the state it is given
     and returns new objects, never changing its arguments."""
 

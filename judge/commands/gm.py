@@ -1,0 +1,207 @@
+"""The game master's commands."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+from judge import adjudicator as adj
+from judge import grammar, scheduler
+from judge.commands import setup
+from judge.commands.base import Ctx, handles
+from judge.session import CommandError, Loaded, Workspace
+from judge.store import hash_token, new_token
+
+
+@handles("START")
+def start(ctx: Ctx, command: grammar.Command) -> None:
+    s, _g = ctx.gm_game()
+    ctx.mail.sections.extend(setup.start(ctx.ws, s.game, ctx.message_id))
+    ctx.mail.touched.add(s.game)
+    ctx.mail.ok(command.line, f"{s.game} started")
+
+
+def _clock(g: Loaded) -> scheduler.Clock:
+    if g.clock is None:
+        raise CommandError(f"{g.name} has no running clock")
+    return g.clock
+
+
+@handles("SET DEADLINE")
+def set_deadline(ctx: Ctx, command: grammar.Command) -> None:
+    _s, g = ctx.gm_game()
+    words = command.args["when"].split()
+    tz = "UTC"
+    if (len(words) >= 2 and "/" in words[-1]) or (words and words[-1].upper() == "UTC"):
+        tz = words.pop()
+    try:
+        when = datetime.fromisoformat(" ".join(words)).replace(tzinfo=scheduler.zone(tz))
+    except (ValueError, OverflowError) as exc:
+        raise CommandError(
+            f"cannot read {command.args['when']!r} as a date and time",
+            "e.g. SET DEADLINE 2026-12-01 18:00 Europe/Paris",
+        ) from exc
+    if when <= ctx.ws.now:
+        raise CommandError("that deadline is in the past")
+    clock = scheduler.set_deadline(_clock(g), when.astimezone(UTC),
+                                   g.settings(ctx.judge.config.settings))
+    ctx.ws.set_clock(g, clock)
+    ctx.mail.ok(command.line, f"deadline set to {scheduler.iso(clock.deadline)}")
+
+
+@handles("SET")
+def set_setting(ctx: Ctx, command: grammar.Command) -> None:
+    _s, g = ctx.gm_game()
+    key, value = command.args["setting"].lower(), command.args["value"]
+    if key not in scheduler.DEFAULT_SETTINGS:
+        raise CommandError(
+            f"no setting {key!r}", "settings: " + ", ".join(scheduler.DEFAULT_SETTINGS)
+        )
+    current = json.loads(g.row["settings"] or "{}")
+    if key == "press":
+        if value.lower() not in ("yes", "no"):
+            raise CommandError("press is yes or no")
+        current[key] = value.lower()
+    else:
+        unit = "minutes" if key.endswith("_minutes") else "hours"
+        try:
+            amount = float(value)
+        except ValueError:
+            raise CommandError(f"{key} takes a number of {unit}, not {value!r}") from None
+        if not 0 <= amount <= 24 * 60:
+            raise CommandError(f"{key} must be between 0 and 1440 {unit}")
+        current[key] = amount
+    g.set_row(settings=json.dumps(current, sort_keys=True))
+    ctx.mail.ok(command.line, f"{key} is now {current[key]}")
+
+
+@handles("EXTEND")
+def extend(ctx: Ctx, command: grammar.Command) -> None:
+    _s, g = ctx.gm_game()
+    try:
+        hours = float(command.args["hours"])
+        clock = scheduler.extend(_clock(g), hours, g.settings(ctx.judge.config.settings))
+    except ValueError as exc:
+        raise CommandError(
+            str(exc)
+            if isinstance(exc, scheduler.ExtendRefused)
+            else f"{command.args['hours']!r} is not a number of hours",
+            "e.g. EXTEND 24",
+        ) from exc
+    ctx.ws.set_clock(g, clock)
+    ctx.mail.ok(command.line, f"deadline moved to {scheduler.iso(clock.deadline)}")
+
+
+@handles("PAUSE")
+def pause(ctx: Ctx, command: grammar.Command) -> None:
+    s, g = ctx.gm_game()
+    if g.status != "active":
+        raise CommandError(f"{s.game} is {g.status}, not active")
+    g.set_row(status="paused")
+    ctx.ws.set_clock(g, None)
+    ctx.mail.ok(command.line, f"{s.game} is paused; its clock is stopped")
+
+
+@handles("RESUME")
+def resume(ctx: Ctx, command: grammar.Command) -> None:
+    s, g = ctx.gm_game()
+    if g.status != "paused":
+        raise CommandError(f"{s.game} is not paused")
+    g.set_row(status="active")
+    clock = ctx.ws.open_clock(g)
+    ctx.mail.touched.add(s.game)
+    ctx.mail.ok(command.line, f"{s.game} resumes; deadline {scheduler.iso(clock.deadline)}")
+
+
+@handles("PROCESS")
+def process(ctx: Ctx, command: grammar.Command) -> None:
+    s, g = ctx.gm_game()
+    if g.status != "active":
+        raise CommandError(f"{s.game} is {g.status}, not active")
+    ctx.ws.apply(g, adj.deadline(g.game, g.need_table(), g.seed), ctx.message_id)
+    ctx.mail.touched.add(s.game)
+    ctx.mail.ok(command.line, "processed")
+
+
+@handles("REPLACE")
+def replace(ctx: Ctx, command: grammar.Command) -> None:
+    s, g = ctx.gm_game()
+    seat = g.seat(command.args["role"])
+    if seat is None:
+        raise CommandError(f"no seat {command.args['role']!r} in {s.game}")
+    address = command.args["address"].strip("<>").lower()
+    if "@" not in address:
+        raise CommandError(f"{address!r} is not a mail address")
+    token = new_token()
+    g.set_seat(seat, address=address, token_hash=hash_token(token), status="active")
+    ctx.judge.queue_mail(
+        address,
+        f"[{s.game}] you now play {seat.role}",
+        f"The GM of {s.game} has given you the seat of {seat.role}.\n"
+        f"Your secret token is: {token}\n"
+        f"Sign your mails with: SIGNON {s.game} {seat.role} {token}\n"
+        "Send STATUS to see the game.\n",
+        "notice",
+        game=s.game,
+    )
+    ctx.mail.ok(command.line, f"{seat.role} now belongs to {address}; the token went there")
+
+
+@handles("EJECT")
+def eject(ctx: Ctx, command: grammar.Command) -> None:
+    s, g = ctx.gm_game()
+    seat = g.seat(command.args["role"])
+    if seat is None:
+        raise CommandError(f"no seat {command.args['role']!r} in {s.game}")
+    g.set_seat(seat, status="ejected", token_hash="")
+    ctx.mail.touched.add(s.game)
+    ctx.mail.ok(command.line, f"{seat.role} is ejected and in civil disorder")
+
+
+@handles("ROLLBACK")
+def rollback_(ctx: Ctx, command: grammar.Command) -> None:
+    s, _g = ctx.gm_game()
+    phase = rollback(ctx.ws, s.game)
+    ctx.mail.ok(command.line, f"rolled back to {phase}")
+
+
+def rollback(ws: Workspace, name: str) -> str:
+    """Undo the last step that moved the game on; the log keeps the undone
+    entries, marked, and the table is rebuilt from the latest snapshot before
+    them and the entries after it."""
+    g = ws.get(name)
+    if g.entries:
+        ws.flush()  # what this mail did so far is written first
+    store = ws.judge.store
+    rows = store.actions(name)
+    moves = [r for r in rows if r["kind"] in ("act", "default", "resolve", "draw", "concede")]
+    if not moves:
+        raise CommandError(f"{name} has nothing to roll back")
+    last = moves[-1]["n"]
+    store.undo_actions_after(name, last - 1)
+    store.delete_snapshots_after(name, last - 1)
+    table = rebuild(ws, name)
+    g.table = table
+    phase = adj.phase_key(g.game, table)
+    g.table_changed = True
+    g.set_row(table_json=table.dumps(), phase=phase,
+              status="active" if table.outcome is None else "finished")
+    if table.outcome is None:
+        ws.open_clock(g)
+    return phase
+
+
+def rebuild(ws: Workspace, name: str, *, full: bool = False) -> adj.Table:
+    """The table as the action log rebuilds it: from the latest snapshot and
+    the entries after it (``full``: from the seed and every entry)."""
+    g = ws.get(name)
+    store = ws.judge.store
+    snap = None if full else store.latest_snapshot(name)
+    start_from = adj.Table.loads(snap["table_json"]) if snap else None
+    after = snap["n"] if snap else 0
+    entries = [
+        {"kind": r["kind"], "role": r["role"], "payload": json.loads(r["payload"]),
+         "draws": json.loads(r["draws"])}
+        for r in store.actions_after(name, after)
+    ]
+    return adj.replay(g.game, entries, g.seed, start_from=start_from)

@@ -1,0 +1,443 @@
+"""A seated player's commands: game lines (orders, actions, answers, queued
+lines), standing answers, queue, flags, status, history, press, settings."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from judge import adjudicator as adj
+from judge import grammar, notify, scheduler
+from judge.commands.base import Ctx, handles
+from judge.engine import Action, DecisionKind, Event, InvalidLine, RuleError
+from judge.session import CommandError, Loaded
+
+
+def _refuse(ctx: Ctx, ln: grammar.Line, exc: RuleError) -> None:
+    ctx.mail.error(ln, f"{exc.grade.value}: {exc.message}", exc.hint)
+
+
+@handles("GAME")
+def game_line(ctx: Ctx, command: grammar.Command) -> None:
+    game_lines(ctx, [command.line], block=False)
+
+
+@handles("ORDERS")
+def orders_block(ctx: Ctx, command: grammar.Command) -> None:
+    ctx.mail.ok(command.line, "orders block: these lines replace the orders you sent before")
+    game_lines(ctx, command.body, block=True)
+
+
+def held_text(g: Loaded, role: str) -> str:
+    table = g.need_table()
+    held = table.held(role)
+    phase = adj.phase_key(g.game, table)
+    if not held:
+        return f"You have no orders held for {phase}."
+    return f"Orders held for {role}, {phase}:\n" + "\n".join(f"  {a.text}" for a in held)
+
+
+def game_lines(ctx: Ctx, lines: Sequence[grammar.Line], block: bool) -> None:
+    """Lines for the game: orders for an open order set, an answer to an open
+    window, an action on one's turn, else lines queued for one's next turn."""
+    if ctx.mail.signon is None:
+        for ln in lines:
+            ctx.mail.error(
+                ln,
+                "not a judge command, and you have not signed on for a game",
+                "sign on first with SIGNON <game> <role> <token>; HELP lists the commands",
+            )
+        return
+    s, g, _seat = ctx.seat_game()
+    if g.status not in ("active", "paused") or g.table is None:
+        for ln in lines:
+            ctx.mail.error(ln, f"{s.game} is {g.status}: no orders now")
+        return
+    role = s.role
+    table = g.table
+    game = g.game
+    decision = adj.decision_for(game, table, role)
+    bound = ctx.mail.answers
+    if bound and (decision is None or decision.id != bound):
+        # The mail replies to a request for a decision that is over: its lines
+        # were written for that decision, and nothing else takes them.
+        for ln in lines:
+            ctx.mail.error(
+                ln, f"this mail answers {bound}, which is over", "nothing was done with it; "
+                "STATUS shows what the game waits for now")
+        return
+    if decision is not None and decision.kind is DecisionKind.ORDERS:
+        _orders(ctx, g, role, lines, block)
+        return
+    if g.status == "paused":
+        for ln in lines:
+            ctx.mail.error(ln, f"{s.game} is paused: actions wait until the GM resumes it")
+        return
+    if (decision is not None and decision.kind is DecisionKind.RESPONSE
+            and role in adj.answering_roles(game, table)):
+        _answer(ctx, g, role, lines)
+        return
+    for ln in lines:
+        table = g.need_table()
+        if role in adj.acting_roles(game, table):
+            try:
+                action = game.parse(table.state, role, ln.text)
+                ctx.ws.apply(g, adj.act(game, table, role, action, g.seed), ctx.message_id)
+            except RuleError as exc:
+                _refuse(ctx, ln, exc)
+                continue
+            ctx.mail.touched.add(s.game)
+            ctx.mail.ok(ln, f"done: {action.text}")
+        elif game.queues_actions:
+            _queue_line(ctx, g, role, ln)
+        else:
+            ctx.mail.error(ln, f"{role} has nothing to do in {s.game} now",
+                           "send STATUS to see what the game waits for")
+
+
+def _orders(ctx: Ctx, g: Loaded, role: str, lines: Sequence[grammar.Line], block: bool) -> None:
+    table = g.need_table()
+    accepted: list[Action] = []
+    for ln in lines:
+        try:
+            action = g.game.parse(table.state, role, ln.text)
+        except RuleError as exc:
+            _refuse(ctx, ln, exc)
+            continue
+        accepted.append(action)
+        ctx.mail.ok(ln, f"ok: {action.text}")
+    if accepted or block:
+        ctx.ws.apply(g, adj.submit(g.game, table, role, accepted, replace_all=block),
+                     ctx.message_id)
+        ctx.mail.touched.add(g.name)
+    summary = held_text(g, role)
+    if summary not in ctx.mail.sections:
+        ctx.mail.sections.append(summary)
+
+
+def _answer(ctx: Ctx, g: Loaded, role: str, lines: Sequence[grammar.Line]) -> None:
+    """Every line of the mail for the open window is one answer, held in
+    secret until the window closes (replacing an earlier one)."""
+    table = g.need_table()
+    window = adj.open_window(g.game, table)
+    assert window is not None
+    accepted: list[Action] = []
+    for ln in lines:
+        try:
+            action = g.game.parse(table.state, role, ln.text)
+        except RuleError as exc:
+            _refuse(ctx, ln, exc)
+            continue
+        accepted.append(action)
+        ctx.mail.ok(ln, f"answer held: {action.text}")
+    if not accepted:
+        return
+    ctx.ws.apply(g, adj.answer(g.game, table, role, accepted), ctx.message_id)
+    ctx.mail.touched.add(g.name)
+    clock = g.clock
+    when = ""
+    if clock is not None:
+        seat = g.seat(role)
+        tz = seat.tz if seat else "UTC"
+        when = f" and by {scheduler.local(scheduler.iso(clock.deadline), tz)} at the latest"
+    ctx.mail.sections.append(
+        f"Your answer to {window.phase} is held in secret: "
+        + "; ".join(a.text for a in accepted)
+        + f". It takes effect when the window closes: when every seat it asks has "
+        f"answered, no sooner than its minimum open time{when}. A new answer before "
+        "then replaces it.")
+
+
+def _queue_line(ctx: Ctx, g: Loaded, role: str, ln: grammar.Line) -> None:
+    """A line sent while the seat has nothing to decide waits for its next turn
+    (an ``InvalidLine`` is refused now; an ``IllegalLine`` may fit then)."""
+    table = g.need_table()
+    try:
+        g.game.parse(table.state, role, ln.text)
+    except InvalidLine as exc:
+        _refuse(ctx, ln, exc)
+        return
+    except RuleError:
+        pass  # understood; it may fit when the turn comes
+    ctx.ws.apply(g, adj.enqueue(table, role, [ln.text]), ctx.message_id)
+    ctx.mail.touched.add(g.name)
+    n = len(g.need_table().queue.get(role, []))
+    ctx.mail.ok(ln, f"queued as line {n} for your next turn: taken then if it still fits "
+                "(QUEUE lists your queued lines, CANCEL removes them)")
+
+
+# --------------------------------------------------------------------------- POLICY, QUEUE
+
+
+def _policies_text(g: Loaded, role: str) -> str:
+    table = g.need_table()
+    out = []
+    for w in g.game.windows:
+        for e in adj.ordered_policies(table, role, w.kind):
+            out.append(f"  POLICY {w.kind} {e['answer']}"
+                       + (f" WHEN {e['when']}" if e["when"] else ""))
+    if not out:
+        return "You have no standing answers: every window asks you."
+    return "Your standing answers, in the order they are tried:\n" + "\n".join(out)
+
+
+@handles("POLICY")
+def policy(ctx: Ctx, command: grammar.Command) -> None:
+    s, g, _seat = ctx.seat_game()
+    if g.status not in ("active", "paused") or g.table is None:
+        raise CommandError(f"{s.game} is {g.status}")
+    game = g.game
+    kind = command.args.get("window", "").lower()
+    rest = command.args.get("answer", "")
+    if not kind:
+        ctx.mail.sections.append(_policies_text(g, s.role))
+        ctx.mail.ok(command.line, "your standing answers follow below")
+        return
+    spec = game.window(kind)
+    if spec is None:
+        kinds = ", ".join(w.kind for w in game.windows) or "none in this game"
+        raise CommandError(f"{game.title} has no response window called {kind!r}",
+                           f"windows: {kinds}")
+    if not rest:
+        raise CommandError("POLICY needs an answer: ASK, PASS or an answer line",
+                           f"e.g. POLICY {kind} PASS")
+    answer_text, cond_words = adj.parse_answer_words(rest)
+    verbs = {a.split()[0].upper() for a in spec.answers}
+    first = answer_text.split()[0].upper() if answer_text else ""
+    if first not in ({"ASK", "PASS"} | verbs):
+        raise CommandError(
+            f"{answer_text!r} is not an answer to {kind} windows",
+            "answers: ASK, PASS" + "".join(f", {a}" for a in spec.answers))
+    if first in ("ASK", "PASS"):
+        answer_text = first
+    when = game.policy_condition(kind, cond_words.split()) if cond_words else ""
+    table = g.need_table()
+    ctx.ws.apply(g, adj.set_policy(table, s.role, kind, answer_text, when), ctx.message_id)
+    ctx.mail.touched.add(s.game)
+    # A window of that kind open now and not yet answered by hand takes it too.
+    table = g.need_table()
+    w = adj.open_window(game, table)
+    if w is not None and w.window == kind and s.role in adj.answering_roles(game, table):
+        held = table.windows.get(w.id, {}).get("answers", {}).get(s.role)
+        if held is None or held.get("by") == "policy":
+            got = adj.policy_answer(game, table, s.role, w)
+            if got is not None:
+                ctx.ws.apply(g, adj.answer(game, table, s.role, got, by="policy"),
+                             ctx.message_id)
+    cond = f" when {when}" if when else ""
+    what = ("you are asked" if answer_text == "ASK" and not when
+            else f"answered {answer_text}{cond}")
+    ctx.mail.ok(command.line, f"{kind} windows: {what}")
+
+
+@handles("QUEUE")
+def queue(ctx: Ctx, command: grammar.Command) -> None:
+    s, g, _seat = ctx.seat_game()
+    queued = g.need_table().queue.get(s.role, [])
+    if not queued:
+        text = "You have no queued lines."
+    else:
+        text = "Your queued lines, in the order they are tried:\n" + "\n".join(
+            f"  {i}. {q['line']}   (waits for your next turn)"
+            for i, q in enumerate(queued, 1))
+    ctx.mail.sections.append(text)
+    ctx.mail.ok(command.line, "your queued lines follow below")
+
+
+@handles("CANCEL")
+def cancel(ctx: Ctx, command: grammar.Command) -> None:
+    s, g, _seat = ctx.seat_game()
+    which = command.args["which"]
+    numbers: list[int] | None
+    if which.upper() == "ALL":
+        numbers = None
+    else:
+        try:
+            numbers = [int(w) for w in which.replace(",", " ").split()]
+        except ValueError:
+            raise CommandError(f"{which!r} is not a queued line's number",
+                               "CANCEL 2, or CANCEL ALL") from None
+    table = g.need_table()
+    before = len(table.queue.get(s.role, []))
+    ctx.ws.apply(g, adj.unqueue(table, s.role, numbers), ctx.message_id)
+    ctx.mail.touched.add(s.game)
+    left = len(g.need_table().queue.get(s.role, []))
+    ctx.mail.ok(command.line, f"{before - left} queued line(s) removed; {left} left")
+
+
+# --------------------------------------------------------------------------- flags
+
+
+def _flag(ctx: Ctx, command: grammar.Command, flag: str, on: bool) -> None:
+    s, g, _seat = ctx.seat_game()
+    if g.status not in ("active", "paused"):
+        raise CommandError(f"{s.game} is {g.status}")
+    ctx.ws.apply(g, adj.set_flag(g.need_table(), s.role, flag, on), ctx.message_id)
+    ctx.mail.touched.add(s.game)
+    what = {
+        ("wait", True): "the phase will wait for its deadline",
+        ("wait", False): "the phase may be processed as soon as all orders are in",
+        ("draw", True): "you vote for a draw of all survivors",
+        ("draw", False): "you withdraw your draw vote",
+    }[(flag, on)]
+    ctx.mail.ok(command.line, what)
+
+
+@handles("WAIT")
+def wait(ctx: Ctx, command: grammar.Command) -> None:
+    _flag(ctx, command, "wait", True)
+
+
+@handles("NOWAIT")
+def nowait(ctx: Ctx, command: grammar.Command) -> None:
+    _flag(ctx, command, "wait", False)
+
+
+@handles("DRAW")
+def draw(ctx: Ctx, command: grammar.Command) -> None:
+    _flag(ctx, command, "draw", True)
+
+
+@handles("NODRAW")
+def nodraw(ctx: Ctx, command: grammar.Command) -> None:
+    _flag(ctx, command, "draw", False)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+@handles("STATUS")
+def status(ctx: Ctx, command: grammar.Command) -> None:
+    s, g, seat = ctx.seat_game()
+    if g.status == "forming" or g.table is None:
+        ctx.mail.sections.append(f"{s.game} is forming: {len(g.seats)} seat(s) taken.")
+    else:
+        decision = notify.must_decide(g, seat)
+        text, _, _ = notify.report_text(ctx.ws, g, s.role, tz=seat.tz, decision=decision)
+        ctx.mail.sections.append(text.rstrip("\n"))
+        table = g.table
+        if s.role in adj.ordering_roles(g.game, table):
+            ctx.mail.sections.append(held_text(g, s.role))
+        w = adj.open_window(g.game, table)
+        if w is not None:
+            mine = table.answer_of(w.id, s.role)
+            if mine is not None:
+                ctx.mail.sections.append(f"Your answer held for {w.phase}: "
+                                         + ("; ".join(a.text for a in mine) or "PASS"))
+    ctx.mail.ok(command.line, "status follows below")
+
+
+@handles("HISTORY")
+def history(ctx: Ctx, command: grammar.Command) -> None:
+    s, _g, _seat = ctx.seat_game()
+    raw = command.args.get("count", "3")
+    if not raw.isdigit() or not 1 <= int(raw) <= 50:
+        raise CommandError(f"{raw!r} is not a count from 1 to 50", "e.g. HISTORY 5")
+    count = int(raw)
+    chunks: list[str] = []
+    for act_row in reversed(ctx.judge.store.actions(s.game)):
+        payload = json.loads(act_row["payload"])
+        if "events" not in payload:
+            continue
+        lines = [ev.text for ev in map(Event.from_json, payload["events"])
+                 if ev.visible_to(s.role)]
+        if lines:
+            chunks.append(f"[{act_row['created']}]\n" + "\n".join(lines))
+        if len(chunks) >= count:
+            break
+    ctx.mail.sections.append(
+        "History, latest last:\n\n"
+        + ("\n\n".join(reversed(chunks)) if chunks else "(nothing yet)")
+    )
+    ctx.mail.ok(command.line, "history follows below")
+
+
+# --------------------------------------------------------------------------- the seat
+
+
+@handles("RESIGN")
+def resign(ctx: Ctx, command: grammar.Command) -> None:
+    s, g, seat = ctx.seat_game()
+    g.set_seat(seat, status="resigned", token_hash="")
+    ctx.mail.touched.add(s.game)
+    if g.table is not None and g.status in ("active", "paused"):
+        step = adj.concede(g.game, g.table, s.role)
+        if step is not None:
+            ctx.ws.apply(g, step, ctx.message_id)
+            ctx.mail.ok(command.line, f"you have conceded {s.game}")
+            return
+    ctx.mail.ok(command.line, f"you have left {s.game}; {s.role} is in civil disorder")
+
+
+@handles("SET TIMEZONE")
+def set_timezone(ctx: Ctx, command: grammar.Command) -> None:
+    _s, g, seat = ctx.seat_game()
+    tz = command.args["zone"]
+    try:
+        scheduler.zone(tz)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from exc
+    g.set_seat(seat, tz=tz)
+    ctx.mail.ok(command.line, f"times are now shown in {tz}")
+
+
+@handles("SET MAIL")
+def set_mail(ctx: Ctx, command: grammar.Command) -> None:
+    _s, g, seat = ctx.seat_game()
+    mode = command.args["mode"].lower()
+    if mode not in notify.MAIL_MODES:
+        raise CommandError(f"{mode!r} is not a mail setting",
+                           "SET MAIL each, SET MAIL decisions or SET MAIL digest")
+    g.set_seat(seat, mail_mode=mode)
+    what = {"each": "a report after every move you may see",
+            "decisions": "a mail when you must decide, and a digest each game turn",
+            "digest": "a digest each game turn and a mail on your own turn; response "
+                      "windows are answered by your standing answers or the default"}[mode]
+    ctx.mail.ok(command.line, f"you now get {what}")
+
+
+@handles("SET ACK")
+def set_ack(ctx: Ctx, command: grammar.Command) -> None:
+    _s, g, seat = ctx.seat_game()
+    mode = command.args["mode"].lower()
+    if mode not in notify.ACK_MODES:
+        raise CommandError(f"{mode!r} is not an acknowledgement setting",
+                           "SET ACK all or SET ACK errors")
+    g.set_seat(seat, ack_mode=mode)
+    what = ("every mail of yours is acknowledged at once" if mode == "all" else
+            "a mail of yours with no refused line is acknowledged in the judge's next "
+            "mail to you")
+    ctx.mail.ok(command.line, what)
+
+
+@handles("PRESS TO")
+def press(ctx: Ctx, command: grammar.Command) -> None:
+    s, g, _seat = ctx.seat_game()
+    if str(g.settings(ctx.judge.config.settings).get("press", "yes")).lower() == "no":
+        raise CommandError(f"{s.game} is played without press")
+    seats = [x for x in g.seats if x.role and x.status == "active"]
+    names = grammar.split_roles(command.args["roles"])
+    if [n.upper() for n in names] == ["ALL"]:
+        targets = [x for x in seats if x.role != s.role]
+    else:
+        by = {x.role.lower(): x for x in seats if x.role}
+        unknown = [n for n in names if n.lower() not in by]
+        if unknown:
+            raise CommandError(
+                f"no active seat called {', '.join(unknown)} in {s.game}",
+                "seats: " + ", ".join(sorted(x.role for x in seats if x.role)),
+            )
+        targets = [by[n.lower()] for n in names if by[n.lower()].role != s.role]
+    text = "\n".join(ln.text for ln in command.body).strip("\n")
+    if not text:
+        raise CommandError("the press message is empty", "write it between PRESS TO and ENDPRESS")
+    to_names = ", ".join(sorted(x.role or "" for x in targets))
+    for target in targets:
+        ctx.judge.queue_mail(
+            target.address,
+            f"[{s.game}] press from {s.role}",
+            f"Press from {s.role} to {to_names}:\n\n{text}\n",
+            "press",
+            game=s.game,
+        )
+    ctx.mail.ok(command.line, f"press sent to {to_names}")

@@ -1,0 +1,251 @@
+"""Commands anyone may send: SIGNON, HELP, LIST, JOIN, CREATE; and the set-up
+of a game (create, join, start) that the CLI shares with them."""
+
+from __future__ import annotations
+
+import json
+
+from judge import adjudicator as adj
+from judge import grammar, registry, scheduler
+from judge.commands.base import GM, Ctx, Signon, handles, mask_signon
+from judge.engine import Game, option_values
+from judge.rng import commitment
+from judge.session import CommandError, Workspace
+from judge.store import hash_token, new_token
+
+
+@handles("SIGNON")
+def signon(ctx: Ctx, command: grammar.Command) -> None:
+    line = command.line
+    name, role = command.args["game"], command.args["role"]
+    g = ctx.ws.get(name)  # authenticated before anything ran
+    if role.upper() == GM:
+        s = Signon(g.name, GM, g.row["gm_address"], None)
+    else:
+        seat = g.seat(role) or next(
+            x for x in g.seats if x.wanted and x.wanted.lower() == role.lower())
+        s = Signon(g.name, seat.role or role, seat.address, seat)
+    ctx.mail.signon = s
+    if ctx.mail.first_signon is None:
+        ctx.mail.first_signon = s
+        ctx.mail.reply_to = s.address
+    ctx.mail.ok(line, f"signed on as {s.role} in {s.game}", mask_signon(line.text))
+
+
+def _window_help(game: Game) -> str:
+    if not game.windows:
+        return ""
+    out = ["Response windows (standing answers: POLICY <window> ASK|PASS|<answer> "
+           "[WHEN <condition>]):"]
+    for w in game.windows:
+        out.append(f"  {w.kind}: {w.summary}")
+        if w.answers:
+            out.append("      answers: " + "; ".join(w.answers))
+        for c in w.conditions:
+            out.append(f"      WHEN {c.word} {c.args}: {c.summary}")
+    return "\n".join(out) + "\n"
+
+
+@handles("HELP")
+def help_(ctx: Ctx, command: grammar.Command) -> None:
+    topic = command.args.get("topic")
+    game: Game | None = None
+    if topic:
+        try:
+            game = registry.get(topic)
+        except registry.UnknownGame:
+            found = ctx.ws.find(topic)
+            if found is not None:
+                game = found.game
+            elif ctx.mail.signon is not None:
+                text = ctx.ws.get(ctx.mail.signon.game).game.help_topic(topic)
+                if text is None:
+                    raise CommandError(
+                        f"no game, card or rule called {topic!r}",
+                        "HELP alone lists the judge's commands and this game's orders",
+                    ) from None
+                ctx.mail.sections.append(text.rstrip("\n"))
+                ctx.mail.ok(command.line, "help follows below")
+                return
+            else:
+                raise CommandError(f"no game or game kind called {topic!r}",
+                                   "HELP alone lists the judge's commands") from None
+    elif ctx.mail.signon is not None:
+        game = ctx.ws.get(ctx.mail.signon.game).game
+    verbs = [(v.syntax, v.summary, v.example) for v in game.verbs] if game else []
+    kinds = ", ".join(f"{g.id} ({g.title})" for g in registry.available())
+    text = grammar.help_text(verbs) + (_window_help(game) if game else "")
+    ctx.mail.sections.append(text + f"\nGame kinds here: {kinds}\n")
+    ctx.mail.ok(command.line, "help follows below")
+
+
+@handles("LIST")
+def list_(ctx: Ctx, command: grammar.Command) -> None:
+    store = ctx.judge.store
+    lines = ["Games on this judge:"]
+    for n in store.game_names():
+        g = ctx.ws.get(n)
+        lines.append(f"  {n}: {g.row['game']}, {g.status}, phase {g.row['phase']}, "
+                     f"{len(g.seats)} seat(s)")
+    if len(lines) == 1:
+        lines.append("  (none yet: CREATE one)")
+    ctx.mail.sections.append("\n".join(lines))
+    ctx.mail.ok(command.line, "list follows below")
+
+
+@handles("JOIN")
+def join_(ctx: Ctx, command: grammar.Command) -> None:
+    address = ctx.mail.mail.from_addr
+    if not address:
+        raise CommandError("your mail has no usable From address")
+    name = command.args["game"]
+    wanted = command.args.get("role")
+    token = join(ctx.ws, name, address, wanted)
+    how = (
+        f"SIGNON {name} {wanted} {token}"
+        if wanted
+        else f"SIGNON {name} <role> {token}, with the role the start report gives you"
+    )
+    ctx.mail.reply_to = ctx.mail.reply_to or address
+    ctx.mail.sections.append(
+        f"You have a seat in {name}. Your secret token is: {token}\n"
+        f"Keep it private. Sign your mails with {how}."
+    )
+    ctx.mail.ok(command.line, f"joined {name}")
+
+
+@handles("CREATE")
+def create_(ctx: Ctx, command: grammar.Command) -> None:
+    address = ctx.mail.mail.from_addr
+    creators = ctx.judge.config.creators
+    if not address:
+        raise CommandError("your mail has no usable From address")
+    if "*" not in creators and address not in creators:
+        raise CommandError(
+            "this judge lets only its listed game masters create games",
+            "ask the judge's operator",
+        )
+    options: dict[str, str] = {}
+    for word in command.args.get("options", "").split():
+        if "=" not in word:
+            raise CommandError(f"option {word!r} is not name=value", "e.g. max_year=1910")
+        k, v = word.split("=", 1)
+        options[k] = v
+    name = command.args["game"]
+    token = create(ctx.ws, name, command.args["kind"], options, address)
+    ctx.mail.reply_to = ctx.mail.reply_to or address
+    ctx.mail.sections.append(
+        f"You are the GM of {name}. Your GM token is: {token}\n"
+        f"Sign GM commands with SIGNON {name} GM {token}."
+    )
+    ctx.mail.ok(command.line, f"created {name}")
+
+
+# --------------------------------------------------------------------------- set-up
+
+
+def create(ws: Workspace, name: str, kind: str, options: dict[str, str], gm_address: str) -> str:
+    """Create a forming game; returns the GM's token (shown once)."""
+    judge = ws.judge
+    if not name or not name.replace("-", "").replace("_", "").isalnum() or len(name) > 40:
+        raise CommandError(
+            f"{name!r} is not a usable game name",
+            "use letters, digits, - and _, at most 40 characters",
+        )
+    if name.upper() == GM or ws.find(name) is not None:
+        raise CommandError(f"a game called {name!r} already exists", "choose another name")
+    try:
+        game = registry.get(kind)
+    except registry.UnknownGame as exc:
+        raise CommandError(str(exc)) from exc
+    try:
+        values = option_values(game, options)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from exc
+    seed = judge.seed_source()
+    token = new_token()
+    now = scheduler.iso(ws.now)
+    judge.store.insert_game(
+        {
+            "name": name,
+            "game": game.id,
+            "status": "forming",
+            "options": json.dumps(values, sort_keys=True),
+            "settings": json.dumps({}),
+            "seed": seed.hex(),
+            "seed_hash": commitment(seed),
+            "table_json": "",
+            "phase": "forming",
+            "gm_address": gm_address.lower(),
+            "gm_token_hash": hash_token(token),
+            "created": now,
+            "updated": now,
+        }
+    )
+    return token
+
+
+def join(ws: Workspace, name: str, address: str, wanted: str | None) -> str:
+    """Add a seat to a forming game; returns its token."""
+    g = ws.get(name)
+    if g.status != "forming":
+        raise CommandError(f"{name} has already started", "ask its GM for a REPLACE")
+    if any(s.address == address.lower() for s in g.seats):
+        raise CommandError(f"{address} already has a seat in {name}")
+    if wanted and any((s.wanted or "").lower() == wanted.lower() for s in g.seats):
+        raise CommandError(
+            f"{wanted} is already taken in {name}", "JOIN without a role to get one by lot"
+        )
+    token = new_token()
+    store = ws.judge.store
+    store.add_seat(name, address, hash_token(token), wanted=wanted,
+                   now=scheduler.iso(ws.now))
+    g.seats = store.seats(name)
+    return token
+
+
+def start(ws: Workspace, name: str, message_id: str = "") -> list[str]:
+    """Set the game up, give every seat a role (chosen, else by lot), open
+    the first decision. Returns notices."""
+    g = ws.get(name)
+    game = g.game
+    if g.status != "forming":
+        raise CommandError(f"{name} has already started")
+    seats = g.seats
+    options = json.loads(g.row["options"])
+    spec = next((o for o in game.options if o.name == "players"), None)
+    if spec is not None and seats and (not spec.choices or len(seats) in spec.choices):
+        options["players"] = len(seats)  # the table decides how many play
+    seed = g.seed
+    step = adj.start(game, options, seed)
+    roles = game.roles(step.table.state)
+    if len(seats) != len(roles):
+        raise CommandError(
+            f"{name} needs {len(roles)} players and has {len(seats)}",
+            "wait for more JOINs, or create the game with fewer players",
+        )
+    by_name = {r.lower(): r for r in roles}
+    taken: dict[int, str] = {}
+    for seat in seats:
+        if seat.wanted:
+            role = by_name.get(seat.wanted.lower())
+            if role is None:
+                raise CommandError(
+                    f"{seat.address} asked for {seat.wanted!r}, which {game.title} does "
+                    f"not have (roles: {', '.join(roles)})"
+                )
+            taken[seat.id] = role
+    free = [r for r in roles if r not in taken.values()]
+    lot = adj.assign_seats(step.table, seed, len(free))
+    order = lot.entries[0].payload["order"]
+    unassigned = [s for s in seats if s.id not in taken]
+    for seat, idx in zip(unassigned, order, strict=True):
+        taken[seat.id] = free[idx]
+    lot.entries[0].payload["roles"] = {str(k): v for k, v in taken.items()}
+    for seat in seats:
+        g.set_seat(seat, role=taken[seat.id], status="active")
+    g.set_row(status="active")
+    g.started = True
+    ws.apply(g, adj.Step(lot.table, step.entries + lot.entries, step.events), message_id)
+    ws.settle(g, message_id)
+    return [f"{name} has started: " + ", ".join(f"{taken[s.id]} ({s.address})" for s in seats)]

@@ -1,0 +1,207 @@
+"""Who gets which mail, and what it says.
+
+A seat gets mail only when it is needed (DESIGN.md, "Decisions, windows and
+who gets mail"):
+
+* a **request** when it must decide (its turn, orders it has not sent, a
+  response window it has not answered by hand or by a standing answer),
+  once per decision: it states the decision, its choices, its deadline and
+  everything the seat may see that happened since its last mail;
+* a **digest** at the end of each game turn (or round: ``Game.turn``), of
+  what it may see that happened since its last mail (a request sent at the
+  same moment carries it: one mail, not two);
+* the acknowledgement of its own mail (see :mod:`judge.pipeline`; with
+  ``SET ACK errors`` one that refused nothing waits here, folded into the
+  seat's next mail);
+* the final report.
+
+``SET MAIL each`` adds a report after every move the seat may see (the old
+way); ``SET MAIL digest`` drops the requests for response windows (the
+seat's standing answers and the defaults answer them).
+
+Everything in a mail comes from the seat's own view and the events addressed
+to it, and whether a mail goes depends only on what the seat may see, so
+nothing here can tell one seat another's hand or how fast another answered.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from judge import adjudicator as adj
+from judge import reports, scheduler
+from judge.engine import Decision, DecisionKind, Event, Game, Role
+from judge.mailout import Attachment
+from judge.store import Seat
+
+if TYPE_CHECKING:
+    from judge.session import Loaded, Workspace
+
+MAIL_MODES = ("each", "decisions", "digest")
+ACK_MODES = ("all", "errors")
+FINISHED = "finished"
+
+#: At most this many legal lines are listed as choices in a request.
+CHOICES_SHOWN = 12
+
+
+def must_decide(g: Loaded, seat: Seat) -> Decision | None:
+    """The open decision ``seat`` has to decide itself now, if any."""
+    table = g.table
+    if table is None or table.outcome is not None or g.status != "active" or seat.role is None:
+        return None
+    role = seat.role
+    decision = adj.decision_for(g.game, table, role)
+    if decision is None:
+        return None
+    if decision.kind is DecisionKind.ORDERS:
+        return None if role in table.submitted else decision
+    if decision.kind is DecisionKind.ACTION:
+        return decision
+    if seat.mail_mode == "digest":
+        return None  # response windows are left to standing answers
+    if role not in adj.answering_roles(g.game, table):
+        return None
+    if table.answer_of(decision.id, role) is not None:
+        return None
+    return decision
+
+
+def after(ws: Workspace, g: Loaded, last_n: int) -> None:
+    """Queue what each seat of ``g`` must be sent now that its changes are written."""
+    if g.table is None:
+        return
+    table = g.table
+    game = g.game
+    finished = table.outcome is not None
+    turn = FINISHED if finished else game.turn(table.state)
+    newest = last_n or ws.judge.store.last_action(g.name)
+    due: list[tuple[Seat, Decision | None, str]] = []
+    for seat in g.active_seats():
+        decision = must_decide(g, seat)
+        why = ""
+        if seat.turn_seen != turn:
+            why = "final" if finished else ("start" if not seat.turn_seen else "digest")
+        elif decision is not None and decision.id != seat.asked:
+            why = "request"
+        elif seat.mail_mode == "each" and newest > seat.seen_n:
+            why = "each"
+        if why:
+            due.append((seat, decision, why))
+    if not due:
+        return
+    since = min(s.seen_n for s, _, _ in due)
+    logged = ws.judge.store.actions_after(g.name, since)
+    for seat, decision, why in due:
+        role = seat.role
+        assert role is not None
+        events = [Event.from_json(e)
+                  for r in logged if r["n"] > seat.seen_n
+                  for e in json.loads(r["payload"]).get("events", [])]
+        events = [e for e in events if e.visible_to(role)]
+        if why == "each" and not events:
+            g.set_seat(seat, seen_n=newest)
+            continue
+        send_report(ws, g, seat, events, decision, why)
+        g.set_seat(seat, seen_n=newest, turn_seen=turn,
+                   asked=decision.id if decision is not None else seat.asked)
+
+
+def send_report(ws: Workspace, g: Loaded, seat: Seat, events: Sequence[Event],
+                decision: Decision | None, why: str) -> None:
+    role = seat.role
+    assert role is not None
+    text, attachment, phase = report_text(ws, g, role, events, first=why == "start",
+                                          tz=seat.tz, decision=decision)
+    if seat.held_ack:
+        text = seat.held_ack.rstrip("\n") + "\n\n" + "-" * 60 + "\n\n" + text
+        g.set_seat(seat, held_ack="")
+    what = {"start": "the game begins", "final": "final report",
+            "request": "your decision", "digest": "report", "each": "report"}[why]
+    if decision is not None and why != "final":
+        what = "your decision" if why != "start" else what
+    subject = f"[{g.name}] {phase}: {what} ({role})"
+    ws.judge.queue_mail(
+        seat.address, subject, text, "report", game=g.name,
+        attachments=[Attachment(f"{g.name}-{role}.json".replace(" ", "_"),
+                                "application/json", attachment)],
+        decision=decision.id if decision is not None else "",
+    )
+
+
+def deadline_text(ws: Workspace, g: Loaded, tz: str) -> str:
+    clock = g.clock
+    if clock is None or g.table is None or g.table.outcome is not None:
+        return ""
+    return scheduler.local(scheduler.iso(clock.deadline), tz)
+
+
+def owe_text(game: Game, table: adj.Table, role: Role, decision: Decision | None) -> str:
+    """What the seat must do now, with its choices."""
+    if decision is None:
+        return ""
+    lines: list[str] = []
+    if decision.kind is DecisionKind.ORDERS:
+        lines.append(f"orders for {decision.phase}")
+    elif decision.kind is DecisionKind.RESPONSE:
+        lines.append(f"an answer in the {decision.window or 'response'} window "
+                     f"({decision.phase}): {decision.prompt}")
+    else:
+        lines.append(f"an action ({decision.phase}): {decision.prompt}")
+    if decision.default:
+        lines.append(f"If you send nothing by the deadline: {decision.default}.")
+    if decision.kind is not DecisionKind.ORDERS:
+        legal = game.legal(table.state, role)
+        if legal:
+            shown = legal[:CHOICES_SHOWN]
+            more = f" (and {len(legal) - len(shown)} more)" if len(legal) > len(shown) else ""
+            lines.append("Your choices include" + more + ":")
+            lines.extend(f"  {line}" for line in shown)
+        if decision.kind is DecisionKind.RESPONSE:
+            lines.append("Reply to this mail with your answer; it stays secret until the "
+                         "window closes.")
+    return "\n".join(lines)
+
+
+def report_text(ws: Workspace, g: Loaded, role: str | None, events: Sequence[Event] = (),
+                first: bool = False, tz: str = "UTC",
+                decision: Decision | None = None) -> tuple[str, bytes, str]:
+    """The report of ``role`` (None: observers), its JSON attachment, and its phase."""
+    table = g.need_table()
+    game = g.game
+    view = game.view(table.state, role)
+    body = reports.game_report(game, view, events, role, g.name)
+    outcome = ""
+    if table.outcome is not None:
+        o = table.outcome
+        outcome = (
+            ("a draw shared by " if o.get("draw") else "won by ")
+            + (", ".join(o.get("winners") or []) or "nobody")
+            + (f" ({o['reason']})" if o.get("reason") else "")
+        )
+    intro = game.introduction(table.state, role) if first and role is not None else ""
+    text = reports.render(
+        "common/report.txt.j2",
+        game_name=g.name,
+        title=game.title,
+        role=role,
+        phase=view.get("phase", ""),
+        seed_hash=g.row["seed_hash"],
+        first=first,
+        body=body.rstrip("\n"),
+        outcome=outcome,
+        seed=g.row["seed"] if table.outcome is not None else "",
+        deadline=deadline_text(ws, g, tz),
+        owe=owe_text(game, table, role, decision) if role is not None else "",
+        intro=intro.rstrip("\n"),
+    )
+    return text, reports.view_attachment(game, view), str(view.get("phase", ""))
+
+
+def fold_ack(g: Loaded, seat: Seat, text: str) -> None:
+    """Keep an acknowledgement that refused nothing for the seat's next mail."""
+    joined = (seat.held_ack.rstrip("\n") + "\n\n" + text) if seat.held_ack else text
+    g.set_seat(seat, held_ack=joined)
+

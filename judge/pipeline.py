@@ -1,0 +1,256 @@
+"""One mail, one straight path: decode -> drop or refuse -> authenticate ->
+load each game once -> apply the commands in memory -> carry the games on ->
+write once and queue every reply and report.
+
+The caller (:meth:`judge.service.Judge.handle`) holds the one transaction;
+the transport moves the message to Processed or Failed only after it
+commits. A crash at any point loses no order and applies none twice: before
+the commit nothing happened, after it the inbox row makes a re-delivered
+copy a duplicate.
+
+Privacy: replies go only to registered addresses (a seat's or the GM's),
+never to the From of the incoming mail and never with Cc; the one exception
+is a mail from an address no game knows (HELP, JOIN, CREATE, LIST), answered
+at most once an hour per address and carrying no game information.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from judge import grammar, notify, reports, scheduler
+from judge.commands import HANDLERS, Ctx, ErrorRow, MailSession
+from judge.commands.base import GM
+from judge.engine import RuleError
+from judge.mailin import IncomingMail
+from judge.session import CommandError, Workspace
+from judge.store import check_token
+
+if TYPE_CHECKING:
+    from judge.service import Judge
+
+#: How close together two identical bodies from one address count as one mail.
+DUPLICATE_WINDOW = timedelta(minutes=10)
+
+#: MIME types of signature parts: a signed mail is not a mail with attachments.
+SIGNATURE_TYPES = (
+    "application/pgp-signature",
+    "application/pkcs7-signature",
+    "application/x-pkcs7-signature",
+)
+
+
+def real_attachments(mail: IncomingMail) -> list[str]:
+    """The mail's attachments other than signature parts."""
+    return [a for a in mail.attachments if not any(f"({t}," in a for t in SIGNATURE_TYPES)]
+
+
+def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"") -> str:
+    """Handle one decoded mail (inside the caller's transaction); returns the outcome."""
+    store = judge.store
+    now = judge.now()
+    if store.seen_message(mail.message_id):
+        judge.record(mail, key, "duplicate", "Message-ID seen before")
+        return "duplicate (Message-ID seen before)"
+    if mail.drop:
+        reason = mail.drop
+        if mail.drop == "delivery report" and raw:
+            from judge import bounces  # RFC 3464: a report about our own mail
+
+            note = bounces.read_report(judge, raw)
+            reason += f": {note}" if note else ""
+        judge.record(mail, key, "dropped", reason[:500])
+        return f"dropped: {reason}"
+    # A second copy of one mail under a new Message-ID (a relay that rewrote
+    # it, a client that sent twice): the same body from the same address
+    # within DUPLICATE_WINDOW is taken as that copy and not answered.
+    since = scheduler.iso(now - DUPLICATE_WINDOW)
+    has_body = any(line.strip() for line in mail.lines)
+    if has_body and mail.from_addr and store.seen_body(mail.from_addr, mail.body_hash, since):
+        judge.record(mail, key, "duplicate", "same body from the same sender just before")
+        return "duplicate (same body from the same sender within 10 minutes)"
+    refusal = mail.refuse
+    attached = real_attachments(mail)
+    if refusal is None and attached and judge.config.attachments == "refuse":
+        refusal = "attachments are not accepted (" + "; ".join(attached) + ")"
+    parsed = grammar.parse_body(list(mail.lines))
+    commands = grammar.parse_subject(mail.subject) + parsed.commands
+    if refusal is None and not commands and not parsed.errors:
+        refusal = "it holds no commands (its body is empty)"
+    if refusal is None and len(commands) > judge.config.max_commands:
+        refusal = f"too many commands: {len(commands)} (at most {judge.config.max_commands})"
+    if refusal:
+        if judge.stranger_may_get_reply(mail.from_addr):
+            judge.queue_mail(
+                mail.from_addr,
+                f"Re: {mail.subject}".strip(),
+                reports.render(
+                    "common/notice.txt.j2",
+                    text=(
+                        "Your mail was not read: " + refusal + ".\n"
+                        "Nothing in it was carried out. Send your commands as plain "
+                        "text in the body of a mail."
+                    ),
+                ),
+                "notice",
+                in_reply_to=mail.message_id,
+            )
+        judge.record(mail, key, "refused", refusal[:500])
+        return f"refused: {refusal}"
+
+    ws = Workspace(judge, now)
+    failure = authenticate(judge, ws, mail, commands)
+    if failure is not None:
+        judge.record(mail, key, "auth-failure", failure)
+        return f"auth-failure: {failure}"
+
+    session = MailSession(mail, now)
+    session.answers = _replied_decision(judge, mail)
+    ctx = Ctx(judge, ws, session)
+    for err in parsed.errors:
+        session.errors.append(ErrorRow(err.line.number, err.line.text, err.message, err.hint))
+    for command in commands:
+        run(ctx, command)
+    for name in sorted(session.touched):
+        g = ws.find(name)
+        if g is not None:
+            session.sections.extend(ws.settle(g, mail.message_id))
+    if attached:
+        session.sections.append(
+            "Not read (orders go in the body of the mail): " + "; ".join(attached)
+        )
+    if parsed.ended_at is not None:
+        session.sections.append(f"(END at line {parsed.ended_at}: the rest was not read)")
+    _acknowledge(ctx)
+    ws.flush()
+    games = ",".join(sorted(session.touched))
+    judge.record(mail, key, "processed",
+                 f"{len(session.rows)} lines, {len(session.errors)} errors", games)
+    return f"processed: {len(session.rows)} lines, {len(session.errors)} errors" + (
+        f" ({games})" if games else ""
+    )
+
+
+def run(ctx: Ctx, command: grammar.Command) -> None:
+    """Run one command; a refused one changes nothing and is reported on its line."""
+    try:
+        HANDLERS[command.name](ctx, command)
+    except CommandError as exc:
+        ctx.mail.error(command.line, exc.message, exc.hint)
+    except RuleError as exc:
+        ctx.mail.error(command.line, f"{exc.grade.value}: {exc.message}", exc.hint)
+
+
+def _replied_decision(judge: Judge, mail: IncomingMail) -> str:
+    """The decision the request this mail replies to asked for ("" if none)."""
+    if not mail.in_reply_to:
+        return ""
+    row = judge.store.mail_by_message_id(mail.in_reply_to)
+    if row is None or row["to_addr"] != mail.from_addr:
+        return ""
+    return str(row.get("decision") or "")
+
+
+def _acknowledge(ctx: Ctx) -> None:
+    """The acknowledgement: now, or folded into the seat's next mail (SET ACK
+    errors, when nothing was refused)."""
+    session = ctx.mail
+    mail = session.mail
+    judge = ctx.judge
+    session.rows.sort(key=lambda r: r.number)
+    session.errors.sort(key=lambda e: e.number)
+    to = session.reply_to
+    if to is None and judge.stranger_may_get_reply(mail.from_addr):
+        to = mail.from_addr
+    if not to:
+        return
+    body = reports.render(
+        "common/ack.txt.j2",
+        intro="",
+        subject=mail.subject,
+        rows=session.rows,
+        errors=session.errors,
+        sections=session.sections,
+    )
+    first = session.first_signon
+    if first is not None and first.seat is not None and not session.errors:
+        g = ctx.ws.find(first.game)
+        seat = g.seat(first.role) if g is not None else None
+        if g is not None and seat is not None and seat.ack_mode == "errors" \
+                and seat.address == to:
+            notify.fold_ack(g, seat, body)
+            return
+    refs = (*mail.references, mail.message_id)
+    judge.queue_mail(
+        to,
+        grammar.reply_subject(mail.subject) if mail.subject else "Your orders",
+        body,
+        "ack",
+        game=first.game if first else "",
+        in_reply_to=mail.message_id,
+        references=refs,
+    )
+
+
+def authenticate(judge: Judge, ws: Workspace, mail: IncomingMail,
+                 commands: Iterable[grammar.Command]) -> str | None:
+    """Check every SIGNON before anything runs. One failure rejects the mail
+    whole: a wrong token changes nothing and reveals nothing. The notice goes
+    to the seat's registered address, at most once an hour."""
+    store = judge.store
+    for command in commands:
+        if command.name != "SIGNON":
+            continue
+        name, role, token = command.args["game"], command.args["role"], command.args["token"]
+        g = ws.find(name)
+        registered: str | None = None
+        ok = False
+        if g is not None:
+            if role.upper() == GM:
+                registered = g.row["gm_address"]
+                ok = check_token(token, g.row["gm_token_hash"])
+            else:
+                seat = g.seat(role) or next(
+                    (s for s in g.seats
+                     if s.role is None and s.wanted and s.wanted.lower() == role.lower()),
+                    None,
+                )
+                registered = seat.address if seat else None
+                ok = check_token(token, seat.token_hash if seat else None)
+        else:
+            check_token(token, None)
+        if ok and registered == mail.from_addr:
+            continue
+        reason = (
+            "unknown game or role"
+            if registered is None
+            else ("wrong token" if not ok else "sent from an unregistered address")
+        )
+        targets = {a for a in (registered,) if a}
+        if store.is_registered(mail.from_addr):
+            targets.add(mail.from_addr)
+        now = judge.now()
+        for address in sorted(targets):
+            if store.allow(address, "auth-failure", scheduler.iso(now),
+                           scheduler.iso(now - timedelta(hours=1))):
+                judge.queue_mail(
+                    address,
+                    f"[{name}] sign-on refused",
+                    reports.render(
+                        "common/notice.txt.j2",
+                        text=(
+                            f"A mail signed on as {role} in {name} could not be "
+                            "accepted: the game, role, token or sending address does "
+                            "not match our records. Nothing in it was carried out.\n"
+                            "If it was yours, send it again from your registered "
+                            "address with your token. This notice is sent at most "
+                            "once an hour."
+                        ),
+                    ),
+                    "notice",
+                    game=name if g else "",
+                )
+        return f"SIGNON {name} {role}: {reason}"
+    return None
