@@ -398,7 +398,8 @@ class ConflictOfAlliances(GameBase):
         if stage == "losses":
             roles = tuple(self.role_of(state, s) for s in self._loss_sides(state))
             return [_decision(DecisionKind.ORDERS, roles, phase,
-                              "LOSE: choose the counters you lose", "armies before generals")]
+                              "LOSE: choose the counters you lose. " + O.loss_summary(state),
+                              "armies before generals")]
         if stage == "choose":
             ch = state["choice"]
             return [_decision(DecisionKind.ACTION, (self.role_of(state, ch["side"]),), phase,

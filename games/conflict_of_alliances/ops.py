@@ -18,7 +18,7 @@ from itertools import combinations
 from typing import Any
 
 from games.conflict_of_alliances import board as B
-from games.conflict_of_alliances.combat import hits, modifier, strength
+from games.conflict_of_alliances.combat import clamp_die, hits, modifier, strength
 from games.conflict_of_alliances.commands import Cmd, op_text
 from games.conflict_of_alliances.data import DATA, other
 from judge.engine import AmbiguousLine, IllegalLine, RuleError
@@ -729,7 +729,7 @@ def _hits(state: State, shooter: str) -> int:
         return 0
     die = bt["dice"][shooter]
     mod = modifier(own, enemy, drm)
-    result = max(1, min(6, die + mod))
+    result = clamp_die(die + mod)
     col = strength(n, city)
     got = hits(result, col, bool(own))
     bt["log"].append({"side": shooter, "die": die, "modifier": mod, "result": result,
@@ -778,10 +778,16 @@ def _roll(state: State, log: B.Log, rng: Rng) -> None:
 
 
 def _mod(die: int, m: int) -> str:
-    """`` (+1 = 6)``: the total modifier and the result, clamped to 1-6."""
+    """`` (+1 = 6)``: the total modifier and the result; when the modifier
+    pushes the result past 6 or below 1, `` (+1, capped at 6)`` (Combat Die
+    Modifiers: "the final result cannot be less than 1 or greater than 6")."""
     if m == 0:
         return ""
-    return f" ({'+' if m > 0 else ''}{m} = {max(1, min(6, die + m))})"
+    sign = "+" if m > 0 else ""
+    result = clamp_die(die + m)
+    if result != die + m:
+        return f" ({sign}{m}, capped at {result})"
+    return f" ({sign}{m} = {result})"
 
 
 # --------------------------------------------------------------------------- losses
@@ -796,6 +802,36 @@ def loss_pool(state: State, victim: str) -> dict[str, Any]:
     d = defenders(state)
     return {"armies": {"ready": d["ready"], "tired": d["tired"]},
             "generals": list(d["generals"])}
+
+
+def _pool_text(pool: dict[str, Any]) -> str:
+    words = {"moved": "moved", "stayed": "already on the battlefield",
+             "ready": "ready", "tired": "exhausted"}
+    parts = [f"{n} {words[kind]} {'army' if n == 1 else 'armies'}"
+             for kind, n in pool["armies"].items() if n]
+    parts += [gname(g) for g in pool["generals"]]
+    return ", ".join(parts) if parts else "no counters"
+
+
+def loss_summary(state: State) -> str:
+    """Both sides' figures for the losses decision (its prompt is shared by
+    the sides that choose): for the attacker and the defender, the counters
+    the enemy eliminated and the counters taking part (Combat, Assigning
+    losses: "The player commanding each side chooses which of its own army
+    counters are lost")."""
+    op = state["op"]
+    bt = state["battle"]
+    parts = []
+    for victim, role, force, side in (
+        ("att", "attacker", op["force"], op["side"]),
+        ("def", "defender", bt["target"], other(op["side"])),
+    ):
+        pool = loss_pool(state, victim)
+        total = sum(pool["armies"].values()) + len(pool["generals"])
+        n = int(bt["pending"].get(victim, 0))
+        parts.append(f"{side} ({fname(force)}, {role}) loses {n} of its {total} counters "
+                     f"taking part ({_pool_text(pool)})")
+    return "; ".join(parts) + "."
 
 
 def loss_choice_needed(state: State, victim: str) -> bool:

@@ -127,7 +127,7 @@ def test_die_modifiers_stack_and_stay_within_one_to_six() -> None:
     s2, _ = play(s2, A, "PLAY mounted-attack FACEUP")
     s2, _ = play(s2, A, "MILITARY han-dan zhao li-mu TO wei")
     s2, events = play(s2, L, "PASS", dice=[6, 1])
-    assert "attacker rolls 6 (+2 = 6)" in texts(events)
+    assert "attacker rolls 6 (+2, capped at 6)" in texts(events)
 
 
 def test_retreat_to_the_last_area_before_the_battlefield() -> None:
