@@ -118,11 +118,9 @@ def send_report(ws: Workspace, g: Loaded, seat: Seat, events: Sequence[Event],
     if seat.held_ack:
         text = seat.held_ack.rstrip("\n") + "\n\n" + "-" * 60 + "\n\n" + text
         g.set_seat(seat, held_ack="")
-    what = {"start": "the game begins", "final": "final report",
-            "request": "your decision", "digest": "report", "each": "report"}[why]
-    if decision is not None and why != "final":
-        what = "your decision" if why != "start" else what
-    subject = f"[{g.name}] {phase}: {what} ({role})"
+    subject = f"[{g.name}] {phase}: your decision ({role})" if why == "request" else (
+        f"[{g.name}] {phase} {'final report' if why == 'final' else 'report'} for {role}"
+        + (", your decision" if decision is not None and why != "final" else ""))
     ws.judge.queue_mail(
         seat.address, subject, text, "report", game=g.name,
         attachments=[Attachment(f"{g.name}-{role}.json".replace(" ", "_"),

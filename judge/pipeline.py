@@ -16,6 +16,7 @@ at most once an hour per address and carrying no game information.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from datetime import timedelta
 from typing import TYPE_CHECKING
@@ -31,15 +32,16 @@ from judge.store import check_token
 if TYPE_CHECKING:
     from judge.service import Judge
 
-#: How close together two identical bodies from one address count as one mail.
-DUPLICATE_WINDOW = timedelta(minutes=10)
-
 #: MIME types of signature parts: a signed mail is not a mail with attachments.
 SIGNATURE_TYPES = (
     "application/pgp-signature",
     "application/pkcs7-signature",
     "application/x-pkcs7-signature",
 )
+
+
+def raw_hash(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()
 
 
 def real_attachments(mail: IncomingMail) -> list[str]:
@@ -52,7 +54,7 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"") -> str:
     store = judge.store
     now = judge.now()
     if store.seen_message(mail.message_id):
-        judge.record(mail, key, "duplicate", "Message-ID seen before")
+        judge.record(mail, key, "duplicate", "Message-ID seen before", raw=raw)
         return "duplicate (Message-ID seen before)"
     if mail.drop:
         reason = mail.drop
@@ -61,16 +63,15 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"") -> str:
 
             note = bounces.read_report(judge, raw)
             reason += f": {note}" if note else ""
-        judge.record(mail, key, "dropped", reason[:500])
+        judge.record(mail, key, "dropped", reason[:500], raw=raw)
         return f"dropped: {reason}"
-    # A second copy of one mail under a new Message-ID (a relay that rewrote
-    # it, a client that sent twice): the same body from the same address
-    # within DUPLICATE_WINDOW is taken as that copy and not answered.
-    since = scheduler.iso(now - DUPLICATE_WINDOW)
-    has_body = any(line.strip() for line in mail.lines)
-    if has_body and mail.from_addr and store.seen_body(mail.from_addr, mail.body_hash, since):
-        judge.record(mail, key, "duplicate", "same body from the same sender just before")
-        return "duplicate (same body from the same sender within 10 minutes)"
+    # A second delivery of the very same message (a relay or a mailbox that
+    # handed it over twice): the same raw bytes. A body sent again in a new
+    # mail is a new mail and is handled again (a PASS, a STATUS, a set-up
+    # command sent once too early and then on time).
+    if raw and store.seen_raw(raw_hash(raw)):
+        judge.record(mail, key, "duplicate", "the same message was delivered before", raw=raw)
+        return "duplicate (the same message was delivered before)"
     refusal = mail.refuse
     attached = real_attachments(mail)
     if refusal is None and attached and judge.config.attachments == "refuse":
@@ -97,13 +98,13 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"") -> str:
                 "notice",
                 in_reply_to=mail.message_id,
             )
-        judge.record(mail, key, "refused", refusal[:500])
+        judge.record(mail, key, "refused", refusal[:500], raw=raw)
         return f"refused: {refusal}"
 
     ws = Workspace(judge, now)
     failure = authenticate(judge, ws, mail, commands)
     if failure is not None:
-        judge.record(mail, key, "auth-failure", failure)
+        judge.record(mail, key, "auth-failure", failure, raw=raw)
         return f"auth-failure: {failure}"
 
     session = MailSession(mail, now)
@@ -127,7 +128,7 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"") -> str:
     ws.flush()
     games = ",".join(sorted(session.touched))
     judge.record(mail, key, "processed",
-                 f"{len(session.rows)} lines, {len(session.errors)} errors", games)
+                 f"{len(session.rows)} lines, {len(session.errors)} errors", games, raw=raw)
     return f"processed: {len(session.rows)} lines, {len(session.errors)} errors" + (
         f" ({games})" if games else ""
     )

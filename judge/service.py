@@ -255,12 +255,14 @@ class Judge:
         return line
 
     def record(
-        self, mail: IncomingMail, key: str, status: str, reason: str = "", game: str = ""
+        self, mail: IncomingMail, key: str, status: str, reason: str = "", game: str = "",
+        raw: bytes = b"",
     ) -> None:
         self.store.record_inbox(
             {
                 "message_id": mail.message_id,
                 "body_hash": mail.body_hash,
+                "raw_hash": pipeline.raw_hash(raw) if raw else "",
                 "from_addr": mail.from_addr,
                 "subject": mail.subject[:200],
                 "received": scheduler.iso(self.now()),

@@ -230,6 +230,10 @@ def _m3(db: sqlite_utils.Database) -> None:
     deadlines.add_column("opened", str, not_null_default="")
     deadlines.add_column("min_close", str, not_null_default="")
     db.table("outbox").add_column("decision", str, not_null_default="")
+    # A duplicate is the same delivery: the same Message-ID or the same raw
+    # bytes, never merely the same body (a body sent again is handled again).
+    db.table("inbox").add_column("raw_hash", str, not_null_default="")
+    db.table("inbox").create_index(["raw_hash"])
 
 
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
@@ -547,14 +551,10 @@ class Store:
         )
         return rows[0] if rows else None
 
-    def seen_body(self, from_addr: str, body_hash: str, since: str) -> bool:
-        rows = list(
-            self._query(
-                "select 1 from inbox where from_addr = ? and body_hash = ? and received >= ? "
-                "and status in ('processed', 'auth-failure', 'refused') limit 1",
-                [from_addr, body_hash, since],
-            )
-        )
+    def seen_raw(self, raw_hash: str) -> bool:
+        """Whether a message with exactly these bytes was handled before."""
+        rows = list(self._query(
+            "select 1 from inbox where raw_hash = ? and status != 'failed' limit 1", [raw_hash]))
         return bool(rows)
 
     def record_inbox(self, row: dict[str, Any]) -> None:

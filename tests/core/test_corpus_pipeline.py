@@ -42,13 +42,13 @@ def corpus_game(post: Post) -> Post:
 
 
 def _arrival_order() -> list[str]:
-    resends = {n for n in FILES if EXPECTED[n].get("duplicate_by") == "body"}
+    resends = {n for n in FILES if "resend_of" in EXPECTED[n]}
     order: list[str] = []
     for name in FILES:
         if name in resends:
             continue
         order.append(name)
-        order += [r for r in sorted(resends) if EXPECTED[r]["duplicate_of"] == name]
+        order += [r for r in sorted(resends) if EXPECTED[r]["resend_of"] == name]
     return order
 
 
@@ -57,7 +57,7 @@ def test_every_corpus_mail_gets_its_treatment(corpus_game: Post, clock: Clock) -
     judge = post.judge
     registered = {a for a, _ in SEATS.values()}
     for name in _arrival_order():
-        resend = EXPECTED[name].get("duplicate_by") == "body"
+        resend = "resend_of" in EXPECTED[name]
         clock.advance(minutes=1 if resend else 11)
         entry = EXPECTED[name]
         before = judge.store.game("corpus")

@@ -77,7 +77,7 @@ def test_eject_and_resign_put_the_seat_in_civil_disorder(post: Post) -> None:
     post.send(seats.addresses["South"], f"{seats.signon('South')}\nRESIGN\n")
     game = post.judge.game_of("g1")[1]
     table = post.judge.table("g1")
-    absent = post.judge.absent("g1")
+    absent = post.judge.workspace().get("g1").absent()
     assert absent == {"East", "South"}
     assert adj.waiting_on(game, table, absent) == {"North"}
     # North's bid alone now completes the phase: absent seats are not waited for

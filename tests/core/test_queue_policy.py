@@ -1,37 +1,62 @@
-"""Queued actions and standing response policies (core support for card games).
+"""Queued lines, standing answers and response windows by mail.
 
 A variant of the test-only game that queues actions and names its response
-window ("gift") shows: a line sent out of turn is queued and taken when its
-turn comes; one that no longer fits is dropped with a notice; a PASS policy
-answers the window at once; reports do not say how an answer was given; and
-replay rebuilds all of it from the log.
+window ("gift", with a condition word) shows: a window collects every answer
+in secret and closes no sooner than its minimum open time, whether a
+standing answer or a person answered; a line sent while a seat has nothing
+to decide waits for that seat's next turn, never for a window, and is taken
+then or dropped with a notice; QUEUE lists and CANCEL removes queued lines;
+a reply to a window that has closed is refused on its line (it once queued
+itself and spent the writer's next turn); replay rebuilds all of it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 
 from judge import registry, reports
-from judge.engine import Decision, State
-from tests.core.conftest import SUPPORT, Post
-from tests.core.helpers import GM_ADDR, Seats, hand, owing, token_in
+from judge.engine import (
+    JSON,
+    Decision,
+    IllegalLine,
+    PolicyCondition,
+    State,
+    WindowSpec,
+)
+from tests.core.conftest import SUPPORT, Clock, Post
+from tests.core.helpers import GM_ADDR, Seats, hand, token_in
 from tests.support.sealed_bids import SealedBids
+
+ROLES = ("North", "East", "South")
 
 
 class QueuedSealedBids(SealedBids):
     id = "sealed_queued"
     queues_actions = True
-    windows = ("gift",)
+    windows = (WindowSpec("gift", "the gift of the prize (R7)", ("REFUSE",),
+                          (PolicyCondition("TO", "ME", "the prize is given to me"),)),)
     view_schema = "sealed-queued-view.schema.json"
 
     def pending(self, state: State) -> list[Decision]:
-        return [dataclasses.replace(d, window="gift") if d.kind.value == "response" else d
+        return [dataclasses.replace(d, window="gift", context={"receiver": state["receiver"]})
+                if d.kind.value == "response" else d
                 for d in super().pending(state)]
+
+    def policy_condition(self, window: str, words: Sequence[str]) -> str:
+        if [w.upper() for w in words] != ["TO", "ME"]:
+            raise IllegalLine(f"{' '.join(words)!r} is not a condition of gift windows",
+                              hint="conditions: TO ME")
+        return "TO ME"
+
+    def policy_holds(self, view: Mapping[str, JSON], decision: Decision,
+                     condition: str) -> bool:
+        return condition == "TO ME" and decision.context.get("receiver") == view["role"]
 
 
 @pytest.fixture(autouse=True)
@@ -45,11 +70,12 @@ def _variant(tmp_path: Path) -> Iterator[None]:
     registry.unregister("sealed_queued")
 
 
-def _start(post: Post) -> Seats:
+def _start(post: Post, min_minutes: int = 30) -> Seats:
     post.send(GM_ADDR, "CREATE q sealed_queued rounds=3\n")
     gm = token_in(post, GM_ADDR)
+    post.send(GM_ADDR, f"SIGNON q GM {gm}\nSET window_min_minutes {min_minutes}\n")
     tokens, addresses = {}, {}
-    for role in ("North", "East", "South"):
+    for role in ROLES:
         addr = f"{role.lower()}@players.example"
         post.send(addr, f"JOIN q {role}\n")
         tokens[role], addresses[role] = token_in(post, addr), addr
@@ -58,7 +84,7 @@ def _start(post: Post) -> Seats:
 
 
 def _bid_to_award(post: Post, seats: Seats) -> str:
-    for role in ("North", "East", "South"):
+    for role in ROLES:
         card = hand(post, role, "q")[-1]
         post.send(seats.addresses[role], f"{seats.signon(role, 'q')}\nBID {card}\n")
     table = post.judge.table("q")
@@ -66,96 +92,172 @@ def _bid_to_award(post: Post, seats: Seats) -> str:
     return str(table.state["winner"])
 
 
-def test_policy_pass_answers_the_window_and_reports_do_not_tell(post: Post) -> None:
+def _to(msgs: list[EmailMessage], address: str) -> list[EmailMessage]:
+    return [m for m in msgs if m["To"] == address]
+
+
+def test_a_window_closes_at_its_minimum_time_whoever_answered(post: Post, clock: Clock) -> None:
+    """R7's answers stay secret until the window closes; with standing answers
+    for everyone it still closes no sooner than window_min_minutes, so the
+    moment it closes says nothing of how it was answered."""
     seats = _start(post)
-    others = [r for r in ("North", "East", "South")]
-    for role in others:
+    for role in ROLES:
         post.send(seats.addresses[role], f"{seats.signon(role, 'q')}\nPOLICY gift PASS\n")
     winner = _bid_to_award(post, seats)
-    receiver = next(r for r in others if r != winner)
+    receiver = next(r for r in ROLES if r != winner)
     post.new()
     post.send(seats.addresses[winner], f"{seats.signon(winner, 'q')}\nGIVE {receiver}\n")
-    # every seat had PASS as its policy: the window closed at once
+    table = post.judge.table("q")
+    assert table.state["stage"] == "respond"  # every answer is in, but the window waits
+    (record,) = table.windows.values()
+    assert {r: a["by"] for r, a in record["answers"].items()} == dict.fromkeys(ROLES, "policy")
+    assert [m["To"] for m in post.new()] == [seats.addresses[winner]]  # the ack alone
+    clock.advance(minutes=29)
+    post.judge.cycle()
+    assert post.judge.table("q").state["stage"] == "respond"
+    clock.advance(minutes=1)
+    post.judge.cycle()
     assert post.judge.table("q").state["stage"] != "respond"
-    defaults = [r for r in post.judge.store.actions("q") if r["kind"] == "default"]
-    assert len(defaults) == 3
-    assert all(json.loads(r["payload"]).get("policy") == "gift" for r in defaults)
+    taken = [json.loads(r["payload"]) for r in post.judge.store.actions("q")
+             if r["kind"] == "act" and json.loads(r["payload"]).get("window")]
+    assert len(taken) == 3 and all(p["by"] == "policy" for p in taken)
     for msg in post.new():
         text = post.text(msg).lower()
-        assert "policy" not in text and "automatic" not in text
+        assert "policy" not in text and "standing" not in text
     assert "rebuild the stored game" in post.judge.replay_check("q")
 
 
-def test_unknown_window_or_mode_is_refused(post: Post) -> None:
+def test_conditional_standing_answers(post: Post) -> None:
+    """POLICY ... WHEN: conditional entries are tried before the unconditional
+    one, on what the seat may see (here: the gift is to me)."""
+    seats = _start(post)
+    winner = _bid_to_award(post, seats)
+    receiver, bystander = (r for r in ROLES if r != winner)
+    for role in (receiver, bystander):
+        post.send(seats.addresses[role],
+                  f"{seats.signon(role, 'q')}\nPOLICY gift PASS\nPOLICY gift ASK WHEN to me\n"
+                  "POLICY\n")
+    listing = post.text(post.new()[-1])
+    assert "POLICY gift ASK WHEN TO ME\n  POLICY gift PASS" in listing.replace("\r", "")
+    post.send(seats.addresses[winner], f"{seats.signon(winner, 'q')}\nGIVE {receiver}\n")
+    table = post.judge.table("q")
+    (record,) = table.windows.values()
+    # The bystander's PASS answers; the receiver is asked (its condition holds), and
+    # the winner, who has no standing answer, too.
+    assert set(record["answers"]) == {bystander}
+    asked = _to(post.new(), seats.addresses[receiver])
+    assert len(asked) == 1 and "your decision" in asked[0]["Subject"]
+    assert "gift" in post.text(asked[0])
+
+
+def test_policy_refusals_quote_what_would_be_right(post: Post) -> None:
     seats = _start(post)
     post.send(seats.addresses["North"],
-              f"{seats.signon('North', 'q')}\nPOLICY combat PASS\nPOLICY gift MAYBE\n")
+              f"{seats.signon('North', 'q')}\nPOLICY combat PASS\nPOLICY gift MAYBE\n"
+              "POLICY gift PASS WHEN raining\nPOLICY gift PASS WHEN\n")
     text = post.text(post.new()[-1])
     assert "no response window called 'combat'" in text and "windows: gift" in text
-    assert "a policy is ASK or PASS" in text
+    assert "'MAYBE' is not an answer to gift windows" in text and "answers: ASK, PASS, REFUSE" in text
+    assert "'raining' is not a condition of gift windows" in text and "conditions: TO ME" in text
+    assert "WHEN needs a condition" in text
     assert post.judge.table("q").policies == {}
 
 
-def test_out_of_turn_lines_are_queued_then_taken_or_dropped(post: Post) -> None:
+def test_out_of_turn_lines_wait_for_the_next_turn(post: Post) -> None:
+    """A line sent while a seat has nothing to decide waits for that seat's
+    next turn: it never answers a window, and one that no longer fits then is
+    dropped with a notice in the writer's next mail."""
     post.judge.seed_source = lambda: bytes(range(32))  # a fixed deal
-    seats = _start(post)
+    seats = _start(post, min_minutes=0)
     winner = _bid_to_award(post, seats)
-    bystanders = [r for r in ("North", "East", "South") if r != winner]
-    queued_pass, queued_refuse = bystanders
+    first, second = (r for r in ROLES if r != winner)
     post.new()
-    # not their turn (the winner must KEEP or GIVE): queued
-    post.send(seats.addresses[queued_pass], f"{seats.signon(queued_pass, 'q')}\nPASS\n")
-    post.send(seats.addresses[queued_refuse],
-              f"{seats.signon(queued_refuse, 'q')}\nREFUSE\nFROB\n")
+    post.send(seats.addresses[first], f"{seats.signon(first, 'q')}\nPASS\n")
+    post.send(seats.addresses[second], f"{seats.signon(second, 'q')}\nREFUSE\nFROB\n")
     acks = post.new()
-    assert "queued" in post.text(acks[0])
-    assert "queued" in post.text(acks[1]) and "not understood" in post.text(acks[1])
+    assert "queued as line 1 for your next turn" in post.text(acks[0])
+    assert "queued as line 1" in post.text(acks[1]) and "not understood" in post.text(acks[1])
     table = post.judge.table("q")
-    assert table.queue == {queued_pass: ["PASS"], queued_refuse: ["REFUSE"]}
-    # The gift goes to queued_pass: its queued PASS answers the window at once.
-    # queued_refuse is not the receiver, so its REFUSE does not answer this
-    # window; it waits for queued_refuse's own turn.
-    post.send(seats.addresses[winner], f"{seats.signon(winner, 'q')}\nGIVE {queued_pass}\n")
+    assert {r: [q["line"] for q in qs] for r, qs in table.queue.items()} == {
+        first: ["PASS"], second: ["REFUSE"]}
+    post.send(seats.addresses[winner], f"{seats.signon(winner, 'q')}\nGIVE {first}\n")
     table = post.judge.table("q")
-    assert table.state["answers"].get(queued_pass) == "PASS"
-    assert table.queue == {queued_refuse: ["REFUSE"]}
-    assert owing(post, "q") == {winner, queued_refuse}
-    for role in (winner, queued_refuse):
+    assert table.state["stage"] == "respond"  # the queued PASS did not answer it
+    assert {r: [q["line"] for q in qs] for r, qs in table.queue.items()} == {
+        first: ["PASS"], second: ["REFUSE"]}
+    for role in ROLES:
         post.send(seats.addresses[role], f"{seats.signon(role, 'q')}\nPASS\n")
-    # Round 2: queued_refuse bids high and wins; on its turn (KEEP or GIVE) the
-    # queued REFUSE no longer fits and is dropped with a notice.
+    assert post.judge.table("q").state["stage"] == "bid"
+    # Round 2: `second` wins the bid; on its turn (KEEP or GIVE) its queued
+    # REFUSE no longer fits and is dropped, which its next mail says.
     post.new()
-    for role in ("North", "East", "South"):
+    for role in ROLES:
         cards = hand(post, role, "q")
-        card = cards[-1] if role == queued_refuse else cards[0]
+        card = cards[-1] if role == second else cards[0]
         post.send(seats.addresses[role], f"{seats.signon(role, 'q')}\nBID {card}\n")
     table = post.judge.table("q")
-    assert table.state["winner"] == queued_refuse
-    assert table.queue == {}
-    notices = [m for m in post.new() if "dropped" in m["Subject"]]
-    assert [m["To"] for m in notices] == [seats.addresses[queued_refuse]]
-    assert 'queued action "REFUSE" was dropped' in post.text(notices[0])
+    assert table.state["winner"] == second
+    assert second not in table.queue or not table.queue[second]
+    mails = _to(post.new(), seats.addresses[second])
+    assert any('queued line "REFUSE" was dropped' in post.text(m) for m in mails)
     assert "rebuild the stored game" in post.judge.replay_check("q")
 
 
-def test_a_queued_action_waits_through_a_response_window(post: Post) -> None:
-    """A line queued for the player's turn is not spent on a response window it
-    does not answer: it waits for the turn (here, the next bid)."""
+def test_queue_lists_and_cancel_removes(post: Post) -> None:
     seats = _start(post)
     winner = _bid_to_award(post, seats)
-    other = next(r for r in ("North", "East", "South") if r != winner)
-    card = hand(post, other, "q")[0]
-    post.send(seats.addresses[other], f"{seats.signon(other, 'q')}\nBID {card}\n")
-    assert post.judge.table("q").queue == {other: [f"BID {card}"]}
-    post.send(seats.addresses[winner], f"{seats.signon(winner, 'q')}\nGIVE {other}\n")
-    table = post.judge.table("q")
-    assert table.state["stage"] == "respond"
-    assert table.queue == {other: [f"BID {card}"]}  # the window did not take it
-    for role in ("North", "East", "South"):
-        post.send(seats.addresses[role], f"{seats.signon(role, 'q')}\nPASS\n")
-    table = post.judge.table("q")
-    assert table.state["stage"] == "bid"
-    # the queue is tried only for single actions and windows; a bid round is an
-    # order set, so the line is still queued, and the player's own bid is needed
-    assert table.queue == {other: [f"BID {card}"]}
+    other = next(r for r in ROLES if r != winner)
+    sign = seats.signon(other, "q")
+    post.send(seats.addresses[other], f"{sign}\nKEEP\nGIVE {winner}\nPASS\nQUEUE\n")
+    text = post.text(post.new()[-1]).replace("\r", "")
+    assert f"  1. KEEP   (waits for your next turn)\n  2. GIVE {winner}" in text
+    post.send(seats.addresses[other], f"{sign}\nCANCEL 2\nCANCEL 7\nQUEUE\n")
+    text = post.text(post.new()[-1]).replace("\r", "")
+    assert "1 queued line(s) removed; 2 left" in text
+    assert "you have no queued line 7" in text and "you have 2; QUEUE lists them" in text
+    assert [q["line"] for q in post.judge.table("q").queue[other]] == ["KEEP", "PASS"]
+    post.send(seats.addresses[other], f"{sign}\nCANCEL ALL\n")
+    assert post.judge.table("q").queue.get(other, []) == []
     assert "rebuild the stored game" in post.judge.replay_check("q")
+
+
+def test_a_late_reply_to_a_closed_window_spends_nothing(post: Post, clock: Clock) -> None:
+    """Regression: a PASS sent in reply to a window that a standing answer had
+    already answered was queued and later spent the writer's whole turn. A
+    reply to a request is bound to the decision it asked for: once that is
+    over, the reply is refused on its line and nothing is queued."""
+    seats = _start(post)
+    winner = _bid_to_award(post, seats)
+    receiver = next(r for r in ROLES if r != winner)
+    post.new()
+    post.send(seats.addresses[winner], f"{seats.signon(winner, 'q')}\nGIVE {receiver}\n")
+    (request,) = [m for m in _to(post.new(), seats.addresses[receiver])
+                  if "your decision" in m["Subject"]]
+    post.send(seats.addresses[receiver], f"{seats.signon(receiver, 'q')}\nPOLICY gift PASS\n")
+    for role in ROLES:
+        if role != receiver:
+            post.send(seats.addresses[role], f"{seats.signon(role, 'q')}\nPASS\n")
+    clock.advance(minutes=30)
+    post.judge.cycle()
+    assert post.judge.table("q").state["stage"] == "bid"
+    post.send(seats.addresses[receiver], f"{seats.signon(receiver, 'q')}\nPASS\n",
+              subject=f"Re: {request['Subject']}",
+              headers={"In-Reply-To": request["Message-ID"]})
+    text = post.text(post.new()[-1])
+    assert "which is over" in text and "nothing was done with it" in text
+    assert post.judge.table("q").queue.get(receiver, []) == []
+
+
+def test_a_new_answer_before_the_window_closes_replaces_the_held_one(post: Post) -> None:
+    """An answer by hand replaces the standing answer held for an open window
+    (and a second one replaces the first): nothing is queued."""
+    seats = _start(post)
+    winner = _bid_to_award(post, seats)
+    receiver = next(r for r in ROLES if r != winner)
+    post.send(seats.addresses[winner], f"{seats.signon(winner, 'q')}\nGIVE {receiver}\n")
+    sign = seats.signon(receiver, "q")
+    post.send(seats.addresses[receiver], f"{sign}\nPOLICY gift PASS\nPASS\n")
+    table = post.judge.table("q")
+    (record,) = table.windows.values()
+    assert record["answers"][receiver]["by"] == "hand"
+    assert table.queue.get(receiver, []) == []

@@ -16,7 +16,7 @@ NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
 def test_clock_remind_late_process() -> None:
-    clock = sch.plan(NOW, "S1901M", sch.DEFAULT_SETTINGS, simultaneous=True)
+    clock = sch.plan(NOW, "S1901M", sch.DEFAULT_SETTINGS, "orders")
     assert clock.deadline == NOW + timedelta(hours=48)
     assert sch.due(NOW, clock, everyone_in=False) is None
     assert sch.due(NOW + timedelta(hours=36), clock, False) is sch.Due.REMIND
@@ -32,14 +32,14 @@ def test_clock_remind_late_process() -> None:
 
 def test_no_grace_means_process_at_the_deadline() -> None:
     settings = {**sch.DEFAULT_SETTINGS, "grace_hours": 0, "reminder_hours": 0}
-    clock = sch.plan(NOW, "p", settings, simultaneous=False)
+    clock = sch.plan(NOW, "p", settings, "action")
     assert clock.deadline == NOW + timedelta(hours=24)  # action_hours
     assert clock.remind_at is None and clock.grace_until is None
     assert sch.due(clock.deadline, clock, everyone_in=False) is sch.Due.PROCESS
 
 
 def test_extend_is_capped_per_phase() -> None:
-    clock = sch.plan(NOW, "p", sch.DEFAULT_SETTINGS, simultaneous=True)
+    clock = sch.plan(NOW, "p", sch.DEFAULT_SETTINGS, "orders")
     one = sch.extend(clock, 48, sch.DEFAULT_SETTINGS)
     assert one.deadline == clock.deadline + timedelta(hours=48)
     with pytest.raises(sch.ExtendRefused, match="24 hours are left"):

@@ -134,7 +134,11 @@ def test_deadline_defaults_reminders_and_grace(post: Post, clock: Clock) -> None
     post.judge.cycle()
     table = post.judge.table("g1")
     assert table.state["stage"] != "bid"  # processed with South's default bid
-    assert any("report for South" in m["Subject"] for m in post.new())
+    # Mail only when needed: the winner of the bid is asked for its award (R6),
+    # with the bids in it; the others hear of it in the digest of the round.
+    winner = table.state["winner"]
+    (asked,) = [m for m in post.new() if m["To"] == seats.addresses[winner]]
+    assert "your decision" in asked["Subject"] and "KEEP" in post.text(asked)
 
 
 def test_wait_holds_back_early_processing(post: Post) -> None:

@@ -186,6 +186,10 @@ class SealedBids(GameBase):
             return f"round {n}: answers to the gift"
         return "game over"
 
+    def turn(self, state: State) -> str:
+        """A round (R3-R8) is the game turn: each seat's digest comes once a round."""
+        return "over" if state["stage"] == OVER_STAGE else f"round {state['round']}"
+
     def pending(self, state: State) -> list[Decision]:
         stage = state["stage"]
         phase = self._phase(state)
