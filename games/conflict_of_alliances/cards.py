@@ -38,6 +38,7 @@ RESPONSE_EFFECTS = {"xinling", "cancel", "crossbow-defence", "mobilize-defence"}
 BEFORE_COMBAT = "before-combat"
 CHARACTER = "character-card"
 WINDOWS = (BEFORE_COMBAT, CHARACTER)
+"""The kinds of response window (their specs: policy.WINDOWS)."""
 
 
 def printed(state: State, side: str) -> bool:

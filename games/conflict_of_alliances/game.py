@@ -30,6 +30,7 @@ from typing import Any
 
 from games.conflict_of_alliances import board as B
 from games.conflict_of_alliances import cards as C
+from games.conflict_of_alliances import helptext, policy
 from games.conflict_of_alliances import ops as O
 from games.conflict_of_alliances.commands import Cmd, op_text, syntax, text
 from games.conflict_of_alliances.data import DATA, SIDES, card_of, other, slug
@@ -47,6 +48,9 @@ from judge.engine import (
     Role,
     RuleError,
     VerbSpec,
+    WindowSpec,
+    Zone,
+    public,
 )
 from judge.rng import Rng
 
@@ -59,8 +63,10 @@ MAX_BID = 28
 
 
 def _decision(kind: DecisionKind, roles: tuple[str, ...], phase: str, prompt: str,
-              default: str, window: str = "") -> Decision:
-    return Decision(kind, roles, phase, prompt=prompt, default=default, window=window)
+              default: str, window: str = "",
+              context: Mapping[str, JSON] | None = None) -> Decision:
+    return Decision(kind, roles, phase, prompt=prompt, default=default, window=window,
+                    context=dict(context or {}))
 
 
 class ConflictOfAlliances(GameBase):
@@ -124,7 +130,7 @@ class ConflictOfAlliances(GameBase):
     )
     view_schema: str = "conflict-of-alliances-view.schema.json"
     queues_actions: bool = True
-    windows: tuple[str, ...] = C.WINDOWS
+    windows: tuple[WindowSpec, ...] = policy.WINDOWS
     playthrough_options: Mapping[str, JSON] = {}
 
     # ------------------------------------------------------------------ setup
@@ -392,9 +398,13 @@ class ConflictOfAlliances(GameBase):
                               prompt, default)]
         if stage == "window":
             w = state["window"]
+            ctx = policy.context(state)
+            answers = "RESPOND with a Break-marked card"
+            if w["kind"] == C.BEFORE_COMBAT:
+                answers += ", DEFEND ..."
             return [_decision(DecisionKind.RESPONSE, (self.role_of(state, w["side"]),), phase,
-                              "RESPOND with a Break-marked card, or PASS", "pass",
-                              window=w["kind"])]
+                              f"{policy.describe(ctx)}: {answers} or PASS", "pass",
+                              window=w["kind"], context=ctx)]
         if stage == "losses":
             roles = tuple(self.role_of(state, s) for s in self._loss_sides(state))
             return [_decision(DecisionKind.ORDERS, roles, phase,
@@ -1002,7 +1012,8 @@ class ConflictOfAlliances(GameBase):
             "cards": cards,
             "operation": O.describe(state),
             "window": None if state["window"] is None else {
-                "kind": state["window"]["kind"], "side": state["window"]["side"]},
+                "kind": state["window"]["kind"], "side": state["window"]["side"],
+                "context": policy.context(state)},
             "ask": None if state["ask"] is None else {
                 "kind": state["ask"]["kind"], "label": state["ask"]["label"]},
             "end": state["end"],
@@ -1027,6 +1038,108 @@ class ConflictOfAlliances(GameBase):
             return None
         r = state["result"]
         return Outcome(tuple(r["winners"]), bool(r["draw"]), state["end"])
+
+    # ------------------------------------------------------------------ optional hooks
+
+    def turn(self, state: State) -> str:
+        """The game turn (Turn Sequence: "A game is made up of several turns"):
+        ``game 1 turn 2``; ``bids`` while the players bid for the Lianheng
+        side. It changes when a turn's draw step begins (and when the match's
+        second game begins), never within a turn; at the end it stays on the
+        last turn."""
+        if state["stage"] == "bid":
+            return "bids"
+        return f"game {state['game_no']} turn {state['turn']}"
+
+    def zones(self, state: State) -> list[Zone]:
+        """The hidden zones (Turn Sequence: "A player may look at their own
+        hand but may not look at the opponent's hand"; Face-Down Play: "The
+        opponent may not look at the card's face"). Per side, in the pool
+        ``"<side> cards"`` (a side's cards are interchangeable among its own
+        zones only): its deck (seen by nobody, order hidden; its contents
+        are seen by its owner while choosing a card from it), its hand and the
+        card set aside to discard (seen by the owner), each face-down card of
+        its discard pile (a zone of one item: the path ends at the card), and
+        the three cards Lord Chunshen drew (seen by the owner). When the game
+        is over, hands and face-down cards are shown to all: only the decks
+        stay hidden. A path leads to a list of cards, or to one card."""
+        out: list[Zone] = []
+        over = state["stage"] == "over"
+        choice = state.get("choice")
+        for side in SIDES:
+            pool = f"{side} cards"
+            role = state["seats"].get(side)
+            owner = frozenset([role]) if role is not None else frozenset()
+            z = state["cards"][side]
+            taking = choice is not None and choice["side"] == side and choice["kind"] == "take"
+            out.append(Zone(("cards", side, "deck"), owner if taking else frozenset(), pool,
+                            order_hidden=True))
+            if over:
+                continue
+            out.append(Zone(("cards", side, "hand"), owner, pool))
+            if "aside" in z:
+                out.append(Zone(("cards", side, "aside"), owner, pool))
+            for i, (_, up) in enumerate(z["discard"]):
+                if not up:
+                    out.append(Zone(("cards", side, "discard", i, 0), owner, pool))
+            if choice is not None and choice["side"] == side and choice["kind"] == "keep":
+                out.append(Zone(("choice", "cards"), owner, pool))
+        return out
+
+    def concede(self, state: State, role: Role) -> tuple[State, list[Event]] | None:
+        """``role`` resigns: in this two-player game (Number of Players) the
+        other player wins; with the Two-Game Victory Rule the match goes to
+        the other player. The hands are shown, as at any end."""
+        if role not in state["roles"]:
+            raise IllegalLine(f"{role} does not play in this game")
+        if state["stage"] == "over":
+            raise IllegalLine("the game is over")
+        new = copy.deepcopy(state)
+        winner = next(r for r in new["roles"] if r != role)
+        for side in SIDES:
+            C.restore_aside(new, side)
+        ch = new.get("choice")
+        if ch is not None and ch["kind"] == "keep":
+            z = new["cards"][ch["side"]]
+            z["hand"] = sorted(z["hand"] + list(ch["cards"]))
+        match = new["victory"] == "match"
+        new["end"] = (f"{role} resigns in game {new['game_no']} of the match" if match
+                      else f"{role} resigns")
+        new["result"] = {"winners": [winner], "draw": False}
+        new["stage"] = "over"
+        new["seq"] += 1
+        for k in ("op", "battle", "window", "ask", "choice"):
+            new[k] = None
+        new["todo"] = []
+        what = "the match" if match else "the game"
+        return new, [public(f"{role} resigns; {winner} wins {what}.", resigned=role,
+                            winner=winner)]
+
+    def policy_condition(self, window: str, words: Sequence[str]) -> str:
+        """A standing answer's condition (``AREA han-dan``, ``HOLDING
+        emergency-mobilization``): see games/conflict_of_alliances/policy.py
+        for the words of each window."""
+        return policy.condition(window, words)
+
+    def policy_holds(self, view: Mapping[str, JSON], decision: Decision, condition: str) -> bool:
+        """Whether ``condition`` holds, from the seat's own ``view`` and
+        ``decision.context`` only."""
+        return policy.holds(view, decision, condition)
+
+    def help_topic(self, topic: str) -> str | None:
+        """A card (both decks' versions, with the printed art's variants), a
+        general, a window kind, an area or a force; None if unknown."""
+        return helptext.topic(topic)
+
+    def introduction(self, state: State, role: Role) -> str:
+        """The text of every card of ``role``'s side (name, number of copies,
+        Break mark, text, how to play each option), as this game's options
+        deal the deck, for the seat's first report. Before the sides are
+        known (bidding) both decks."""
+        side = self.side_of(state, role)
+        sides = (side,) if side is not None else SIDES
+        return helptext.introduction(sides, aid24=bool(state["aid24"]),
+                                     printed=bool(state["printed"]))
 
     # ------------------------------------------------------------------ noninterference
 
