@@ -15,7 +15,7 @@ import re
 import shutil
 import tempfile
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 from pathlib import Path
@@ -51,7 +51,10 @@ class _Demo:
         self.sent_seen = 0
         self.count = 0
         cfg.init_home(home)
-        self.judge = Judge.open(home)
+        # The demo's own clock: it moves on only when the game waits for a
+        # response window's minimum open time (window_min_minutes).
+        self.clock = datetime.now(UTC).replace(microsecond=0)
+        self.judge = Judge.open(home, now=lambda: self.clock)
         self.inbox = home / "mail" / "in" / "new"
         self.outbox = home / "mail" / "out"
 
@@ -127,6 +130,13 @@ def run_demo(kind: str, phases: int, keep: bool, echo: Callable[[str], None]) ->
                 break
             table = j.table("demo")
             owing = sorted(adj.waiting_on(g, table))
+            if not owing and adj.open_window(g, table) is not None:
+                # Every answer is in: the window closes at its minimum open time.
+                minutes = float(j.settings(row).get("window_min_minutes", 0)) + 1
+                demo.clock += timedelta(minutes=minutes)
+                echo(f"\n... {minutes:g} minutes later, the response window closes")
+                demo.cycle()
+                continue
             if not owing:
                 break
             phase = adj.phase_key(g, table)

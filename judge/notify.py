@@ -118,9 +118,12 @@ def send_report(ws: Workspace, g: Loaded, seat: Seat, events: Sequence[Event],
     if seat.held_ack:
         text = seat.held_ack.rstrip("\n") + "\n\n" + "-" * 60 + "\n\n" + text
         g.set_seat(seat, held_ack="")
-    subject = f"[{g.name}] {phase}: your decision ({role})" if why == "request" else (
-        f"[{g.name}] {phase} {'final report' if why == 'final' else 'report'} for {role}"
-        + (", your decision" if decision is not None and why != "final" else ""))
+    if why == "request":
+        subject = f"[{g.name}] your decision ({role}): {phase}"
+    else:
+        kind = "final report" if why == "final" else "report"
+        asks = " - your decision" if decision is not None and why != "final" else ""
+        subject = f"[{g.name}] {kind} for {role}: {phase}{asks}"
     ws.judge.queue_mail(
         seat.address, subject, text, "report", game=g.name,
         attachments=[Attachment(f"{g.name}-{role}.json".replace(" ", "_"),
