@@ -38,7 +38,7 @@ Condition words (``POLICY <window> <answer> WHEN <word> <names>``):
 Names are matched as in commands (``data.key``: case, spaces, hyphens and
 underscores folded); a name of several words may be written with spaces
 (``AREA Han Dan``). The canonical text is the upper-case word and the ids
-(``AREA han-dan``).
+(``AREA han-dan``). Conditions joined by ``AND`` must all hold.
 """
 
 from __future__ import annotations
@@ -216,7 +216,21 @@ def _kind_of(window: str, word: str) -> str:
 
 def condition(window: str, words: Sequence[str]) -> str:
     """The canonical text of a standing answer's condition, or IllegalLine
-    whose hint lists what would be right."""
+    whose hint lists what would be right. Several conditions may be joined
+    by AND (all must hold): ``AREA han-dan AND HOLDING lord-xinling``."""
+    clauses: list[list[str]] = [[]]
+    for w in words:
+        if w.upper() == "AND":
+            clauses.append([])
+        else:
+            clauses[-1].append(w)
+    if len(clauses) > 1 and not all(clauses):
+        raise IllegalLine("AND joins two conditions", hint="e.g. AREA han-dan AND FORCE zhao")
+    return " AND ".join(_clause(window, c) for c in clauses)
+
+
+def _clause(window: str, words: Sequence[str]) -> str:
+    """One condition: a word and its names."""
     ws = spec(window)
     if ws is None:
         raise IllegalLine(f"no response window called {window!r}",
@@ -248,8 +262,14 @@ def condition(window: str, words: Sequence[str]) -> str:
 def holds(view: Mapping[str, JSON], decision: Decision, text: str) -> bool:
     """Whether the canonical condition ``text`` holds for the reader of
     ``view`` (its own view) in ``decision``: tested on ``decision.context``
-    and, for HOLDING, the reader's own hand. A condition of another kind of
-    window, or a malformed one, does not hold."""
+    and, for HOLDING, the reader's own hand; every clause joined by AND must
+    hold. A condition of another kind of window, or a malformed one, does
+    not hold."""
+    clauses = text.split(" AND ")
+    return all(_holds(view, decision, c) for c in clauses)
+
+
+def _holds(view: Mapping[str, JSON], decision: Decision, text: str) -> bool:
     words = text.split()
     if not words:
         return False

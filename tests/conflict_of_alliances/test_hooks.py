@@ -229,6 +229,8 @@ def test_fan_ju_context_names_the_general_and_his_force() -> None:
     ("character-card", ["CARD", "su", "qin", "ZhangYi"], "CARD su-qin zhang-yi"),
     ("character-card", ["FORCE", "chu"], "FORCE chu"),
     ("character-card", ["holding", "li-si"], "HOLDING li-si"),
+    ("before-combat", ["AREA", "han", "dan", "and", "HOLDING", "lord-xinling"],
+     "AREA han-dan AND HOLDING lord-xinling"),
 ])
 def test_policy_conditions_are_checked_and_made_canonical(
         window: str, words: list[str], canonical: str) -> None:
@@ -251,6 +253,7 @@ def test_policy_conditions_are_checked_and_made_canonical(
     ("character-card", ["AREA", "han-dan"], "conditions: CARD <card>..."),
     ("character-card", ["CARD", "mounted-attack"], "character cards: fan-ju"),
     ("combat", ["AREA", "han-dan"], "windows: before-combat, character-card"),
+    ("before-combat", ["AREA", "han-dan", "AND"], "e.g. AREA han-dan AND FORCE zhao"),
 ])
 def test_bad_policy_conditions_are_refused_with_the_choices(
         window: str, words: list[str], hint: str) -> None:
@@ -289,6 +292,9 @@ def test_policy_conditions_hold_on_the_seats_own_view_and_the_context() -> None:
     assert holds("AREA han-dan", decision=moved) and not holds("AREA xiao-han", decision=moved)
     # A condition of the other window's kind never holds here.
     assert not GAME.policy_holds(mine, d, "CARD su-qin")
+    # Joined by AND, every condition must hold.
+    assert holds("AREA xiao-han AND HOLDING emergency-mobilization")
+    assert not holds("AREA xiao-han AND HOLDING elite-crossbowmen")
 
 
 def test_character_card_conditions() -> None:
