@@ -236,10 +236,24 @@ def _m3(db: sqlite_utils.Database) -> None:
     db.table("inbox").create_index(["raw_hash"])
 
 
+def _m4(db: sqlite_utils.Database) -> None:
+    # Hostile mail: the relay claims an outgoing row before it sends it (two
+    # relays never send one row twice); what each address or seat caused, for
+    # the limits (press per hour, games created per day, strangers answered).
+    outbox = db.table("outbox")
+    outbox.add_column("claimed_by", str, not_null_default="")
+    outbox.add_column("claimed_until", str, not_null_default="")
+    db.table("usage").create(
+        {"id": int, "kind": str, "who": str, "at": str, "count": int}, pk="id")
+    db.table("usage").create_index(["kind", "who", "at"])
+    db.table("usage").create_index(["kind", "at"])
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "initial tables", _m1),
     (2, "IMAP checkpoint; outbox in_reply_to", _m2),
     (3, "mail per decision: seat cursors and settings; window clocks", _m3),
+    (4, "outbox claims; usage counts for the limits", _m4),
 ]
 
 
@@ -660,6 +674,29 @@ class Store:
 
     def deadlines(self) -> list[dict[str, Any]]:
         return list(self._query("select * from deadlines order by deadline"))
+
+    # ----------------------------------------------------------------- usage
+
+    def use(self, kind: str, who: str, at: str, count: int = 1) -> None:
+        """Record that ``who`` caused ``count`` things of ``kind`` at ``at``."""
+        self._insert("usage", {"kind": kind, "who": who, "at": at, "count": count})
+
+    def used(self, kind: str, who: str, since: str) -> int:
+        """How many things of ``kind`` ``who`` caused since ``since``."""
+        rows = list(self._query(
+            "select coalesce(sum(count), 0) as n from usage where kind = ? and who = ? "
+            "and at >= ?", [kind, who, since]))
+        return int(rows[0]["n"])
+
+    def users(self, kind: str, since: str) -> int:
+        """How many different ``who`` caused things of ``kind`` since ``since``."""
+        rows = list(self._query(
+            "select count(distinct who) as n from usage where kind = ? and at >= ?",
+            [kind, since]))
+        return int(rows[0]["n"])
+
+    def prune_usage(self, before: str) -> None:
+        self._write("delete from usage where at < ?", [before])
 
     # ----------------------------------------------------------------- rate limits
 
