@@ -247,6 +247,27 @@ def game_seat(ctx: click.Context, name: str, address: str, role: str | None) -> 
         judge.close()
 
 
+@game.command("unseat")
+@click.argument("name")
+@click.argument("who")
+@click.pass_context
+def game_unseat(ctx: click.Context, name: str, who: str) -> None:
+    """Before START: remove the seat of WHO (an address or a role asked for).
+
+    \b
+    Example:
+      judge game unseat league42 stranger@example.net
+    """
+    judge = _open(ctx)
+    try:
+        click.echo(f"{judge.unseat(name, who)} no longer has a seat in {name}")
+        judge.relay()
+    except CommandError as exc:
+        raise click.ClickException(exc.message + (f" ({exc.hint})" if exc.hint else "")) from exc
+    finally:
+        judge.close()
+
+
 @game.command("start")
 @click.argument("name")
 @click.pass_context

@@ -46,8 +46,16 @@ max_lines = 1000
 # still carried out, unanswered), and what to do with attachments ("refuse":
 # the mail is not read and its sender is told why; "ignore").
 max_commands = 200
-replies_per_hour = 60
+replies_per_hour = 20
 attachments = "refuse"
+# What one mail, one seat or one stranger may cause; beyond a limit the mail
+# is refused whole, with one reply that names the limit.
+creates_per_mail = 1
+joins_per_mail = 3
+creates_per_day = 3
+press_per_hour = 30
+press_recipients_per_mail = 20
+strangers_per_hour = 30
 
 # Defaults for every new game; a GM changes them per game with SET.
 [settings]
@@ -56,7 +64,10 @@ action_hours = 24.0
 grace_hours = 24.0
 reminder_hours = 12.0
 max_extend_hours = 72.0
+window_hours = 12.0
+window_min_minutes = 30.0
 press = "yes"
+joins = "open"
 """
 
 
@@ -75,8 +86,14 @@ class Config:
     max_bytes: int = 2_000_000
     max_lines: int = 1_000
     max_commands: int = 200
-    replies_per_hour: int = 60
+    replies_per_hour: int = 20
     attachments: str = "refuse"
+    creates_per_mail: int = 1
+    joins_per_mail: int = 3
+    creates_per_day: int = 3
+    press_per_hour: int = 30
+    press_recipients_per_mail: int = 20
+    strangers_per_hour: int = 30
     settings: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_SETTINGS))
 
     @property
@@ -141,8 +158,14 @@ def load(home: Path) -> Config:
         max_bytes=int(limits.get("max_bytes", 2_000_000)),
         max_lines=int(limits.get("max_lines", 1_000)),
         max_commands=int(limits.get("max_commands", 200)),
-        replies_per_hour=int(limits.get("replies_per_hour", 60)),
+        replies_per_hour=int(limits.get("replies_per_hour", 20)),
         attachments=str(limits.get("attachments", "refuse")),
+        creates_per_mail=int(limits.get("creates_per_mail", 1)),
+        joins_per_mail=int(limits.get("joins_per_mail", 3)),
+        creates_per_day=int(limits.get("creates_per_day", 3)),
+        press_per_hour=int(limits.get("press_per_hour", 30)),
+        press_recipients_per_mail=int(limits.get("press_recipients_per_mail", 20)),
+        strangers_per_hour=int(limits.get("strangers_per_hour", 30)),
         settings=settings,
     )
     # Transports and their keys are checked by the schema (mailconfig.validate).

@@ -107,12 +107,19 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 "CREATE league42 classic max_year=1910"),
     CommandSpec("START", "", "gm", "Start the game: seats without a chosen role get one "
                 "by lot from the game's seed.", "START"),
+    CommandSpec("ADMIT", "<who>", "gm",
+                "Give a seat to an address that asked to JOIN (with SET joins approval); "
+                "its token goes there.", "ADMIT anna@example.org"),
+    CommandSpec("REMOVE", "<who>", "gm",
+                "Before START: remove a seat (or a request for one), by address or role; "
+                "the address is told.", "REMOVE anna@example.org"),
     CommandSpec("SET DEADLINE", "<when...>", "gm",
                 "Set this phase's deadline (ISO date and time, UTC unless a zone follows).",
                 "SET DEADLINE 2026-12-01 18:00 Europe/Paris"),
     CommandSpec("SET", "<setting> <value>", "gm",
                 "Change a game setting (orders_hours, action_hours, window_hours, "
-                "window_min_minutes, grace_hours, reminder_hours, max_extend_hours, press).",
+                "window_min_minutes, grace_hours, reminder_hours, max_extend_hours, press "
+                "yes|no, joins open|approval).",
                 "SET grace_hours 12"),
     CommandSpec("EXTEND", "<hours>", "gm",
                 "Move this phase's deadline later (capped by max_extend_hours).", "EXTEND 24"),

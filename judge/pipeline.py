@@ -17,7 +17,7 @@ at most once an hour per address and carrying no game information.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
@@ -107,6 +107,18 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"") -> str:
         judge.record(mail, key, "auth-failure", failure, raw=raw)
         return f"auth-failure: {failure}"
 
+    exceeded = over_limits(judge, ws, mail, commands)
+    if exceeded:
+        if judge.stranger_may_get_reply(mail.from_addr):
+            judge.queue_mail(
+                mail.from_addr, grammar.reply_subject(mail.subject),
+                reports.render("common/notice.txt.j2", text=(
+                    f"Your mail was not carried out: {exceeded}.\n"
+                    "Nothing in it was done. Send it again within the limit.")),
+                "notice", in_reply_to=mail.message_id)
+        judge.record(mail, key, "refused", exceeded[:500], raw=raw)
+        return f"refused: {exceeded}"
+
     session = MailSession(mail, now)
     session.answers = _replied_decision(judge, mail)
     ctx = Ctx(judge, ws, session)
@@ -132,6 +144,54 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"") -> str:
     return f"processed: {len(session.rows)} lines, {len(session.errors)} errors" + (
         f" ({games})" if games else ""
     )
+
+
+def over_limits(judge: Judge, ws: Workspace, mail: IncomingMail,
+                commands: Sequence[grammar.Command]) -> str:
+    """The limit this mail would break, in words ("" if none): CREATE and JOIN
+    commands per mail, games created per address and day, press recipients per
+    mail and press mails per seat and hour (``[limits]`` in judge.toml)."""
+    cfg = judge.config
+    store = judge.store
+    now = judge.now()
+    count = {name: sum(c.name == name for c in commands) for name in ("CREATE", "JOIN")}
+    if count["CREATE"] > cfg.creates_per_mail:
+        return (f"it holds {count['CREATE']} CREATE commands, and one mail may hold "
+                f"{cfg.creates_per_mail} (limits.creates_per_mail)")
+    if count["JOIN"] > cfg.joins_per_mail:
+        return (f"it holds {count['JOIN']} JOIN commands, and one mail may hold "
+                f"{cfg.joins_per_mail} (limits.joins_per_mail)")
+    if count["CREATE"]:
+        made = store.used("create", mail.from_addr, scheduler.iso(now - timedelta(days=1)))
+        if made + count["CREATE"] > cfg.creates_per_day:
+            return (f"{mail.from_addr} has created {made} game(s) in the last 24 hours, and "
+                    f"may create {cfg.creates_per_day} a day (limits.creates_per_day)")
+    recipients: dict[str, int] = {}
+    game = ""
+    for command in commands:
+        if command.name == "SIGNON":
+            game = f"{command.args['game']}/{command.args['role']}".lower()
+            continue
+        if command.name != "PRESS TO" or not game:
+            continue
+        names = grammar.split_roles(command.args.get("roles", ""))
+        if [n.upper() for n in names] == ["ALL"]:
+            g = ws.find(game.split("/")[0])
+            n = max(len(g.active_seats()) - 1, 0) if g is not None else 0
+        else:
+            n = len(names)
+        recipients[game] = recipients.get(game, 0) + n
+    total = sum(recipients.values())
+    if total > cfg.press_recipients_per_mail:
+        return (f"its press goes to {total} recipients, and one mail may reach "
+                f"{cfg.press_recipients_per_mail} (limits.press_recipients_per_mail)")
+    for seat, n in recipients.items():
+        sent = store.used("press", seat, scheduler.iso(now - timedelta(hours=1)))
+        if sent + n > cfg.press_per_hour:
+            return (f"{seat.split('/')[1]} has sent {sent} press mail(s) in the last hour, and "
+                    f"this one would make {sent + n}; a seat may send {cfg.press_per_hour} "
+                    "an hour (limits.press_per_hour)")
+    return ""
 
 
 def run(ctx: Ctx, command: grammar.Command) -> None:

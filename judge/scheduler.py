@@ -36,6 +36,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "window_hours": 12.0,  # response windows (a Dodge, a Negation, a defence)
     "window_min_minutes": 30.0,  # no window closes sooner, however fast it is answered
     "press": "yes",  # yes | no: whether PRESS is delivered
+    "joins": "open",  # open | approval: whether the GM admits each JOIN
 }
 
 

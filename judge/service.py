@@ -161,8 +161,19 @@ class Judge:
         return str(self._one(lambda ws: setup.create(ws, name, kind, options, gm_address)))
 
     def join(self, name: str, address: str, wanted: str | None) -> str:
-        """Add a seat to a forming game; returns its token."""
-        return str(self._one(lambda ws: setup.join(ws, name, address, wanted)))
+        """Give ``address`` a seat in a forming game (as its GM would); returns its token."""
+        return str(self._one(lambda ws: setup.join(ws, name, address, wanted, by_gm=True)))
+
+    def unseat(self, name: str, who: str) -> str:
+        """Remove a seat of a forming game by address or role; returns its address."""
+        def work(ws: Workspace) -> str:
+            g = ws.get(name)
+            if g.status != "forming":
+                raise CommandError(f"{name} has started", "EJECT or REPLACE a seat instead")
+            seat = gm_commands.forming_seat(g, who)
+            gm_commands.unseat(ws, g, seat)
+            return seat.address
+        return str(self._one(work))
 
     def start(self, name: str, message_id: str = "") -> list[str]:
         """Start a forming game (see :func:`judge.commands.setup.start`)."""
@@ -274,14 +285,25 @@ class Judge:
         )
 
     def stranger_may_get_reply(self, address: str) -> bool:
+        """Whether a mail from ``address`` may be answered: always for a
+        registered address (within ``replies_per_hour``); for an address no
+        game knows, once an hour, and only while fewer than
+        ``limits.strangers_per_hour`` different strangers were answered in
+        the last hour (a flood of forged senders earns no backscatter)."""
         if not address:
             return False
         if self.store.is_registered(address):
             return True
         now = self.now()
-        return self.store.allow(
-            address, "stranger", scheduler.iso(now), scheduler.iso(now - timedelta(hours=1))
-        )
+        since = scheduler.iso(now - timedelta(hours=1))
+        if self.store.users("stranger", since) >= self.config.strangers_per_hour:
+            log.warning("not answering %s: %d strangers answered in the last hour "
+                        "(limits.strangers_per_hour)", address, self.config.strangers_per_hour)
+            return False
+        if not self.store.allow(address, "stranger", scheduler.iso(now), since):
+            return False
+        self.store.use("stranger", address, scheduler.iso(now))
+        return True
 
     def _record_failure(self, key: str, raw: bytes, exc: Exception) -> None:
         """A mail the judge could not handle: nothing of it was applied (its

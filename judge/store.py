@@ -413,6 +413,10 @@ class Store:
         rows = list(self._query("select * from games where name = ?", [name]))
         return rows[0] if rows else None
 
+    def forming_games(self) -> list[str]:
+        return [r["name"] for r in self._query(
+            "select name from games where status = 'forming' order by created, name")]
+
     def game_names(self) -> list[str]:
         return [r["name"] for r in self._query("select name from games order by created, name")]
 

@@ -10,7 +10,7 @@ from judge import grammar, scheduler
 from judge.commands import setup
 from judge.commands.base import Ctx, handles
 from judge.session import CommandError, Loaded, Workspace
-from judge.store import hash_token, new_token
+from judge.store import Seat, hash_token, new_token
 
 
 @handles("START")
@@ -58,9 +58,11 @@ def set_setting(ctx: Ctx, command: grammar.Command) -> None:
             f"no setting {key!r}", "settings: " + ", ".join(scheduler.DEFAULT_SETTINGS)
         )
     current = json.loads(g.row["settings"] or "{}")
-    if key == "press":
-        if value.lower() not in ("yes", "no"):
-            raise CommandError("press is yes or no")
+    words = WORD_SETTINGS.get(key)
+    if words is not None:
+        if value.lower() not in words:
+            raise CommandError(f"{key} is {' or '.join(words)}, not {value!r}",
+                               f"e.g. SET {key} {words[0]}")
         current[key] = value.lower()
     else:
         unit = "minutes" if key.endswith("_minutes") else "hours"
@@ -73,6 +75,65 @@ def set_setting(ctx: Ctx, command: grammar.Command) -> None:
         current[key] = amount
     g.set_row(settings=json.dumps(current, sort_keys=True))
     ctx.mail.ok(command.line, f"{key} is now {current[key]}")
+
+
+#: Settings that take a word rather than a number, with their words.
+WORD_SETTINGS: dict[str, tuple[str, ...]] = {"press": ("yes", "no"),
+                                             "joins": ("open", "approval")}
+
+
+def forming_seat(g: Loaded, who: str) -> Seat:
+    low = who.strip("<>").lower()
+    seat = next((s for s in g.seats if s.address == low
+                 or (s.wanted or "").lower() == low or (s.role or "").lower() == low), None)
+    if seat is None:
+        known = ", ".join(f"{s.address}" + (f" ({s.wanted})" if s.wanted else "")
+                          for s in g.seats) or "none"
+        raise CommandError(f"no seat of {who!r} in {g.name}", f"seats: {known}")
+    return seat
+
+
+@handles("ADMIT")
+def admit(ctx: Ctx, command: grammar.Command) -> None:
+    s, g = ctx.gm_game()
+    if g.status != "forming":
+        raise CommandError(f"{s.game} has started: seats change hands by REPLACE")
+    seat = forming_seat(g, command.args["who"])
+    if seat.status != "pending":
+        raise CommandError(f"{seat.address} already has a seat in {s.game}")
+    taken = len([x for x in g.seats if x.status != "pending"])
+    if taken >= setup.seat_count(g):
+        raise CommandError(f"{s.game} is full: it has {taken} seats",
+                           "REMOVE a seat first")
+    token = new_token()
+    g.set_seat(seat, status="joined", token_hash=hash_token(token))
+    how = seat.wanted or "<role>"
+    ctx.judge.queue_mail(
+        seat.address, f"[{s.game}] you have a seat",
+        f"The GM of {s.game} has admitted you.\nYour secret token is: {token}\n"
+        f"Keep it private. Sign your mails with SIGNON {s.game} {how} {token}"
+        + ("" if seat.wanted else ", with the role the start report gives you") + ".\n",
+        "notice", game=s.game)
+    ctx.mail.ok(command.line, f"{seat.address} is admitted; the token went there")
+
+
+@handles("REMOVE")
+def remove(ctx: Ctx, command: grammar.Command) -> None:
+    s, g = ctx.gm_game()
+    if g.status != "forming":
+        raise CommandError(f"{s.game} has started", "EJECT or REPLACE a seat instead")
+    seat = forming_seat(g, command.args["who"])
+    unseat(ctx.ws, g, seat)
+    ctx.mail.ok(command.line, f"{seat.address} no longer has a seat in {s.game}")
+
+
+def unseat(ws: Workspace, g: Loaded, seat: Seat) -> None:
+    """Remove a seat before the game starts; its address is told."""
+    ws.judge.store.delete_seat(seat.id)
+    g.seats = [x for x in g.seats if x.id != seat.id]
+    ws.judge.queue_mail(seat.address, f"[{g.name}] no seat for you",
+                        f"The GM of {g.name} has removed your seat (or your request "
+                        "for one) before the game started.\n", "notice", game=g.name)
 
 
 @handles("EXTEND")

@@ -432,6 +432,8 @@ def press(ctx: Ctx, command: grammar.Command) -> None:
     if not text:
         raise CommandError("the press message is empty", "write it between PRESS TO and ENDPRESS")
     to_names = ", ".join(sorted(x.role or "" for x in targets))
+    ctx.judge.store.use("press", f"{s.game}/{s.role}".lower(), scheduler.iso(ctx.ws.now),
+                        len(targets))
     for target in targets:
         ctx.judge.queue_mail(
             target.address,

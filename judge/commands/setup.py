@@ -9,8 +9,8 @@ from judge import adjudicator as adj
 from judge import grammar, registry, scheduler
 from judge.commands.base import GM, Ctx, Signon, handles, mask_signon
 from judge.engine import Game, option_values
-from judge.rng import commitment
-from judge.session import CommandError, Workspace
+from judge.rng import Rng, commitment
+from judge.session import CommandError, Loaded, Workspace
 from judge.store import hash_token, new_token
 
 
@@ -82,13 +82,18 @@ def help_(ctx: Ctx, command: grammar.Command) -> None:
 @handles("LIST")
 def list_(ctx: Ctx, command: grammar.Command) -> None:
     store = ctx.judge.store
-    lines = ["Games on this judge:"]
-    for n in store.game_names():
+    lines = ["Games open to join:"]
+    for n in store.forming_games():
         g = ctx.ws.get(n)
-        lines.append(f"  {n}: {g.row['game']}, {g.status}, phase {g.row['phase']}, "
-                     f"{len(g.seats)} seat(s)")
+        if not open_to_join(g):
+            continue
+        taken = len([s for s in g.seats if s.status != "pending"])
+        how = ("by the GM's approval"
+               if g.settings(ctx.judge.config.settings).get("joins") == "approval" else "open")
+        lines.append(f"  {n}: {g.game.title} ({g.row['game']}), {taken} of "
+                     f"{seat_count(g)} seats taken, {how}")
     if len(lines) == 1:
-        lines.append("  (none yet: CREATE one)")
+        lines.append("  (none now: CREATE one)")
     ctx.mail.sections.append("\n".join(lines))
     ctx.mail.ok(command.line, "list follows below")
 
@@ -101,12 +106,18 @@ def join_(ctx: Ctx, command: grammar.Command) -> None:
     name = command.args["game"]
     wanted = command.args.get("role")
     token = join(ctx.ws, name, address, wanted)
+    ctx.mail.reply_to = ctx.mail.reply_to or address
+    if not token:
+        ctx.mail.sections.append(
+            f"{name} takes players by the GM's approval: your request is with its GM. "
+            "If you are admitted, your token comes to this address.")
+        ctx.mail.ok(command.line, f"asked to join {name}")
+        return
     how = (
         f"SIGNON {name} {wanted} {token}"
         if wanted
         else f"SIGNON {name} <role> {token}, with the role the start report gives you"
     )
-    ctx.mail.reply_to = ctx.mail.reply_to or address
     ctx.mail.sections.append(
         f"You have a seat in {name}. Your secret token is: {token}\n"
         f"Keep it private. Sign your mails with {how}."
@@ -133,6 +144,7 @@ def create_(ctx: Ctx, command: grammar.Command) -> None:
         options[k] = v
     name = command.args["game"]
     token = create(ctx.ws, name, command.args["kind"], options, address)
+    ctx.judge.store.use("create", address, scheduler.iso(ctx.ws.now))
     ctx.mail.reply_to = ctx.mail.reply_to or address
     ctx.mail.sections.append(
         f"You are the GM of {name}. Your GM token is: {token}\n"
@@ -185,19 +197,65 @@ def create(ws: Workspace, name: str, kind: str, options: dict[str, str], gm_addr
     return token
 
 
-def join(ws: Workspace, name: str, address: str, wanted: str | None) -> str:
-    """Add a seat to a forming game; returns its token."""
+def roster(g: Loaded) -> list[str]:
+    """Every role a seat of ``g`` may ask for: the roles of the game set up
+    with its options at the largest table its ``players`` option allows."""
+    options = json.loads(g.row["options"])
+    spec = next((o for o in g.game.options if o.name == "players"), None)
+    if spec is not None and spec.choices:
+        options["players"] = max(int(c) for c in spec.choices)
+    return g.game.roles(g.game.setup(options, Rng(g.seed, 0)))
+
+
+def seat_count(g: Loaded) -> int:
+    """How many seats ``g`` may have (the largest table it allows)."""
+    return len(roster(g))
+
+
+def open_to_join(g: Loaded) -> bool:
+    taken = [s for s in g.seats if s.status != "pending"]
+    return g.status == "forming" and len(taken) < seat_count(g)
+
+
+def join(ws: Workspace, name: str, address: str, wanted: str | None, *,
+         by_gm: bool = False) -> str:
+    """Add a seat to a forming game; returns its token ("" when the GM must
+    admit it first: the game's ``joins`` setting is ``approval``, unless the
+    seat is given ``by_gm``, as the CLI's ``game seat`` does)."""
     g = ws.get(name)
     if g.status != "forming":
         raise CommandError(f"{name} has already started", "ask its GM for a REPLACE")
-    if any(s.address == address.lower() for s in g.seats):
+    address = address.lower()
+    if any(s.address == address for s in g.seats):
         raise CommandError(f"{address} already has a seat in {name}")
-    if wanted and any((s.wanted or "").lower() == wanted.lower() for s in g.seats):
-        raise CommandError(
-            f"{wanted} is already taken in {name}", "JOIN without a role to get one by lot"
-        )
-    token = new_token()
+    roles = roster(g)
+    if wanted:
+        match = next((r for r in roles if r.lower() == wanted.lower()), None)
+        if match is None:
+            raise CommandError(f"{g.game.title} has no role {wanted!r}",
+                               "roles: " + ", ".join(roles) + "; or JOIN without a role")
+        wanted = match
+        if any((s.wanted or "").lower() == wanted.lower() for s in g.seats):
+            raise CommandError(
+                f"{wanted} is already taken in {name}", "JOIN without a role to get one by lot"
+            )
+    if not open_to_join(g):
+        raise CommandError(f"{name} is full: it has {seat_count(g)} seats",
+                           "ask its GM for a standby place")
     store = ws.judge.store
+    approval = not by_gm and g.settings(ws.judge.config.settings).get("joins") == "approval"
+    if approval:
+        store.add_seat(name, address, "", wanted=wanted, status="pending",
+                       now=scheduler.iso(ws.now))
+        g.seats = store.seats(name)
+        ws.judge.queue_mail(
+            g.row["gm_address"], f"[{name}] {address} asks to join",
+            f"{address} asks for a seat in {name}"
+            + (f" as {wanted}" if wanted else "") + ".\n"
+            f"Admit with ADMIT {address}, or refuse with REMOVE {address}.\n",
+            "notice", game=name)
+        return ""
+    token = new_token()
     store.add_seat(name, address, hash_token(token), wanted=wanted,
                    now=scheduler.iso(ws.now))
     g.seats = store.seats(name)
@@ -211,7 +269,7 @@ def start(ws: Workspace, name: str, message_id: str = "") -> list[str]:
     game = g.game
     if g.status != "forming":
         raise CommandError(f"{name} has already started")
-    seats = g.seats
+    seats = [s for s in g.seats if s.status != "pending"]
     options = json.loads(g.row["options"])
     spec = next((o for o in game.options if o.name == "players"), None)
     if spec is not None and seats and (not spec.choices or len(seats) in spec.choices):
@@ -244,6 +302,10 @@ def start(ws: Workspace, name: str, message_id: str = "") -> list[str]:
     lot.entries[0].payload["roles"] = {str(k): v for k, v in taken.items()}
     for seat in seats:
         g.set_seat(seat, role=taken[seat.id], status="active")
+    from judge.commands.gm import unseat  # requests never admitted lapse
+
+    for seat in [s for s in g.seats if s.status == "pending"]:
+        unseat(ws, g, seat)
     g.set_row(status="active")
     g.started = True
     ws.apply(g, adj.Step(lot.table, step.entries + lot.entries, step.events), message_id)

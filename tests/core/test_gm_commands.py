@@ -120,9 +120,13 @@ def test_draw_by_unanimous_vote(post: Post) -> None:
 
 def test_help_list_history(post: Post) -> None:
     seats = start_sealed(post)
+    post.send(GM_ADDR, "CREATE g2 sealed_bids\n")
     post.send("stranger@x.example", "HELP\nLIST\n")
     text = _ack(post, "stranger@x.example")
-    assert "SIGNON <game> <role> <token>" in text and "g1: sealed_bids, active" in text
+    # LIST shows only the games open to join, not the running ones.
+    assert "SIGNON <game> <role> <token>" in text
+    assert "g2: Sealed Bids (sealed_bids), 0 of 4 seats taken, open" in text
+    assert "g1:" not in text
     post.send(seats.addresses["North"], f"{seats.signon('North')}\nHELP\n")
     assert "BID <card>" in _ack(post, seats.addresses["North"])  # the game's own verbs
     post.send(GM_ADDR, f"{seats.gm()}\nPROCESS\n")
