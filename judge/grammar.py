@@ -17,6 +17,7 @@ the lines after it.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -53,10 +54,12 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("LIST", "", "anyone", "List the games on this judge and their state.", "LIST"),
     CommandSpec("HELP", "[<topic>]", "anyone",
                 "This text; HELP <game kind> lists that game's own commands.", "HELP classic"),
-    CommandSpec("ORDERS", "", "player",
+    CommandSpec("ORDERS", "[<phase...>]", "player",
                 "Start a complete set of orders (one per line), replacing the orders you sent "
-                "before for this phase; close it with END. Order lines outside a block add to "
-                "or replace (unit by unit) what you sent.", "ORDERS"),
+                "before for this phase; close it with END. Naming the phase (ORDERS F1901M) "
+                "binds the block to it: once that phase is over the block is refused whole. "
+                "A block whose every line is refused replaces nothing. Order lines outside a "
+                "block add to or replace (unit by unit) what you sent.", "ORDERS F1901M"),
     CommandSpec("END", "", "anyone",
                 "Closes an ORDERS block; outside a block, ends the mail (a signature below "
                 "it is ignored).", "END"),
@@ -218,9 +221,32 @@ def _command_of(text: str) -> tuple[CommandSpec, str] | None:
     return None
 
 
+def fold(text: str) -> str:
+    """Unicode compatibility folding (NFKC): a fullwidth ``ＳＩＧＮＯＮ`` is
+    ``SIGNON``, a fullwidth digit a digit. Every line is read folded."""
+    return unicodedata.normalize("NFKC", text)
+
+
+#: A word that looks like a seat token: 12 to 20 symbols of the token
+#: alphabet (no i, l, o or 1), with at least one letter and one digit.
+_T = "a-hj-km-np-z02-9"
+_TOKENISH = re.compile(rf"(?<![A-Za-z0-9])(?=[{_T}]*[02-9])(?=[{_T}]*[a-z])[{_T}]{{12,20}}"
+                       r"(?![A-Za-z0-9])")
+
+
+def mask_secrets(text: str) -> str:
+    """``text`` with a SIGNON's token and any word that looks like a token
+    masked: what the judge echoes or keeps never holds a token in clear."""
+    words = text.split()
+    if len(words) >= 4 and fold(words[0]).upper() == "SIGNON":
+        words[3] = "*" * 8
+        text = " ".join(words)
+    return _TOKENISH.sub("*" * 8, text)
+
+
 def parse_subject(subject: str) -> list[Command]:
     """A SIGNON in the Subject (``Re:`` prefixes allowed) counts as line 0."""
-    text = re.sub(r"^\s*((re|fwd?|aw|sv)\s*:\s*)*", "", subject, flags=re.IGNORECASE)
+    text = re.sub(r"^\s*((re|fwd?|aw|sv)\s*:\s*)*", "", fold(subject), flags=re.IGNORECASE)
     found = _command_of(text.strip()) if text.strip() else None
     if found is None or found[0].name != "SIGNON":
         return []
@@ -236,6 +262,7 @@ def parse_body(lines: Sequence[str]) -> Parsed:
     errors: list[LineError] = []
     block: Command | None = None
     for number, raw in enumerate(lines, 1):
+        raw = fold(raw)
         text = raw.strip()
         line = Line(number, text)
         if block is not None:
@@ -314,9 +341,5 @@ _REPLY_PREFIX = re.compile(r"^\s*((re|fwd?|aw|sv)\s*:\s*)+", re.IGNORECASE)
 
 def reply_subject(subject: str) -> str:
     """``Re:`` once before the subject, with a SIGNON token in it masked."""
-    text = _REPLY_PREFIX.sub("", subject).strip()
-    words = text.split()
-    if len(words) >= 4 and words[0].upper() == "SIGNON":
-        words[3] = "*" * 8
-        text = " ".join(words)
+    text = mask_secrets(_REPLY_PREFIX.sub("", subject).strip())
     return f"Re: {text}".strip()

@@ -20,7 +20,7 @@ from typing import Any
 
 from judge import adjudicator as adj
 from judge import config as cfg
-from judge import mailconfig, notify, pipeline, registry, reports, scheduler
+from judge import grammar, mailconfig, notify, pipeline, registry, reports, scheduler
 from judge.commands import gm as gm_commands
 from judge.commands import setup
 from judge.engine import Game
@@ -221,6 +221,7 @@ class Judge:
                         to_addr, self.config.replies_per_hour)  # fmt: skip
             return ""
         message_id = make_message_id(self.config.domain)
+        subject = grammar.mask_secrets(subject)
         mail = OutgoingMail(
             message_id=message_id,
             from_addr=self.config.address,
@@ -275,7 +276,7 @@ class Judge:
                 "body_hash": mail.body_hash,
                 "raw_hash": pipeline.raw_hash(raw) if raw else "",
                 "from_addr": mail.from_addr,
-                "subject": mail.subject[:200],
+                "subject": grammar.mask_secrets(grammar.fold(mail.subject))[:200],
                 "received": scheduler.iso(self.now()),
                 "status": status,
                 "reason": reason,

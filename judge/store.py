@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import os
 import secrets
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
@@ -37,10 +38,14 @@ def set_kdf_cost(n: int) -> None:
     _KDF["n"] = n
 
 
+#: 32 symbols that cannot be mistaken for one another (no i, l, o, 1).
+TOKEN_ALPHABET = "abcdefghjkmnpqrstuvwxyz023456789"
+TOKEN_LENGTH = 16
+
+
 def new_token() -> str:
-    """A fresh seat token: 12 characters, easy to type, about 71 bits."""
-    alphabet = "abcdefghjkmnpqrstuvwxyz23456789"
-    return "".join(secrets.choice(alphabet) for _ in range(12))
+    """A fresh seat token: 16 characters of a 32-symbol alphabet, 80 bits."""
+    return "".join(secrets.choice(TOKEN_ALPHABET) for _ in range(TOKEN_LENGTH))
 
 
 def hash_token(token: str) -> str:
@@ -297,11 +302,48 @@ class Seat:
         )
 
 
+def private_file(path: Path) -> None:
+    """Create the database file readable and writable by its owner alone
+    (SQLite gives its -wal and -shm files the same mode), and take those
+    rights back from anyone else on an existing one."""
+    if str(path) == ":memory:":
+        return
+    if not path.exists():
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+    for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        if p.exists() and p.stat().st_mode & 0o077:
+            p.chmod(0o600)
+
+
+#: The outbox columns of a row nobody has claimed.
+_UNCLAIMED = {"claimed_by": "", "claimed_until": ""}
+
+
 def _sql_value(value: Any) -> Any:
     """A column value as sqlite3 takes it (containers as JSON, as sqlite-utils stores them)."""
     if isinstance(value, dict | list | tuple):
         return json.dumps(value)
     return value
+
+
+#: Seconds a write waits for another connection's write lock (Store.open).
+BUSY_TIMEOUT = 5.0
+
+#: SQLite's primary result codes for "another connection holds the lock".
+_SQLITE_BUSY, _SQLITE_LOCKED = 5, 6
+
+
+def is_busy(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database is locked by another connection
+    (SQLITE_BUSY or SQLITE_LOCKED once the busy timeout passed): the work
+    may be tried again later, nothing is wrong with it."""
+    if not isinstance(exc, sqlite3.OperationalError):
+        return False
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF in (_SQLITE_BUSY, _SQLITE_LOCKED)
+    text = str(exc).lower()
+    return "database is locked" in text or "database table is locked" in text
 
 
 class Store:
@@ -311,15 +353,23 @@ class Store:
         self.db = db
 
     @classmethod
-    def open(cls, path: Path | str) -> Store:
+    def open(cls, path: Path | str, busy_timeout: float | None = None) -> Store:
+        """Open (and migrate) the database; ``busy_timeout`` in seconds
+        (default :data:`BUSY_TIMEOUT`, see :meth:`set_busy_timeout`)."""
+        private_file(Path(path))
         db = sqlite_utils.Database(str(path))
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute("PRAGMA foreign_keys=ON")
-        db.execute("PRAGMA busy_timeout=5000")
         store = cls(db)
+        store.set_busy_timeout(BUSY_TIMEOUT if busy_timeout is None else busy_timeout)
         store.migrate()
         return store
+
+    def set_busy_timeout(self, seconds: float) -> None:
+        """How many seconds a write waits for another connection's write
+        lock before it fails with "database is locked" (see :func:`is_busy`)."""
+        self.db.execute(f"PRAGMA busy_timeout={max(0, round(seconds * 1000))}")
 
     def close(self) -> None:
         self.db.close()
@@ -410,7 +460,9 @@ class Store:
     # ----------------------------------------------------------------- games
 
     def game(self, name: str) -> dict[str, Any] | None:
-        rows = list(self._query("select * from games where name = ?", [name]))
+        """The game called ``name`` (names are stored case-folded)."""
+        rows = list(self._query("select * from games where name in (?, ?) order by name = ? desc",
+                                [name, name.lower(), name]))
         return rows[0] if rows else None
 
     def forming_games(self) -> list[str]:
@@ -591,23 +643,76 @@ class Store:
             ignore=True,
         )
 
-    def due_mail(self, now: str) -> list[dict[str, Any]]:
-        return list(
-            self._query(
-                "select * from outbox where status = 'queued' and next_attempt <= ? order by id",
-                [now],
-            )
-        )
+    def due_mail(self, now: str, claimant: str | None = None) -> list[dict[str, Any]]:
+        """Queued mail due at ``now``, oldest first. With ``claimant``, rows
+        another relay holds a live claim on are left out (the others may
+        still be taken before the caller claims them: :meth:`claim_mail`)."""
+        sql = "select * from outbox where status = 'queued' and next_attempt <= ?"
+        params: list[Any] = [now]
+        if claimant is not None:
+            sql += " and (claimed_until = '' or claimed_until < ? or claimed_by = ?)"
+            params += [now, claimant]
+        return list(self._query(sql + " order by id", params))
+
+    # Claims: a relay (judge.relay) claims an outbox row before it sends it:
+    # ``claimed_by`` names the relay (``host:pid:random``), ``claimed_until``
+    # ends the lease. The marks below clear the claim. A claim whose lease
+    # ran out, or whose process is gone (the relay releases those), may be
+    # taken again: that is the one place where a mail that was on its way
+    # when its process died is sent a second time, under its Message-ID.
+
+    def claim_mail(self, ids: Sequence[int], claimant: str, now: str, until: str) -> list[int]:
+        """Claim the queued, due outbox rows ``ids`` for ``claimant`` until
+        ``until``, in one short write transaction; returns the ids whose
+        claim took, in the order given. A row can be claimed when nobody
+        holds it, when its claim expired (``claimed_until < now``) or when
+        ``claimant`` holds it already; not once another relay has sent,
+        failed or rescheduled it."""
+        took: list[int] = []
+        if not ids:
+            return took
+        with self.atomic():
+            for mail_id in ids:
+                cursor = self.db.conn.execute(
+                    "UPDATE outbox SET claimed_by = ?, claimed_until = ? "
+                    "WHERE id = ? AND status = 'queued' AND next_attempt <= ? "
+                    "AND (claimed_until = '' OR claimed_until < ? OR claimed_by = ?)",
+                    [claimant, until, mail_id, now, now, claimant],
+                )
+                if cursor.rowcount == 1:
+                    took.append(mail_id)
+        return took
+
+    def release_claims(self, claimant: str, ids: Sequence[int] | None = None) -> int:
+        """Drop ``claimant``'s claims on queued rows (only on ``ids``, if
+        given), so that any relay may send them; returns how many."""
+        sql = ("UPDATE outbox SET claimed_by = '', claimed_until = '' "
+               "WHERE claimed_by = ? AND status = 'queued'")
+        params: list[Any] = [claimant]
+        if ids is not None:
+            if not ids:
+                return 0
+            sql += f" AND id IN ({', '.join('?' * len(ids))})"
+            params += list(ids)
+        return int(self._write(sql, params).rowcount)
+
+    def claimants(self) -> list[str]:
+        """Who holds claims (live or expired) on queued rows."""
+        return [r["claimed_by"] for r in self._query(
+            "select distinct claimed_by from outbox where status = 'queued' "
+            "and claimed_by != '' order by claimed_by")]
 
     def mark_sent(self, mail_id: int, now: str) -> None:
-        self._update("outbox", "id", mail_id, {"status": "sent", "sent": now})
+        self._update("outbox", "id", mail_id, {"status": "sent", "sent": now, **_UNCLAIMED})
 
     def mark_retry(self, mail_id: int, attempts: int, next_attempt: str, error: str) -> None:
-        fields = {"attempts": attempts, "next_attempt": next_attempt, "last_error": error}
+        fields = {"attempts": attempts, "next_attempt": next_attempt, "last_error": error,
+                  **_UNCLAIMED}
         self._update("outbox", "id", mail_id, fields)
 
     def mark_failed(self, mail_id: int, error: str) -> None:
-        self._update("outbox", "id", mail_id, {"status": "failed", "last_error": error})
+        self._update("outbox", "id", mail_id,
+                     {"status": "failed", "last_error": error, **_UNCLAIMED})
 
     def outbox(self, status: str | None = None) -> list[dict[str, Any]]:
         if status is None:

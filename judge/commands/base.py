@@ -67,12 +67,13 @@ class MailSession:
     """The decision the mail replies to (its In-Reply-To names a request for it)."""
 
     def ok(self, line: grammar.Line, result: str, text: str | None = None) -> None:
-        self.rows.append(Row(line.number, text if text is not None else line.text, result))
+        shown = grammar.mask_secrets(text if text is not None else line.text)
+        self.rows.append(Row(line.number, shown, result))
 
     def error(
         self, line: grammar.Line, message: str, hint: str = "", text: str | None = None
     ) -> None:
-        shown = text if text is not None else line.text
+        shown = grammar.mask_secrets(text if text is not None else line.text)
         self.rows.append(Row(line.number, shown, "not accepted (see below)"))
         self.errors.append(ErrorRow(line.number, shown, message, hint))
 
@@ -137,7 +138,4 @@ def handles(*names: str) -> Callable[[Handler], Handler]:
 
 
 def mask_signon(text: str) -> str:
-    words = text.split()
-    if len(words) >= 4 and words[0].upper() == "SIGNON":
-        words[3] = "*" * 8
-    return " ".join(words)
+    return grammar.mask_secrets(text)

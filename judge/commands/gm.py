@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+import re
+from datetime import UTC, datetime, timedelta
 
 from judge import adjudicator as adj
 from judge import grammar, scheduler
@@ -11,6 +12,10 @@ from judge.commands import setup
 from judge.commands.base import Ctx, handles
 from judge.session import CommandError, Loaded, Workspace
 from judge.store import Seat, hash_token, new_token
+
+#: One plain addr-spec (no lists, no display names, no routes).
+ADDRESS = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*")
+MAX_DEADLINE_DAYS = 365
 
 
 @handles("START")
@@ -43,6 +48,9 @@ def set_deadline(ctx: Ctx, command: grammar.Command) -> None:
         ) from exc
     if when <= ctx.ws.now:
         raise CommandError("that deadline is in the past")
+    if when > ctx.ws.now + timedelta(days=MAX_DEADLINE_DAYS):
+        raise CommandError(f"that deadline is more than {MAX_DEADLINE_DAYS} days away",
+                           "PAUSE the game for a long break")
     clock = scheduler.set_deadline(_clock(g), when.astimezone(UTC),
                                    g.settings(ctx.judge.config.settings))
     ctx.ws.set_clock(g, clock)
@@ -191,8 +199,9 @@ def replace(ctx: Ctx, command: grammar.Command) -> None:
     if seat is None:
         raise CommandError(f"no seat {command.args['role']!r} in {s.game}")
     address = command.args["address"].strip("<>").lower()
-    if "@" not in address:
-        raise CommandError(f"{address!r} is not a mail address")
+    if not ADDRESS.fullmatch(address):
+        raise CommandError(f"{command.args['address']!r} is not one mail address",
+                           "e.g. REPLACE Italy anna@example.org")
     token = new_token()
     g.set_seat(seat, address=address, token_hash=hash_token(token), status="active")
     ctx.judge.queue_mail(

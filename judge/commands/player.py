@@ -4,6 +4,7 @@ lines), standing answers, queue, flags, status, history, press, settings."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 
 from judge import adjudicator as adj
@@ -24,6 +25,18 @@ def game_line(ctx: Ctx, command: grammar.Command) -> None:
 
 @handles("ORDERS")
 def orders_block(ctx: Ctx, command: grammar.Command) -> None:
+    phase = command.args.get("phase", "").strip()
+    if phase and ctx.mail.signon is not None and ctx.mail.signon.role != "GM":
+        g = ctx.ws.get(ctx.mail.signon.game)
+        table = g.table
+        now = adj.phase_key(g.game, table) if table is not None else g.status
+        if phase.lower() != now.lower():
+            # Written for a phase that is over (or not yet open): refused whole.
+            ctx.mail.error(command.line, f"this block is for {phase}, and the game is at {now}",
+                           "nothing in it was done; send orders for the phase now open")
+            for ln in command.body:
+                ctx.mail.error(ln, f"part of the block for {phase}: not read")
+            return
     ctx.mail.ok(command.line, "orders block: these lines replace the orders you sent before")
     game_lines(ctx, command.body, block=True)
 
@@ -106,7 +119,12 @@ def _orders(ctx: Ctx, g: Loaded, role: str, lines: Sequence[grammar.Line], block
             continue
         accepted.append(action)
         ctx.mail.ok(ln, f"ok: {action.text}")
-    if accepted or block:
+    if block and lines and not accepted:
+        # A block whose every line was refused (orders for another phase, say)
+        # replaces nothing: what was held stays.
+        ctx.mail.sections.append("No line of the ORDERS block was accepted, so it replaced "
+                                 "nothing: the orders you sent before still stand.")
+    elif accepted or block:
         ctx.ws.apply(g, adj.submit(g.game, table, role, accepted, replace_all=block),
                      ctx.message_id)
         ctx.mail.touched.add(g.name)
@@ -410,6 +428,11 @@ def set_ack(ctx: Ctx, command: grammar.Command) -> None:
     ctx.mail.ok(command.line, what)
 
 
+#: Bidirectional controls (embeddings, overrides, isolates, marks): press
+#: text loses them, so no message can make the judge's mail read backwards.
+BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
 @handles("PRESS TO")
 def press(ctx: Ctx, command: grammar.Command) -> None:
     s, g, _seat = ctx.seat_game()
@@ -428,7 +451,7 @@ def press(ctx: Ctx, command: grammar.Command) -> None:
                 "seats: " + ", ".join(sorted(x.role for x in seats if x.role)),
             )
         targets = [by[n.lower()] for n in names if by[n.lower()].role != s.role]
-    text = "\n".join(ln.text for ln in command.body).strip("\n")
+    text = BIDI.sub("", "\n".join(ln.text for ln in command.body)).strip("\n")
     if not text:
         raise CommandError("the press message is empty", "write it between PRESS TO and ENDPRESS")
     to_names = ", ".join(sorted(x.role or "" for x in targets))

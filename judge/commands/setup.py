@@ -4,6 +4,7 @@ of a game (create, join, start) that the CLI shares with them."""
 from __future__ import annotations
 
 import json
+import re
 
 from judge import adjudicator as adj
 from judge import grammar, registry, scheduler
@@ -12,6 +13,9 @@ from judge.engine import Game, option_values
 from judge.rng import Rng, commitment
 from judge.session import CommandError, Loaded, Workspace
 from judge.store import hash_token, new_token
+
+#: Game names: ASCII letters and digits, - and _ (no look-alike letters).
+GAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
 
 
 @handles("SIGNON")
@@ -142,8 +146,8 @@ def create_(ctx: Ctx, command: grammar.Command) -> None:
             raise CommandError(f"option {word!r} is not name=value", "e.g. max_year=1910")
         k, v = word.split("=", 1)
         options[k] = v
-    name = command.args["game"]
-    token = create(ctx.ws, name, command.args["kind"], options, address)
+    name = command.args["game"].lower()
+    token = create(ctx.ws, command.args["game"], command.args["kind"], options, address)
     ctx.judge.store.use("create", address, scheduler.iso(ctx.ws.now))
     ctx.mail.reply_to = ctx.mail.reply_to or address
     ctx.mail.sections.append(
@@ -159,11 +163,12 @@ def create_(ctx: Ctx, command: grammar.Command) -> None:
 def create(ws: Workspace, name: str, kind: str, options: dict[str, str], gm_address: str) -> str:
     """Create a forming game; returns the GM's token (shown once)."""
     judge = ws.judge
-    if not name or not name.replace("-", "").replace("_", "").isalnum() or len(name) > 40:
+    if not GAME_NAME.fullmatch(name):
         raise CommandError(
             f"{name!r} is not a usable game name",
-            "use letters, digits, - and _, at most 40 characters",
+            "use the ASCII letters a-z, digits, - and _, at most 40 characters",
         )
+    name = name.lower()  # game names compare case-folded: SPRING26 is spring26
     if name.upper() == GM or ws.find(name) is not None:
         raise CommandError(f"a game called {name!r} already exists", "choose another name")
     try:
