@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
-import signal
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -147,40 +145,19 @@ def check_mail(ctx: click.Context, timeout: float) -> None:
 @click.pass_context
 def serve(ctx: click.Context, once: bool) -> None:
     """Run the daemon: poll mail, handle it, run deadlines, relay the outbox.
+    Only one may serve a home: a second one says which process holds the
+    home's lock (judge.lock) and exits with status 1.
 
     \b
     Example:
       judge --home ./league serve --once
     """
-    judge = _open(ctx)
-    from judge import mailconfig
+    from judge import daemon
 
     try:
-        mailconfig.check_secrets(judge.config)  # fail at start, not at the first mail
-    except cfg.ConfigError as exc:
-        judge.close()
+        daemon.serve(_home(ctx), once=once, echo=click.echo)
+    except (cfg.ConfigError, daemon.HomeLocked) as exc:
         raise click.ClickException(str(exc)) from exc
-    # systemd stops the service with SIGTERM: leave through `finally` (every
-    # mail is one transaction, so even a hard kill loses nothing).
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    wait = getattr(judge.inbound, "wait", None)  # IMAP IDLE, when there is one
-    try:
-        while True:
-            try:
-                for line in judge.cycle():
-                    click.echo(line)
-            except Exception:
-                if once:
-                    raise
-                logging.getLogger("judge").exception("cycle failed; trying again")
-            if once:
-                return
-            if wait is not None:
-                wait(judge.config.poll_seconds)
-            else:
-                time.sleep(judge.config.poll_seconds)
-    finally:
-        judge.close()
 
 
 @main.group()

@@ -230,7 +230,7 @@ def _acknowledge(ctx: Ctx) -> None:
     body = reports.render(
         "common/ack.txt.j2",
         intro="",
-        subject=mail.subject,
+        subject=grammar.mask_secrets(mail.subject),
         rows=session.rows,
         errors=session.errors,
         sections=session.sections,

@@ -1,16 +1,40 @@
 """The outbox relay: claims queued mail, sends it through the outbound
 transport (in the background, over several SMTP sessions, when the transport
-can), and records how each send went, with retries and backoff."""
+can), and records how each send went, with retries and backoff.
+
+Claims. Every outgoing row is claimed before it is sent: in one short write
+transaction the relay writes its id (``host:pid:random``, one per relay) and
+the end of a lease (:data:`CLAIM_LEASE`) into the row, and sends only the
+rows whose claim took (:meth:`judge.store.Store.claim_mail`). So two relays
+on one database, in one process or in two, never send one row twice: the
+second finds the row claimed, or already sent. Recording the outcome
+(sent, retry later, failed) clears the claim; so does :meth:`Relay.close`
+for the rows it did not get to.
+
+A claim is taken again only when its lease has run out, or when the process
+that made it, on this host, no longer exists (the relay checks the claims it
+finds at the start of each full pass). That is the one place where a mail is
+sent twice: a process killed after the server took a mail and before the
+relay recorded it leaves the row queued and claimed; the next relay sends it
+again, under the same Message-ID, which mail clients fold into one. At most
+:data:`RELAY_WINDOW` mails are claimed by one relay at a time.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
+import secrets
+import socket
 from concurrent.futures import Future
-from datetime import timedelta
+from datetime import datetime, timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from judge import bounces, scheduler
 from judge.mailout import PermanentFailure, ServerUnavailable, TemporaryFailure
+from judge.store import is_busy
 
 if TYPE_CHECKING:
     from judge.service import Judge
@@ -18,7 +42,44 @@ if TYPE_CHECKING:
 log = logging.getLogger("judge")
 
 RELAY_WINDOW = 8
-"""How many outbox mails may be on their way at once (see :meth:`Relay.run`)."""
+"""How many outbox mails may be on their way at once (see :meth:`Relay.run`);
+also how many one relay claims at a time."""
+
+CLAIM_LEASE = timedelta(minutes=10)
+"""How long a claim holds: far longer than any send (the SMTP timeout is a
+minute), so a claim runs out only when its relay died or lost its database."""
+
+Failure = TemporaryFailure | PermanentFailure | None
+
+
+def relay_id() -> str:
+    """A new claimant id: ``host:pid:random`` (one per :class:`Relay`, so two
+    judges in one process are two claimants)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+def claimant_gone(claimant: str) -> bool:
+    """Whether the relay ``claimant`` ran on this host in a process that no
+    longer exists (a zombie counts as gone). Claims made elsewhere, by this
+    process, or by a process that still runs are never taken for gone."""
+    host, _, rest = claimant.partition(":")
+    pid_text = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid_text.isdigit():
+        return False
+    pid = int(pid_text)
+    if pid <= 0 or pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False  # it exists, as another user
+    try:  # Linux: a killed process its parent has not reaped yet
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[-1].split()[:1] in (["Z"], ["X"])
 
 
 class Relay:
@@ -28,7 +89,12 @@ class Relay:
         self.judge = judge
         #: Outbox mails being sent in the background, by id.
         self.in_flight: dict[int, tuple[dict[str, Any], Future[None]]] = {}
+        #: Mails whose outcome could not be recorded yet (the database was
+        #: busy), by id: recorded at the next pass, never sent again.
+        self.unrecorded: dict[int, tuple[dict[str, Any], Failure]] = {}
         self.down = False
+        #: This relay's id in the outbox's ``claimed_by``.
+        self.claimant = relay_id()
 
     def run(self, *, wait: bool = True) -> list[str]:
         """Send what the outbox holds, with retries on temporary failures;
@@ -52,10 +118,17 @@ class Relay:
         only the first counts an attempt, as if the pass had stopped there.
         At most :data:`RELAY_WINDOW` mails are on their way at once, which
         also bounds how many a hard kill can make the judge send twice (each
-        under its own Message-ID, which mail clients fold into one)."""
+        under its own Message-ID, which mail clients fold into one).
+
+        Every mail is claimed before it is sent (see the module docstring).
+        A busy database (``sqlite3.OperationalError``, :func:`is_busy`)
+        propagates: nothing more starts, and what was sent but not recorded
+        is recorded at the next pass, not sent again."""
         sent: list[str] = []
         if wait and not self.judge.cycling:
             self.down = False  # a pass of its own (a cycle is one pass)
+        if wait:
+            self._free_stale()
         background = self.judge.background is not None
         while True:
             # Between mails (not waiting), only what was queued since the
@@ -68,35 +141,113 @@ class Relay:
                 return sent
             # Waiting: go on while mail is left beyond the window.
 
+    def close(self) -> None:
+        """Record what is on its way (waiting for it), then give up this
+        relay's claims on the rows it did not send: any relay sends those."""
+        try:
+            if self.in_flight:
+                self.collect([], wait=True)
+            if self.unrecorded:
+                self._record_unrecorded([])
+        except Exception:
+            log.exception("relay: could not record the mails being sent")
+        try:
+            self.judge.store.release_claims(self.claimant)
+        except Exception as exc:  # the lease runs out by itself
+            log.warning("relay: could not release its claims (%s); they lapse in %s",
+                        exc, CLAIM_LEASE)  # fmt: skip
+
+    # ----------------------------------------------------------------- claims
+
+    def _claim(self, ids: list[int], now: datetime) -> set[int]:
+        store = self.judge.store
+        return set(store.claim_mail(ids, self.claimant, scheduler.iso(now),
+                                    scheduler.iso(now + CLAIM_LEASE)))  # fmt: skip
+
+    def _free_stale(self) -> None:
+        """Release the claims of relays whose process is gone (this host only)."""
+        store = self.judge.store
+        for claimant in store.claimants():
+            if claimant == self.claimant or not claimant_gone(claimant):
+                continue
+            count = store.release_claims(claimant)
+            if count:
+                log.warning(
+                    "relay: %s is gone; the %d mail(s) it had claimed go again (one it had "
+                    "already handed to the server arrives twice, under one Message-ID)",
+                    claimant, count,
+                )  # fmt: skip
+
+    # ----------------------------------------------------------------- sending
+
     def _start(self, sent: list[str]) -> int:
-        """Start (or, without a background transport, send) the due mail;
-        return how many were started."""
+        """Claim and start (or, without a background transport, send) the
+        due mail; return how many were started."""
+        if self.unrecorded:
+            self._record_unrecorded(sent)
         if self.down:
             return 0
         started = 0
         self.judge.fresh_mail = False
         background = self.judge.background
-        for mrow in self.judge.store.due_mail(scheduler.iso(self.judge.now())):
-            if mrow["id"] in self.in_flight:
-                continue
+        store = self.judge.store
+        due = [m for m in store.due_mail(scheduler.iso(self.judge.now()), self.claimant)
+               if m["id"] not in self.in_flight and m["id"] not in self.unrecorded]  # fmt: skip
+        while due and not self.down:
+            room = RELAY_WINDOW - len(self.in_flight) if background is not None else RELAY_WINDOW
+            if room <= 0:
+                self.judge.fresh_mail = True  # the rest starts at the next call
+                break
+            batch, due = due[:room], due[room:]
+            took = self._claim([m["id"] for m in batch], self.judge.now())
+            mine = [m for m in batch if m["id"] in took]
             if background is not None:
-                if len(self.in_flight) >= RELAY_WINDOW:
-                    self.judge.fresh_mail = True  # the rest starts at the next call
-                    break
-                future = background.start(mrow["envelope_from"], mrow["to_addr"], mrow["raw"])
-                self.in_flight[mrow["id"]] = (mrow, future)
-                started += 1
+                for mrow in mine:
+                    future = background.start(mrow["envelope_from"], mrow["to_addr"], mrow["raw"])
+                    self.in_flight[mrow["id"]] = (mrow, future)
+                    started += 1
                 continue
-            failure: TemporaryFailure | PermanentFailure | None = None
-            try:
-                self.judge.outbound.send(mrow["envelope_from"], mrow["to_addr"], mrow["raw"])
-            except (TemporaryFailure, PermanentFailure) as exc:
-                failure = exc
-            self._relayed(mrow, failure, sent)
-            started += 1
-            if self.down:
-                break  # every other mail would fail the same way now
+            started += self._send_each(mine, sent)
         return started
+
+    def _send_each(self, rows: list[dict[str, Any]], sent: list[str]) -> int:
+        """Send claimed ``rows`` one by one (a transport without a
+        background); return how many were tried. Rows not tried (the server
+        went away, or something raised) have their claims released."""
+        tried = 0
+        try:
+            for mrow in rows:
+                if self.down:
+                    break  # every other mail would fail the same way now
+                failure: Failure = None
+                tried += 1
+                try:
+                    self.judge.outbound.send(mrow["envelope_from"], mrow["to_addr"], mrow["raw"])
+                except (TemporaryFailure, PermanentFailure) as exc:
+                    failure = exc
+                self._record(mrow, failure, sent)
+        finally:
+            rest = [m["id"] for m in rows[tried:]]
+            if rest:
+                with contextlib.suppress(Exception):  # else they lapse with the lease
+                    self.judge.store.release_claims(self.claimant, rest)
+        return tried
+
+    def _record(self, mrow: dict[str, Any], failure: Failure, sent: list[str]) -> None:
+        """:meth:`_relayed`, keeping the outcome for the next pass when the
+        database is busy (the mail has gone: it must not go again)."""
+        try:
+            self._relayed(mrow, failure, sent)
+        except Exception as exc:
+            if is_busy(exc):
+                self.unrecorded[mrow["id"]] = (mrow, failure)
+            raise
+
+    def _record_unrecorded(self, sent: list[str]) -> None:
+        for mail_id in sorted(self.unrecorded):
+            mrow, failure = self.unrecorded[mail_id]
+            self._relayed(mrow, failure, sent)
+            del self.unrecorded[mail_id]
 
     def collect(self, sent: list[str], *, wait: bool) -> int:
         """Record the background sends that finished (all of them, waiting
@@ -104,15 +255,18 @@ class Relay:
         transaction; return how many."""
         done = [i for i in sorted(self.in_flight) if wait or self.in_flight[i][1].done()]
         if done:
+            for mail_id in done:  # wait outside the transaction
+                with contextlib.suppress(Exception):
+                    self.in_flight[mail_id][1].exception()
             with self.judge.store.atomic():
                 for mail_id in done:
                     self._record_sent(mail_id, sent)
         return len(done)
 
     def _record_sent(self, mail_id: int, sent: list[str]) -> None:
-        """Wait for background send ``mail_id`` and record how it went."""
+        """Record how background send ``mail_id`` (finished) went."""
         mrow, future = self.in_flight.pop(mail_id)
-        failure: TemporaryFailure | PermanentFailure | None = None
+        failure: Failure = None
         try:
             future.result()
         except (TemporaryFailure, PermanentFailure) as exc:
@@ -121,16 +275,19 @@ class Relay:
             log.exception("relay: sending mail %s failed", mail_id)
             failure = TemporaryFailure(f"{type(exc).__name__}: {exc}")
         if isinstance(failure, ServerUnavailable) and self.down:
-            return  # the server is away: this pass already counted it
+            # The server is away: this pass already counted it; the mail
+            # waits, free for any relay.
+            self.judge.store.release_claims(self.claimant, [mail_id])
+            return
         self._relayed(mrow, failure, sent)
 
     def _relayed(
         self,
         mrow: dict[str, Any],
-        failure: TemporaryFailure | PermanentFailure | None,
+        failure: Failure,
         sent: list[str],
     ) -> None:
-        """Record how sending outbox mail ``mrow`` went."""
+        """Record how sending outbox mail ``mrow`` went (which clears its claim)."""
         now = self.judge.now()
         if isinstance(failure, TemporaryFailure):
             attempts = int(mrow["attempts"]) + 1

@@ -36,7 +36,7 @@ from judge.mailout import (
 from judge.relay import RELAY_WINDOW, Relay
 from judge.rng import Draw, VerifyError, commitment, new_seed, recompute
 from judge.session import CommandError, Loaded, Workspace, seats_for
-from judge.store import Store
+from judge.store import Store, is_busy
 
 __all__ = ["RELAY_WINDOW", "CommandError", "Crash", "Judge"]
 
@@ -115,11 +115,7 @@ class Judge:
         return cls(config, store, inbound, outbound, now)
 
     def close(self) -> None:
-        if self.relayer.in_flight:  # record what is on its way; the rest goes next time
-            try:
-                self.relayer.collect([], wait=True)
-            except Exception:
-                log.exception("could not record the mails being sent")
+        self.relayer.close()  # record what is on its way; the rest goes next time
         for transport in (self.inbound, self.outbound):
             closer = getattr(transport, "close", None)
             if closer is not None:
@@ -429,31 +425,58 @@ class Judge:
     # ================================================================== daemon
 
     def cycle(self) -> list[str]:
-        """One full cycle: read mail, run what is due, relay the outbox."""
+        """One full cycle: read mail, run what is due, relay the outbox.
+
+        A busy database (another process holds the write lock past the busy
+        timeout, :func:`judge.store.is_busy`) makes the part it hit wait for
+        the next cycle: the mail stays where it is, deadlines stay due, the
+        outbox keeps its mail; one warning and one line say what waited."""
         lines: list[str] = []
+        waited: list[str] = []
         self.relayer.down = False
         self.cycling = True
         try:
-            self._read_mail(lines)
-            lines.extend(self.run_due())
-            self.relay()
+            for part, step in (("the mail", lambda: self._read_mail(lines)),
+                               ("the deadlines", lambda: lines.extend(self.run_due())),
+                               ("the outbox", self.relay)):  # fmt: skip
+                try:
+                    step()
+                except Exception as exc:
+                    if not is_busy(exc):
+                        raise
+                    waited.append(part)
         finally:
             self.cycling = False
+        if waited:
+            line = (f"database busy (another process holds its write lock): "
+                    f"{', '.join(waited)} waited for the next cycle")  # fmt: skip
+            log.warning("%s", line)
+            lines.append(line)
         return lines
 
     def _read_mail(self, lines: list[str]) -> None:
-        for key, raw in self.inbound.fetch():
-            try:
-                lines.append(self.handle(key, raw))
-            except Crash:
-                raise
-            except Exception as exc:  # a bug must not stop the judge
-                log.exception("failed to handle %s", key)
-                lines.append(f"{key}: failed: {exc}")
-                self._record_failure(key, raw, exc)
-                self.inbound.done(key, ok=False)
-                continue
-            self.fault("before-move")
-            self.inbound.done(key, ok=True)
-            if self.background is not None:
-                self.relay(wait=False)  # the acknowledgement leaves while we go on
+        """Handle each new mail; a busy database stops the reading, leaving
+        that mail (and the rest) where it is for the next cycle."""
+        mails = self.inbound.fetch()
+        try:
+            for key, raw in mails:
+                try:
+                    lines.append(self.handle(key, raw))
+                except Crash:
+                    raise
+                except Exception as exc:  # a bug must not stop the judge
+                    if is_busy(exc):
+                        raise
+                    log.exception("failed to handle %s", key)
+                    self._record_failure(key, raw, exc)  # busy: the mail waits too
+                    lines.append(f"{key}: failed: {exc}")
+                    self.inbound.done(key, ok=False)
+                    continue
+                self.fault("before-move")
+                self.inbound.done(key, ok=True)
+                if self.background is not None:
+                    self.relay(wait=False)  # the acknowledgement leaves while we go on
+        finally:
+            closing = getattr(mails, "close", None)
+            if closing is not None:
+                closing()

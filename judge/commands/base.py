@@ -106,7 +106,9 @@ class Ctx:
         """The signed-on player's game and seat (as loaded by this mail)."""
         s = self.signed()
         g = self.ws.get(s.game)
-        seat = g.seat(s.role)
+        signed = s.seat
+        seat = next((x for x in g.seats if signed is not None and x.id == signed.id), None)
+        seat = seat or g.seat(s.role)
         if seat is None:
             raise CommandError(f"{s.role} has no seat in {s.game} yet",
                                "the start report gives every seat its role")

@@ -1,0 +1,299 @@
+"""Hostile mail and careless hosts: nobody can block, flood or confuse a game.
+
+Each test is one defect found by attacking the judge by mail, as a stranger,
+a hostile player or a careless GM would; each failed on the judge before it
+was mended.
+"""
+
+from __future__ import annotations
+
+import stat
+from datetime import timedelta
+from email.message import EmailMessage
+
+from click.testing import CliRunner
+
+from judge import cli
+from tests.core.conftest import Clock, Post
+from tests.core.helpers import GM_ADDR, start_sealed, token_in
+
+CLASSIC = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
+
+
+def _last_to(post: Post, address: str) -> str:
+    mails = [m for m in post.new() if m["To"] == address]
+    assert mails, f"no mail to {address}"
+    return post.text(mails[-1])
+
+
+def _to(mails: list[EmailMessage], address: str) -> list[EmailMessage]:
+    return [m for m in mails if m["To"] == address]
+
+
+# --------------------------------------------------------------------------- seats
+
+
+def test_a_stranger_cannot_block_a_forming_game(post: Post) -> None:
+    """JOIN names a role the game has, and never goes past its seat count; the
+    GM removes any seat before START, by mail or on the command line."""
+    post.send(GM_ADDR, "CREATE fg sealed_bids\n")
+    gm = token_in(post, GM_ADDR)
+    post.new()
+    post.send("mallory@evil.example", "JOIN fg Narnia\n")
+    text = _last_to(post, "mallory@evil.example")
+    assert "Sealed Bids has no role 'Narnia'" in text
+    assert "roles: North, East, South, West" in text
+    assert post.judge.store.seats("fg") == []
+    for i, role in enumerate(("North", "East", "South", "West")):
+        post.send(f"p{i}@players.example", f"JOIN fg {role}\n")
+    post.clock.advance(hours=1)  # a stranger is answered once an hour
+    post.send("mallory@evil.example", "JOIN fg\n")
+    assert "fg is full: it has 4 seats" in _last_to(post, "mallory@evil.example")
+    assert len(post.judge.store.seats("fg")) == 4
+    # The GM removes a seat by mail; the address is told.
+    post.send(GM_ADDR, f"SIGNON fg GM {gm}\nREMOVE p3@players.example\nREMOVE nobody@x.example\n")
+    mails = post.new()
+    ack = post.text(_to(mails, GM_ADDR)[-1])
+    assert "p3@players.example no longer has a seat in fg" in ack
+    assert "no seat of 'nobody@x.example' in fg" in ack
+    assert "removed your seat" in post.text(_to(mails, "p3@players.example")[-1])
+    # ... and on the command line.
+    result = CliRunner().invoke(cli.main, ["--home", str(post.home), "game", "unseat", "fg",
+                                           "South"])
+    assert result.exit_code == 0, result.output
+    assert "p2@players.example no longer has a seat in fg" in result.output
+    post.judge.store.db.conn.commit()
+    assert {s.address for s in post.judge.store.seats("fg")} == {
+        "p0@players.example", "p1@players.example"}
+    post.send(GM_ADDR, f"SIGNON fg GM {gm}\nSTART\n")
+    assert "fg started" in _last_to(post, GM_ADDR)
+
+
+def test_joins_by_approval(post: Post) -> None:
+    post.send(GM_ADDR, "CREATE ap sealed_bids\n")
+    gm = token_in(post, GM_ADDR)
+    post.send(GM_ADDR, f"SIGNON ap GM {gm}\nSET joins approval\n")
+    post.new()
+    post.send("anna@players.example", "JOIN ap North\n")
+    mails = post.new()
+    assert "your request is with its GM" in post.text(_to(mails, "anna@players.example")[0])
+    assert "token is:" not in post.text(_to(mails, "anna@players.example")[0])
+    assert "ADMIT anna@players.example" in post.text(_to(mails, GM_ADDR)[0])
+    post.send(GM_ADDR, f"SIGNON ap GM {gm}\nADMIT anna@players.example\n")
+    token = token_in(post, "anna@players.example")
+    post.send("anna@players.example", f"SIGNON ap North {token}\nSTATUS\n")
+    assert "ap is forming" in _last_to(post, "anna@players.example")
+
+
+def test_list_shows_only_games_open_to_join(post: Post) -> None:
+    start_sealed(post)  # g1: running
+    post.send(GM_ADDR, "CREATE open1 sealed_bids\n")
+    post.send("who@x.example", "LIST\n")
+    text = _last_to(post, "who@x.example")
+    assert "open1: Sealed Bids (sealed_bids), 0 of 4 seats taken, open" in text
+    assert "g1" not in text
+
+
+# --------------------------------------------------------------------------- floods
+
+
+def test_one_mail_of_press_to_all_cannot_flood(post: Post) -> None:
+    """199 PRESS TO ALL lines once queued 1,195 mails: beyond
+    limits.press_recipients_per_mail the mail is refused whole, with one reply."""
+    seats = start_sealed(post)
+    post.new()
+    body = seats.signon("North") + "\n" + "PRESS TO ALL\nhello\nENDPRESS\n" * 60
+    post.send(seats.addresses["North"], body)
+    mails = post.new()
+    assert [m["To"] for m in mails] == [seats.addresses["North"]]
+    text = post.text(mails[0])
+    assert "not carried out" in text and "limits.press_recipients_per_mail" in text
+    assert post.judge.store.outbox("queued") == []
+
+
+def test_press_per_hour(post: Post, clock: Clock) -> None:
+    seats = start_sealed(post)
+    post.new()
+    sign = seats.signon("North")
+    for _ in range(7):  # 2 recipients each: 14 press mails
+        post.send(seats.addresses["North"], f"{sign}\nPRESS TO ALL\nhi\nENDPRESS\n")
+    post.new()
+    for i in range(9):
+        post.send(seats.addresses["North"], f"{sign}\nPRESS TO ALL\nagain {i}\nENDPRESS\n")
+    texts = [post.text(m) for m in _to(post.new(), seats.addresses["North"])]
+    assert "limits.press_per_hour" in texts[-1]  # 32 would be over 30
+    assert all("press sent to" in t for t in texts[:-1])
+    clock.advance(hours=1, minutes=1)
+    post.send(seats.addresses["North"], f"{sign}\nPRESS TO ALL\nlater\nENDPRESS\n")
+    assert "press sent to" in _last_to(post, seats.addresses["North"])
+
+
+def test_many_create_or_join_lines_are_refused_whole(post: Post) -> None:
+    """One stranger mail with 200 CREATE or JOIN lines made 200 games or seats
+    (and held the write lock for about 25 s)."""
+    post.send("mallory@evil.example", "".join(f"CREATE x{i} sealed_bids\n" for i in range(150)))
+    assert "limits.creates_per_mail" in _last_to(post, "mallory@evil.example")
+    assert post.judge.store.game_names() == []
+    post.send(GM_ADDR, "CREATE fg sealed_bids\n")
+    post.clock.advance(hours=1)  # a stranger is answered once an hour
+    post.send("mallory@evil.example", "JOIN fg\n" * 50)
+    assert "limits.joins_per_mail" in _last_to(post, "mallory@evil.example")
+    assert post.judge.store.seats("fg") == []
+
+
+def test_games_a_stranger_may_create_per_day(post: Post, clock: Clock) -> None:
+    for i in range(3):
+        post.send("maker@x.example", f"CREATE d{i} sealed_bids\n")
+        clock.advance(minutes=1)
+    post.send("maker@x.example", "CREATE d3 sealed_bids\n")
+    assert "limits.creates_per_day" in _last_to(post, "maker@x.example")
+    assert post.judge.store.game("d3") is None
+    clock.advance(days=1)
+    post.send("maker@x.example", "CREATE d3 sealed_bids\n")
+    assert post.judge.store.game("d3") is not None
+
+
+def test_backscatter_to_forged_strangers_is_capped(post: Post) -> None:
+    """Any number of arbitrary addresses got one reply an hour each: now at
+    most limits.strangers_per_hour different strangers are answered an hour."""
+    for i in range(40):
+        post.send(f"victim{i}@forged.example", "HELP\n")
+    answered = {m["To"] for m in post.new()}
+    assert len(answered) == post.judge.config.strangers_per_hour == 30
+
+
+def test_a_forged_registered_from_earns_few_replies(post: Post) -> None:
+    seats = start_sealed(post)
+    post.new()
+    for i in range(30):
+        post.send(seats.addresses["North"], f"HELP\nLIST {i}\n")
+    replies = _to(post.new(), seats.addresses["North"])
+    assert len(replies) < 30
+    since = (post.clock.now.replace(microsecond=0) - timedelta(hours=1)).isoformat()
+    assert post.judge.store.replies_since(seats.addresses["North"], since) == 20
+
+
+# --------------------------------------------------------------------------- stale mail
+
+
+def _classic(post: Post) -> dict[str, str]:
+    post.send(GM_ADDR, "CREATE dip classic\n")
+    gm = token_in(post, GM_ADDR)
+    tokens = {}
+    for power in CLASSIC:
+        address = f"{power.lower()}@players.example"
+        post.send(address, f"JOIN dip {power}\n")
+        tokens[power] = token_in(post, address)
+    post.send(GM_ADDR, f"SIGNON dip GM {gm}\nSTART\n")
+    return tokens
+
+
+def test_a_stale_spring_block_replaces_nothing_in_the_fall(post: Post) -> None:
+    """An old spring ORDERS block re-sent in the fall replaced the three orders
+    France held with nothing, while the acknowledgement said the refused lines
+    changed nothing."""
+    tokens = _classic(post)
+    france = "france@players.example"
+    spring = "ORDERS\nA Par - Bur\nA Mar - Spa\nF Bre - Mao\nEND\n"
+    for power in CLASSIC:
+        body = spring if power == "France" else "ORDERS\nEND\n"
+        post.send(f"{power.lower()}@players.example",
+                  f"SIGNON dip {power} {tokens[power]}\n{body}")
+    assert post.judge.table("dip").state["phase"] == "F1901M"
+    post.send(france, f"SIGNON dip France {tokens['France']}\n"
+                      "ORDERS\nA Bur H\nA Spa H\nF Mao H\nEND\n")
+    held = [a.text for a in post.judge.table("dip").held("France")]
+    assert len(held) == 3
+    post.new()
+    post.send(france, f"SIGNON dip France {tokens['France']}\n{spring}")
+    text = _last_to(post, france)
+    assert "replaced nothing" in text
+    assert [a.text for a in post.judge.table("dip").held("France")] == held
+    # A block that names its phase is refused whole once that phase is over.
+    post.send(france, f"SIGNON dip France {tokens['France']}\nORDERS S1901M\n"
+                      "A Bur - Mun\nEND\n")
+    text = _last_to(post, france)
+    assert "this block is for S1901M, and the game is at F1901M" in text
+    assert [a.text for a in post.judge.table("dip").held("France")] == held
+
+
+# --------------------------------------------------------------------------- tokens
+
+
+def test_resign_eject_and_replace_revoke_the_old_token(post: Post) -> None:
+    seats = start_sealed(post)
+    post.send(seats.addresses["North"], f"{seats.signon('North')}\nRESIGN\n")
+    lines = post.send(seats.addresses["North"], f"{seats.signon('North')}\nDRAW\n")
+    assert "auth-failure" in lines[0]
+    post.send(GM_ADDR, f"{seats.gm()}\nEJECT East\nREPLACE South new@players.example\n")
+    for role in ("East", "South"):
+        lines = post.send(seats.addresses[role], f"{seats.signon(role)}\nDRAW\n")
+        assert "auth-failure" in lines[0], role
+    assert post.judge.table("g1").draw_votes == []
+
+
+def test_fullwidth_signon_is_read_and_its_token_never_echoed(post: Post) -> None:
+    seats = start_sealed(post)
+    post.new()
+    token = seats.tokens["North"]
+    post.send(seats.addresses["North"], f"ＳＩＧＮＯＮ g1 North {token}\nSTATUS\n",
+              subject=f"Re: SIGNON g1 North {token}")
+    mails = _to(post.new(), seats.addresses["North"])
+    text = post.text(mails[-1])
+    assert "signed on as North in g1" in text
+    assert token not in text and token not in str(mails[-1]["Subject"])
+    assert str(mails[-1]["Subject"]).count("Re:") == 1
+    row = post.judge.store.inbox()[-1]
+    assert token not in row["subject"]
+
+
+def test_tokens_have_eighty_bits_and_the_database_is_private(post: Post) -> None:
+    from judge.store import TOKEN_ALPHABET, TOKEN_LENGTH, new_token
+
+    assert len(TOKEN_ALPHABET) ** TOKEN_LENGTH >= 2**80
+    assert len(set(TOKEN_ALPHABET)) == len(TOKEN_ALPHABET) and not set("ilo1") & set(
+        TOKEN_ALPHABET)
+    assert len(new_token()) == TOKEN_LENGTH
+    start_sealed(post)
+    for suffix in ("", "-wal", "-shm"):
+        path = post.judge.config.db_path.with_name("judge.db" + suffix)
+        if path.exists():
+            assert stat.S_IMODE(path.stat().st_mode) == 0o600, suffix
+
+
+# --------------------------------------------------------------------------- names and values
+
+
+def test_look_alike_game_names_are_refused(post: Post) -> None:
+    post.send(GM_ADDR, "CREATE spring26 sealed_bids\n")
+    for name in ("SPRING26", "spring２６"):
+        post.send(GM_ADDR, f"CREATE {name} sealed_bids\n")
+        assert "a game called 'spring26' already exists" in _last_to(post, GM_ADDR), name
+    post.send(GM_ADDR, "CREATE spr\u0456ng26 sealed_bids\n")  # a Cyrillic і
+    assert "is not a usable game name" in _last_to(post, GM_ADDR)
+    assert post.judge.store.game_names() == ["spring26"]
+
+
+def test_press_loses_bidi_controls(post: Post) -> None:
+    seats = start_sealed(post)
+    post.new()
+    post.send(seats.addresses["North"],
+              f"{seats.signon('North')}\nPRESS TO East\nattack \u202enow\u202c\nENDPRESS\n")
+    press = [m for m in post.new() if m["To"] == seats.addresses["East"]]
+    assert press and "attack now" in post.text(press[0])
+    assert "\u202e" not in post.text(press[0])
+
+
+def test_gm_values_the_code_could_fail_on_are_refused_on_their_line(post: Post) -> None:
+    seats = start_sealed(post)
+    post.new()
+    post.send(GM_ADDR, f"{seats.gm()}\nSET DEADLINE 9999-12-31 23:59\n"
+                       "REPLACE East a@b.example,c@d.example\nSET grace_hours nan\n"
+                       "EXTEND 1e308\nSET joins maybe\n")
+    text = _last_to(post, GM_ADDR)
+    assert "more than 365 days away" in text
+    assert "is not one mail address" in text
+    assert "grace_hours must be between 0 and 1440 hours" in text
+    assert "may be extended by 72 hours in all" in text
+    assert "joins is open or approval" in text
+    assert text.count("-> not accepted") == 5
