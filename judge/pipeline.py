@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
@@ -49,7 +50,37 @@ def real_attachments(mail: IncomingMail) -> list[str]:
     return [a for a in mail.attachments if not any(f"({t}," in a for t in SIGNATURE_TYPES)]
 
 
-def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"") -> str:
+@dataclass
+class Prepared:
+    """What is worked out of a mail before its transaction: its commands, and
+    every SIGNON's token checked against the hash stored when it was read
+    (the slow part: scrypt), so no write lock is held meanwhile."""
+
+    parsed: grammar.Parsed
+    commands: list[grammar.Command]
+    checked: dict[tuple[str, str], tuple[str, bool]] = field(default_factory=dict)
+    """(game, role) -> (the stored hash the token was checked against, match)."""
+
+
+def prepare(judge: Judge, mail: IncomingMail) -> Prepared:
+    """Parse the mail and check its tokens; reads only, outside any transaction."""
+    parsed = grammar.parse_body(list(mail.lines))
+    commands = grammar.parse_subject(mail.subject) + parsed.commands
+    pre = Prepared(parsed, commands)
+    if len(commands) > judge.config.max_commands:
+        return pre  # refused whole; nothing to check
+    for command in commands:
+        if command.name != "SIGNON":
+            continue
+        name, role = command.args["game"], command.args["role"]
+        stored = judge.store.token_hash(name, role)
+        pre.checked[(name.lower(), role.lower())] = (
+            stored or "", check_token(command.args["token"], stored))
+    return pre
+
+
+def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"",
+           pre: Prepared | None = None) -> str:
     """Handle one decoded mail (inside the caller's transaction); returns the outcome."""
     store = judge.store
     now = judge.now()
@@ -76,8 +107,8 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"") -> str:
     attached = real_attachments(mail)
     if refusal is None and attached and judge.config.attachments == "refuse":
         refusal = "attachments are not accepted (" + "; ".join(attached) + ")"
-    parsed = grammar.parse_body(list(mail.lines))
-    commands = grammar.parse_subject(mail.subject) + parsed.commands
+    pre = pre if pre is not None else prepare(judge, mail)
+    parsed, commands = pre.parsed, pre.commands
     if refusal is None and not commands and not parsed.errors:
         refusal = "it holds no commands (its body is empty)"
     if refusal is None and len(commands) > judge.config.max_commands:
@@ -102,7 +133,7 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"") -> str:
         return f"refused: {refusal}"
 
     ws = Workspace(judge, now)
-    failure = authenticate(judge, ws, mail, commands)
+    failure = authenticate(judge, ws, mail, commands, pre.checked)
     if failure is not None:
         judge.record(mail, key, "auth-failure", failure, raw=raw)
         return f"auth-failure: {failure}"
@@ -256,10 +287,21 @@ def _acknowledge(ctx: Ctx) -> None:
 
 
 def authenticate(judge: Judge, ws: Workspace, mail: IncomingMail,
-                 commands: Iterable[grammar.Command]) -> str | None:
+                 commands: Iterable[grammar.Command],
+                 checked: dict[tuple[str, str], tuple[str, bool]] | None = None) -> str | None:
     """Check every SIGNON before anything runs. One failure rejects the mail
     whole: a wrong token changes nothing and reveals nothing. The notice goes
-    to the seat's registered address, at most once an hour."""
+    to the seat's registered address, at most once an hour. ``checked``
+    holds the tokens :func:`prepare` already checked; a hash that changed
+    since (a REPLACE in between) is checked again here."""
+    checked = checked or {}
+
+    def verify(name: str, role: str, token: str, stored: str | None) -> bool:
+        before = checked.get((name.lower(), role.lower()))
+        if before is not None and before[0] == (stored or ""):
+            return before[1]
+        return check_token(token, stored)
+
     store = judge.store
     for command in commands:
         if command.name != "SIGNON":
@@ -271,7 +313,7 @@ def authenticate(judge: Judge, ws: Workspace, mail: IncomingMail,
         if g is not None:
             if role.upper() == GM:
                 registered = g.row["gm_address"]
-                ok = check_token(token, g.row["gm_token_hash"])
+                ok = verify(name, role, token, g.row["gm_token_hash"])
             else:
                 seat = g.seat(role) or next(
                     (s for s in g.seats
@@ -279,9 +321,9 @@ def authenticate(judge: Judge, ws: Workspace, mail: IncomingMail,
                     None,
                 )
                 registered = seat.address if seat else None
-                ok = check_token(token, seat.token_hash if seat else None)
+                ok = verify(name, role, token, seat.token_hash if seat else None)
         else:
-            check_token(token, None)
+            verify(name, role, token, None)
         if ok and registered == mail.from_addr:
             continue
         reason = (

@@ -254,8 +254,10 @@ class Judge:
         """Handle one message in one transaction; returns the log line."""
         mail = parse_mail(raw, Limits(self.config.max_bytes, self.config.max_lines))
         self.fault("parsed")
+        # Parsing and the token checks (scrypt) hold no write lock.
+        pre = pipeline.prepare(self, mail) if not (mail.drop or mail.refuse) else None
         with self.store.atomic():
-            outcome = pipeline.handle(self, mail, key, raw)
+            outcome = pipeline.handle(self, mail, key, raw, pre)
             self.fault("applied")
         self.fault("committed")
         line = f"{mail.message_id} from {mail.from_addr or '?'}: {outcome}"

@@ -527,6 +527,19 @@ class Store:
     def delete_seat(self, seat_id: int) -> None:
         self.db.table("seats").delete(seat_id)
 
+    def token_hash(self, game: str, role: str) -> str | None:
+        """The stored token hash a SIGNON for ``role`` (or GM) in ``game`` is
+        checked against: the seat's by its role or the role it asked for."""
+        if role.upper() == "GM":
+            rows = list(self._query("select gm_token_hash as h from games where name in (?, ?)",
+                                    [game, game.lower()]))
+        else:
+            rows = list(self._query(
+                "select token_hash as h from seats where game in (?, ?) and "
+                "(lower(role) = lower(?) or (role is null and lower(wanted) = lower(?))) "
+                "order by role is null limit 1", [game, game.lower(), role, role]))
+        return str(rows[0]["h"]) if rows else None
+
     def is_registered(self, address: str) -> bool:
         rows = list(
             self._query(

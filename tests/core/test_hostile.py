@@ -297,3 +297,27 @@ def test_gm_values_the_code_could_fail_on_are_refused_on_their_line(post: Post) 
     assert "may be extended by 72 hours in all" in text
     assert "joins is open or approval" in text
     assert text.count("-> not accepted") == 5
+
+
+def test_no_write_lock_is_held_while_tokens_are_checked(post: Post, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A mail's tokens are checked (scrypt, the slow part) before its
+    transaction begins, so a flood of signed mails never holds the write lock
+    for the time of their key derivations."""
+    import hashlib
+
+    from judge import store as store_module
+
+    seats = start_sealed(post)
+    store_module._VERIFIED.clear()  # no token is known to this process yet
+    conn = post.judge.store.db.conn
+    during: list[bool] = []
+    real = hashlib.scrypt
+
+    def spy(*args: object, **kw: object) -> bytes:
+        during.append(conn.in_transaction)
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store_module.hashlib, "scrypt", spy)
+    post.send(seats.addresses["North"], f"{seats.signon('North')}\nSTATUS\n")
+    post.send(seats.addresses["East"], f"SIGNON g1 East {'x' * 16}\nSTATUS\n")  # a wrong one
+    assert len(during) == 2 and not any(during)
