@@ -323,8 +323,10 @@ def game_show(ctx: click.Context, name: str, role: str | None, as_json: bool) ->
 
 @main.command()
 @click.argument("name")
+@click.option("--from-snapshot", is_flag=True,
+              help="Start from the latest snapshot (fast; checks only what followed it).")
 @click.pass_context
-def replay(ctx: click.Context, name: str) -> None:
+def replay(ctx: click.Context, name: str, from_snapshot: bool) -> None:
     """Rebuild a game from its action log; fail loudly if it differs.
 
     \b
@@ -333,7 +335,7 @@ def replay(ctx: click.Context, name: str) -> None:
     """
     judge = _open(ctx)
     try:
-        click.echo(judge.replay_check(name))
+        click.echo(judge.replay_check(name, full=not from_snapshot))
     except (adj.ReplayError, CommandError) as exc:
         raise click.ClickException(str(exc)) from exc
     finally:

@@ -45,6 +45,7 @@ def add_schema_dir(path: Path) -> None:
     if path not in SCHEMA_DIRS:
         SCHEMA_DIRS.append(path)
         load_schema.cache_clear()
+        validator.cache_clear()
 
 
 @cache
@@ -98,9 +99,19 @@ def load_schema(name: str) -> dict[str, Any]:
     raise FileNotFoundError(f"no schema {name!r} in {', '.join(map(str, SCHEMA_DIRS))}")
 
 
+@cache
+def validator(schema_name: str) -> jsonschema.protocols.Validator:
+    """One validator per schema, the schema itself checked once (not per report)."""
+    schema = load_schema(schema_name)
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    checker: jsonschema.protocols.Validator = cls(schema)
+    return checker
+
+
 def validate(schema_name: str, document: Any) -> None:
     """Raise jsonschema.ValidationError unless ``document`` fits the schema."""
-    jsonschema.validate(document, load_schema(schema_name))
+    validator(schema_name).validate(document)
 
 
 def view_attachment(game: Game, view: Mapping[str, JSON]) -> bytes:

@@ -329,7 +329,7 @@ class Judge:
                 f"{name}: the log rebuilds a different game (differs in {', '.join(diff)})"
             )
         how = "" if full else " from the latest snapshot"
-        return f"{name}: {len(self.store.actions(name))} log entries rebuild the stored game{how}"
+        return f"{name}: {self.store.last_action(name)} log entries rebuild the stored game{how}"
 
     def verify(self, name: str) -> str:
         """After the game: check the revealed seed against its published hash,

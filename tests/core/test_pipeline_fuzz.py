@@ -21,8 +21,20 @@ LINES = st.sampled_from([
     "ORDERS", "END", "PRESS TO ALL", "ENDPRESS", "WAIT", "DRAW", "STATUS", "RESIGN",
     "START", "PROCESS", "ROLLBACK", "EJECT North", "REPLACE North x@y.example", "EXTEND 5",
     "SET DEADLINE 2030-01-01 12:00", "> SIGNON g1 North x", "-- ", "HELP", "JOIN g1 West",
+    # the shapes of hostile mail: look-alike and fullwidth words, bidi controls,
+    # floods, stale blocks, values that could break the code
+    "ＳＩＧＮＯＮ g1 North ｎｏｔｔｈｅｔｏｋｅｎ", "SIGNON G1 NORTH notthetoken", "JOIN g1 Narnia",
+    "JOIN fg", "CREATE x1 sealed_bids", "CREATE spr\u0456ng26 sealed_bids",
+    "CREATE spring２６ sealed_bids", "attack \u202enow\u202c", "ORDERS S1901M",
+    "POLICY gift PASS WHEN to me", "POLICY", "QUEUE", "CANCEL ALL", "CANCEL 99",
+    "SET MAIL each", "SET ACK errors", "SET DEADLINE 9999-12-31 23:59",
+    "REPLACE North a@b.example,c@d.example", "SET grace_hours nan", "EXTEND 1e308",
+    "k7mq2x9adf3pzz2v", "ADMIT x@y.example", "REMOVE North",
 ])
-TEXT = st.lists(st.one_of(LINES, st.text(max_size=80)), max_size=12).map("\n".join)
+FLOOD = st.sampled_from(["PRESS TO ALL\nhi\nENDPRESS", "CREATE f sealed_bids", "JOIN g1",
+                         "STATUS"]).flatmap(
+    lambda line: st.integers(min_value=2, max_value=60).map(lambda n: "\n".join([line] * n)))
+TEXT = st.lists(st.one_of(LINES, st.text(max_size=80), FLOOD), max_size=12).map("\n".join)
 CHARSETS = st.sampled_from(["utf-8", "iso-8859-1", "windows-1252", "koi8-r", "gb2312",
                             "x-unknown-charset", "utf-16"])
 ENCODINGS = st.sampled_from(["7bit", "8bit", "base64", "quoted-printable"])

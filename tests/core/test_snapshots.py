@@ -131,11 +131,6 @@ def test_a_rebuild_from_the_snapshot_reads_only_the_entries_after_it(
     assert rows_read.total == judge.store.last_action(GAME) > later
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Judge.replay_check (judge/service.py) ends with "
-    "len(self.store.actions(name)) for its message, reading every row of the "
-    "log (payloads included) also when it replays from the latest snapshot: "
-    "`judge replay` costs grow with the game"))
 def test_judge_replay_from_the_snapshot_reads_only_the_entries_after_it(
         played: ClassicByMail, rows_read: RowsRead) -> None:
     judge = played.judge
