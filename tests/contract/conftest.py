@@ -18,6 +18,7 @@ import pytest
 
 from judge import registry
 from judge.engine import JSON, Game
+from tests.support.counterspell import GAME as COUNTERSPELL
 from tests.support.driver import playthrough_sets, set_label
 from tests.support.sealed_bids import GAME as SEALED_BIDS
 
@@ -46,6 +47,8 @@ def contract_games() -> list[Game]:
     games, _ = builtin_games()
     if all(g.id != SEALED_BIDS.id for g in games):
         games.append(SEALED_BIDS)
+    games.append(COUNTERSPELL)
+    registry.register(COUNTERSPELL)  # found by id (test_game_object), like Sealed Bids below
     return games
 
 
