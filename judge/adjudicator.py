@@ -95,6 +95,9 @@ class Table:
     queue: dict[Role, list[dict[str, str]]] = field(default_factory=dict)
     policies: dict[Role, dict[str, list[dict[str, str]]]] = field(default_factory=dict)
     windows: dict[str, dict[str, Any]] = field(default_factory=dict)
+    unready: list[Role] = field(default_factory=list)
+    """Roles whose latest orders had a refused line: not ready for early
+    processing until they send orders with none (or NOWAIT)."""
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -114,6 +117,7 @@ class Table:
                 if any(p.values())
             },
             "windows": self.windows,
+            **({"unready": sorted(self.unready)} if self.unready else {}),
         }
 
     def dumps(self) -> str:
@@ -134,6 +138,7 @@ class Table:
             queue={k: [_queued(q) for q in v] for k, v in raw.get("queue", {}).items()},
             policies={k: _policies(v) for k, v in raw.get("policies", {}).items()},
             windows=copy.deepcopy(dict(raw.get("windows", {}))),
+            unready=list(raw.get("unready", [])),
         )
 
     @classmethod
@@ -159,6 +164,7 @@ class Table:
             policies={r: {k: [dict(e) for e in es] for k, es in p.items()}
                       for r, p in self.policies.items()},
             windows=copy.deepcopy(self.windows),
+            unready=list(self.unready),
         )
 
     def held(self, role: Role) -> list[Action]:
@@ -306,7 +312,8 @@ def ready(game: Game, table: Table, absent: Iterable[Role] = ()) -> bool:
     if not ordering:
         return False
     owed = ordering - set(absent)
-    return owed <= set(table.submitted) and not (set(table.waiting) & owed)
+    held_back = set(table.waiting) | set(table.unready)
+    return owed <= set(table.submitted) and not (held_back & owed)
 
 
 def window_complete(game: Game, table: Table, absent: Iterable[Role] = ()) -> bool:
@@ -343,6 +350,7 @@ def _new_phase(table: Table) -> None:
     table.orders = {}
     table.submitted = []
     table.waiting = []
+    table.unready = []
 
 
 def _sync(game: Game, table: Table) -> list[Event]:
@@ -560,9 +568,10 @@ def deadline(game: Game, table: Table, seed: bytes) -> Step:
 
 
 def set_flag(table: Table, role: Role, flag: str, on: bool) -> Step:
-    """WAIT / DRAW flags. They change no game state but are logged."""
+    """WAIT / DRAW flags, and ``unready`` (orders with a refused line). They
+    change no game state but are logged."""
     new = table.bookkeeping_copy()
-    target = new.waiting if flag == "wait" else new.draw_votes
+    target = {"wait": new.waiting, "draw": new.draw_votes, "unready": new.unready}[flag]
     if on and role not in target:
         target.append(role)
     if not on and role in target:

@@ -111,14 +111,28 @@ def game_lines(ctx: Ctx, lines: Sequence[grammar.Line], block: bool) -> None:
 def _orders(ctx: Ctx, g: Loaded, role: str, lines: Sequence[grammar.Line], block: bool) -> None:
     table = g.need_table()
     accepted: list[Action] = []
+    refused = 0
     for ln in lines:
         try:
             action = g.game.parse(table.state, role, ln.text)
         except RuleError as exc:
             _refuse(ctx, ln, exc)
+            refused += 1
             continue
         accepted.append(action)
         ctx.mail.ok(ln, f"ok: {action.text}")
+    # Ready means ready: orders with a refused line leave the seat a chance to
+    # mend them before the phase is processed early.
+    if refused and role not in table.unready:
+        ctx.ws.apply(g, adj.set_flag(table, role, "unready", True), ctx.message_id)
+    elif not refused and accepted and role in table.unready:
+        ctx.ws.apply(g, adj.set_flag(table, role, "unready", False), ctx.message_id)
+    table = g.need_table()
+    if role in table.unready:
+        ctx.mail.sections.append(
+            "A line of your orders was refused, so this phase will not be processed "
+            "before its deadline on your account: send your orders again with no refused "
+            "line (or NOWAIT) to count as ready.")
     if block and lines and not accepted:
         # A block whose every line was refused (orders for another phase, say)
         # replaces nothing: what was held stays.
@@ -291,6 +305,8 @@ def _flag(ctx: Ctx, command: grammar.Command, flag: str, on: bool) -> None:
     if g.status not in ("active", "paused"):
         raise CommandError(f"{s.game} is {g.status}")
     ctx.ws.apply(g, adj.set_flag(g.need_table(), s.role, flag, on), ctx.message_id)
+    if flag == "wait" and not on and s.role in g.need_table().unready:
+        ctx.ws.apply(g, adj.set_flag(g.need_table(), s.role, "unready", False), ctx.message_id)
     ctx.mail.touched.add(s.game)
     what = {
         ("wait", True): "the phase will wait for its deadline",

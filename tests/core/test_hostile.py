@@ -321,3 +321,22 @@ def test_no_write_lock_is_held_while_tokens_are_checked(post: Post, monkeypatch)
     post.send(seats.addresses["North"], f"{seats.signon('North')}\nSTATUS\n")
     post.send(seats.addresses["East"], f"SIGNON g1 East {'x' * 16}\nSTATUS\n")  # a wrong one
     assert len(during) == 2 and not any(during)
+
+
+def test_a_seat_with_a_refused_line_is_not_ready(post: Post) -> None:
+    """Early processing ran while the last seat's mail had a refused line, so
+    that seat never had the chance to mend it. Now such a seat is not ready,
+    and its acknowledgement says so, until it sends orders with none."""
+    from tests.core.helpers import hand
+
+    seats = start_sealed(post)
+    for role in ("North", "East"):
+        card = hand(post, role)[0]
+        post.send(seats.addresses[role], f"{seats.signon(role)}\nBID {card}\n")
+    card = hand(post, "South")[0]
+    post.new()
+    post.send(seats.addresses["South"], f"{seats.signon('South')}\nBID {card}\nBID 99Z\n")
+    assert "will not be processed before its deadline" in _last_to(post, seats.addresses["South"])
+    assert post.judge.table("g1").state["stage"] == "bid"
+    post.send(seats.addresses["South"], f"{seats.signon('South')}\nBID {card}\n")
+    assert post.judge.table("g1").state["stage"] != "bid"
