@@ -1,0 +1,76 @@
+"""The mail targets of DESIGN.md ("Decisions, windows and who gets mail"),
+measured by bench/mails_per_turn.py: one game turn of Five Kingdoms Attack
+Qin played by mail, with ``SET ACK all`` and with ``SET ACK errors``. Per seat
+and turn: sent <= 1.2 x decisions; received <= 2 x decisions + 1 (ACK all),
+received <= decisions + 1 (ACK errors)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+KEYS = {"game", "scenario", "turn", "seat", "ack", "sent", "decisions", "received"}
+
+
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_mails_per_turn",
+                                                  ROOT / "bench" / "mails_per_turn.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+BENCH = _bench()
+
+
+def _run(capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, list[dict[str, Any]]]:
+    code = BENCH.main(["--turns", "1", "--scenario", "five-kingdoms", "--json", *extra])
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
+    return code, rows
+
+
+def _misses(rows: list[dict[str, Any]]) -> list[str]:
+    out = []
+    for r in rows:
+        d = r["decisions"]
+        limit = 2 * d + 1 if r["ack"] == "all" else d + 1
+        if r["sent"] > 1.2 * d:
+            out.append(f"ACK {r['ack']} turn {r['turn']} {r['seat']}: sent {r['sent']} > 1.2 x {d}")
+        if r["received"] > limit:
+            out.append(f"ACK {r['ack']} turn {r['turn']} {r['seat']}: "
+                       f"received {r['received']} > {limit}")
+    return out
+
+
+def _check(code: int, rows: list[dict[str, Any]]) -> None:
+    assert all(set(r) == KEYS for r in rows)
+    assert {(r["ack"], r["seat"], r["turn"]) for r in rows} == {
+        (ack, seat, 1) for ack in ("all", "errors") for seat in ("Lianheng", "Alliance")}
+    assert all(r["game"] == "conflict_of_alliances" and r["scenario"] == "five-kingdoms"
+               for r in rows)
+    assert all(r["decisions"] > 0 for r in rows), "a seat decided nothing: the run proved little"
+    assert _misses(rows) == []
+    assert code == 0
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    "judge/commands/player.py game_lines(): a reply is bound to the decision of the "
+    "request it answers (MailSession.answers), and the binding is checked again for "
+    "each game line of the mail, so every line after the first that moves the game on "
+    "is refused ('this mail answers ..., which is over'): the seat is asked again for "
+    "what it had already sent, and the refusal makes its acknowledgement unfoldable"))
+def test_targets_hold_when_players_reply_to_requests(capsys: pytest.CaptureFixture[str]) -> None:
+    _check(*_run(capsys))
+
+
+def test_targets_hold_when_players_write_new_mails(capsys: pytest.CaptureFixture[str]) -> None:
+    _check(*_run(capsys, "--new-mails"))
