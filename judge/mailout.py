@@ -246,7 +246,11 @@ def compose(mail: OutgoingMail) -> bytes:
     msg = EmailMessage(policy=_POLICY)
     msg["From"] = mail.from_addr
     msg["To"] = mail.to_addr
-    msg["Subject"] = " ".join(mail.subject.split())
+    subject = " ".join(mail.subject.split())
+    if _plain_header(subject):
+        msg.set_raw("Subject", _fold("Subject", subject))
+    else:
+        msg["Subject"] = subject
     if mail.date:
         msg["Date"] = mail.date
     msg.set_raw("Message-ID", mail.message_id)
@@ -280,6 +284,22 @@ def compose(mail: OutgoingMail) -> bytes:
         digest = hashlib.sha256(repr(mail).encode("utf-8", "surrogatepass")).hexdigest()
         msg.set_boundary(f"=_judge_{digest[:32]}")
     return msg.as_bytes()
+
+
+def _fold(name: str, value: str, width: int = 78) -> str:
+    """A plain ASCII header value folded at spaces (RFC 5322 2.2.3), never
+    right after the field name, so that it reads back without a leading space."""
+    lines: list[str] = []
+    line = ""
+    used = len(name) + 2
+    for word in value.split(" "):
+        if line and used + len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line, used = word, 1
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(line)
+    return "\r\n ".join(lines)
 
 
 def _plain_header(value: str) -> bool:

@@ -373,3 +373,21 @@ def test_plain_fast_path_gives_what_the_general_path_gives(
         (k, str(v)) for k, v in ps.items())
     assert pf.get_content() == ps.get_content()
     assert all(len(line) <= 998 for line in fast.split(b"\r\n"))
+
+
+def test_a_long_subject_is_folded_at_a_space_and_reads_back_whole() -> None:
+    """A long subject with brackets and parentheses was folded right after
+    ``Subject:``, so it read back with a leading space (and replies as
+    ``Re:  [g1]...``)."""
+    subject = ("[g1] your decision (Dusk): turn 1: window 2 (depth 2) on Coral's counter "
+               "and a long tail")
+    mail = OutgoingMail(message_id="<f1@judge.example>", from_addr="judge@judge.example",
+                        to_addr="dusk@players.example", subject=subject, body="hi\n",
+                        auto_submitted="auto-generated",
+                        attachments=(Attachment("v.json", "application/json", b"{}"),))
+    raw = compose(mail)
+    head = raw.split(b"\r\n\r\n")[0].decode()
+    assert "Subject: [g1] your decision" in head
+    assert all(len(line) <= 78 for line in head.split("\r\n"))
+    msg = message_from_bytes(raw, policy=default_policy)
+    assert msg["Subject"] == subject
