@@ -23,7 +23,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from judge import grammar, notify, reports, scheduler
-from judge.commands import HANDLERS, Ctx, ErrorRow, MailSession
+from judge.commands import HANDLERS, Ctx, ErrorRow, MailSession, player
 from judge.commands.base import GM
 from judge.engine import RuleError
 from judge.mailin import IncomingMail
@@ -155,8 +155,11 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"",
     ctx = Ctx(judge, ws, session)
     for err in parsed.errors:
         session.errors.append(ErrorRow(err.line.number, err.line.text, err.message, err.hint))
-    for command in commands:
-        run(ctx, command)
+    for batch in batches(commands):
+        if isinstance(batch, list):  # a run of game lines: one decision's lines
+            player.game_lines(ctx, [c.line for c in batch], block=False)
+        else:
+            run(ctx, batch)
     for name in sorted(session.touched):
         g = ws.find(name)
         if g is not None:
@@ -223,6 +226,22 @@ def over_limits(judge: Judge, ws: Workspace, mail: IncomingMail,
                     f"this one would make {sent + n}; a seat may send {cfg.press_per_hour} "
                     "an hour (limits.press_per_hour)")
     return ""
+
+
+def batches(commands: Sequence[grammar.Command]) -> list[grammar.Command | list[grammar.Command]]:
+    """The commands in order, each run of consecutive game lines as one list:
+    the lines a player wrote together for one decision are read together (an
+    answer of several lines, a turn's plays in a row)."""
+    out: list[grammar.Command | list[grammar.Command]] = []
+    for command in commands:
+        if command.name == "GAME":
+            if out and isinstance(out[-1], list):
+                out[-1].append(command)
+            else:
+                out.append([command])
+        else:
+            out.append(command)
+    return out
 
 
 def run(ctx: Ctx, command: grammar.Command) -> None:

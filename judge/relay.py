@@ -95,6 +95,9 @@ class Relay:
         self.down = False
         #: This relay's id in the outbox's ``claimed_by``.
         self.claimant = relay_id()
+        #: Whether it may hold claims (so a judge that never relayed, a CLI
+        #: command, closes without a write).
+        self.claimed = False
 
     def run(self, *, wait: bool = True) -> list[str]:
         """Send what the outbox holds, with retries on temporary failures;
@@ -151,8 +154,11 @@ class Relay:
                 self._record_unrecorded([])
         except Exception:
             log.exception("relay: could not record the mails being sent")
+        if not self.claimed:
+            return
         try:
             self.judge.store.release_claims(self.claimant)
+            self.claimed = False
         except Exception as exc:  # the lease runs out by itself
             log.warning("relay: could not release its claims (%s); they lapse in %s",
                         exc, CLAIM_LEASE)  # fmt: skip
@@ -161,6 +167,7 @@ class Relay:
 
     def _claim(self, ids: list[int], now: datetime) -> set[int]:
         store = self.judge.store
+        self.claimed = True
         return set(store.claim_mail(ids, self.claimant, scheduler.iso(now),
                                     scheduler.iso(now + CLAIM_LEASE)))  # fmt: skip
 

@@ -65,6 +65,10 @@ class MailSession:
     first_signon: Signon | None = None
     answers: str = ""
     """The decision the mail replies to (its In-Reply-To names a request for it)."""
+    bound_checked: bool = False
+    bound_stale: bool = False
+    """Whether the decision it replies to was found over (then none of its
+    game lines is taken)."""
 
     def ok(self, line: grammar.Line, result: str, text: str | None = None) -> None:
         shown = grammar.mask_secrets(text if text is not None else line.text)

@@ -18,11 +18,6 @@ def _refuse(ctx: Ctx, ln: grammar.Line, exc: RuleError) -> None:
     ctx.mail.error(ln, f"{exc.grade.value}: {exc.message}", exc.hint)
 
 
-@handles("GAME")
-def game_line(ctx: Ctx, command: grammar.Command) -> None:
-    game_lines(ctx, [command.line], block=False)
-
-
 @handles("ORDERS")
 def orders_block(ctx: Ctx, command: grammar.Command) -> None:
     phase = command.args.get("phase", "").strip()
@@ -71,7 +66,13 @@ def game_lines(ctx: Ctx, lines: Sequence[grammar.Line], block: bool) -> None:
     game = g.game
     decision = adj.decision_for(game, table, role)
     bound = ctx.mail.answers
-    if bound and (decision is None or decision.id != bound):
+    # The mail replies to a request: its first game line must find that
+    # decision open. Checked once per mail; after its first lines took effect
+    # the decision has moved on, as the writer expected.
+    if bound and not ctx.mail.bound_checked:
+        ctx.mail.bound_stale = decision is None or decision.id != bound
+        ctx.mail.bound_checked = True
+    if bound and ctx.mail.bound_stale:
         # The mail replies to a request for a decision that is over: its lines
         # were written for that decision, and nothing else takes them.
         for ln in lines:

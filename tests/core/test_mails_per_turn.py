@@ -62,12 +62,6 @@ def _check(code: int, rows: list[dict[str, Any]]) -> None:
     assert code == 0
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "judge/commands/player.py game_lines(): a reply is bound to the decision of the "
-    "request it answers (MailSession.answers), and the binding is checked again for "
-    "each game line of the mail, so every line after the first that moves the game on "
-    "is refused ('this mail answers ..., which is over'): the seat is asked again for "
-    "what it had already sent, and the refusal makes its acknowledgement unfoldable"))
 def test_targets_hold_when_players_reply_to_requests(capsys: pytest.CaptureFixture[str]) -> None:
     _check(*_run(capsys))
 
