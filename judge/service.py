@@ -10,6 +10,7 @@ what the CLI, the daemon and the tests hold.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from collections.abc import Callable, Sequence
@@ -381,8 +382,8 @@ class Judge:
                 if what in (scheduler.Due.REMIND, scheduler.Due.LATE):
                     late = what is scheduler.Due.LATE
                     self._remind(ws, g, owed, late)
-                    ws.set_clock(g, g.clock.__class__(**{
-                        **g.clock.__dict__, ("late_notice" if late else "reminded"): True}))
+                    ws.set_clock(g, dataclasses.replace(g.clock, late_notice=True) if late
+                                 else dataclasses.replace(g.clock, reminded=True))
                 else:
                     ws.apply(g, adj.deadline(g.game, table, g.seed))
                     ws.settle(g)

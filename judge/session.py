@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from judge import adjudicator as adj
-from judge import registry, scheduler
+from judge import notify, registry, scheduler
 from judge.engine import DecisionKind, Event, Game
 from judge.store import Seat
 
@@ -46,14 +46,12 @@ class Loaded:
     table: adj.Table | None
     seats: list[Seat]
     clock: scheduler.Clock | None
-    phase_at_load: str
     entries: list[tuple[adj.Entry, list[Event]]] = field(default_factory=list)
     row_changes: dict[str, Any] = field(default_factory=dict)
     seat_changes: dict[int, dict[str, Any]] = field(default_factory=dict)
     clock_changed: bool = False
     table_changed: bool = False
     new_turn: bool = False
-    started: bool = False
     message_ids: list[str] = field(default_factory=list)
 
     @property
@@ -117,8 +115,7 @@ class Workspace:
         table = adj.Table.loads(row["table_json"]) if row["table_json"] else None
         clock_row = store.deadline(name)
         clock = scheduler.Clock.from_row(clock_row) if clock_row else None
-        phase = adj.phase_key(game, table) if table else "forming"
-        loaded = Loaded(name, dict(row), game, table, store.seats(name), clock, phase)
+        loaded = Loaded(name, dict(row), game, table, store.seats(name), clock)
         self.games[name] = loaded
         return loaded
 
@@ -220,8 +217,6 @@ class Workspace:
 
     def flush(self) -> None:
         """Write every game this workspace changed, once, and queue its mail."""
-        from judge import notify  # notify renders through the workspace's games
-
         store = self.judge.store
         stamp = scheduler.iso(self.now)
         for g in self.games.values():
@@ -257,8 +252,6 @@ class Workspace:
             g.clock_changed = False
             g.table_changed = False
             g.new_turn = False
-            g.started = False
-            g.phase_at_load = adj.phase_key(g.game, g.table) if g.table else "forming"
 
 
 def seats_for(g: Loaded, roles: Sequence[str] | set[str]) -> list[Seat]:

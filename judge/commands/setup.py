@@ -312,7 +312,6 @@ def start(ws: Workspace, name: str, message_id: str = "") -> list[str]:
     for seat in [s for s in g.seats if s.status == "pending"]:
         unseat(ws, g, seat)
     g.set_row(status="active")
-    g.started = True
     ws.apply(g, adj.Step(lot.table, step.entries + lot.entries, step.events), message_id)
     ws.settle(g, message_id)
     return [f"{name} has started: " + ", ".join(f"{taken[s.id]} ({s.address})" for s in seats)]
