@@ -76,6 +76,9 @@ class HomeLock:
             holder = self._holder(fd)
             os.close(fd)
             raise HomeLocked(self.home, holder) from None
+        except OSError as exc:  # a file system without locks
+            os.close(fd)
+            raise cfg.ConfigError(f"cannot lock {self.path}: {exc.strerror}") from exc
         except BaseException:
             os.close(fd)
             raise
@@ -110,8 +113,7 @@ class HomeLock:
         self.release()
 
 
-def serve(home: Path, *, once: bool, echo: Callable[[str], None],
-          open_judge: Callable[[Path], Judge] = Judge.open) -> None:
+def serve(home: Path, *, once: bool, echo: Callable[[str], None]) -> None:
     """Run the daemon on ``home``: take the home's lock (:class:`HomeLocked`
     if another process holds it), then cycle (read mail, run deadlines,
     relay the outbox) every ``poll_seconds``, or once with ``once``.
@@ -119,7 +121,7 @@ def serve(home: Path, *, once: bool, echo: Callable[[str], None],
     password that cannot be read."""
     cfg.load(home)  # a missing or broken home says so before anything else
     with HomeLock(home):
-        judge = open_judge(home)
+        judge = Judge.open(home)
         try:
             mailconfig.check_secrets(judge.config)  # fail at start, not at the first mail
             # systemd stops the service with SIGTERM: leave through `finally`

@@ -43,6 +43,11 @@ def _new_mail(home: Path) -> list[str]:
     return sorted(p.name for sub in ("new", "cur") for p in (folder / sub).glob("*"))
 
 
+def _failed_mail(home: Path) -> list[str]:
+    folder = home / "mail" / "in" / ".Failed"
+    return sorted(p.name for sub in ("new", "cur") for p in (folder / sub).glob("*"))
+
+
 def _wait_for(check: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
     deadline = time.monotonic() + timeout
     while not check():
@@ -184,9 +189,7 @@ def test_a_busy_database_leaves_the_mail_for_the_next_cycle(
     assert len(busy) == 1 and "database busy" in busy[0].getMessage()
     assert not any(r.levelno >= logging.ERROR for r in caplog.records)
     writer.execute("ROLLBACK")
-    assert _new_mail(post.home) == waiting  # not moved to Failed, not moved at all
-    assert not (post.home / "mail" / "in" / ".Failed").exists() or not list(
-        (post.home / "mail" / "in" / ".Failed" / "cur").iterdir())
+    assert _new_mail(post.home) == waiting and _failed_mail(post.home) == []  # not moved
     assert [r for r in judge.store.inbox() if r["message_id"] == message_id] == []
     # The next cycle, with the database free: handled once and acknowledged.
     lines = judge.cycle()
@@ -205,9 +208,10 @@ def _message_id(raw: bytes) -> str:
 def test_a_lock_held_only_while_the_mail_is_handled_files_nothing_as_failed(
     judge: Judge, post: Post, writer: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The write lock is busy when the mail's transaction begins and free a
-    moment later (the 5-10 s case): the mail is not recorded as failed nor
-    moved to Failed; it is handled at the next cycle."""
+    """The database is busy while the mail is handled and free a moment
+    later, when a failure would be recorded (the 5-10 s case, which filed a
+    valid order as failed): the mail is neither recorded as failed nor moved
+    to Failed; the next cycle handles it and acknowledges it."""
     seats = start_sealed(post)
     raw = post.raw(seats.addresses["North"],
                    f"{seats.signon('North')}\nBID {hand(post, 'North')[0]}\n")
@@ -234,7 +238,7 @@ def test_a_lock_held_only_while_the_mail_is_handled_files_nothing_as_failed(
     monkeypatch.setattr(pipeline, "handle", busy_the_first_time)
     judge.cycle()
     assert [r for r in judge.store.inbox() if r["message_id"] == message_id] == []
-    assert len(_new_mail(post.home)) == 1
+    assert len(_new_mail(post.home)) == 1 and _failed_mail(post.home) == []
     judge.cycle()
     assert [r["status"] for r in judge.store.inbox() if r["message_id"] == message_id] \
         == ["processed"]

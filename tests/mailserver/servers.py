@@ -33,6 +33,8 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import email.parser
+import email.policy
 import imaplib
 import os
 import pwd
@@ -45,6 +47,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from email.utils import formatdate, make_msgid
@@ -520,6 +523,25 @@ class MailServers:
         finally:
             with contextlib.suppress(Exception):
                 conn.logout()
+
+    def delivered(self, *users: str) -> Counter[str]:
+        """How many copies of each Message-ID lie in the mailboxes of
+        ``users`` (default: every user), every folder, read from Dovecot's
+        Maildir files on disk (each delivery is one file)."""
+        copies: Counter[str] = Counter()
+        parser = email.parser.BytesHeaderParser(policy=email.policy.default)
+        for user in users or USERS:
+            top = self.dovecot.maildir(user)
+            folders = [top, *(f for f in top.glob(".*") if f.is_dir())] if top.is_dir() else []
+            for folder in folders:
+                for sub in ("new", "cur"):
+                    for path in (folder / sub).glob("*") if (folder / sub).is_dir() else ():
+                        try:
+                            head = parser.parsebytes(path.read_bytes())
+                        except FileNotFoundError:  # moved meanwhile
+                            continue
+                        copies[str(head["Message-ID"] or "").strip()] += 1
+        return copies
 
     def count(self, user: str, folder: str = "INBOX") -> int:
         conn = self.imap(user)

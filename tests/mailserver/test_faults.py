@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 from collections import Counter
@@ -204,6 +205,10 @@ def test_daemon_killed_mid_batch(servers: MailServers, home: Path, kill_at: str)
     finally:
         if first.poll() is None:
             first.kill()
+    # What the killed judge had claimed and not recorded as sent: the only
+    # mails that may arrive twice (DESIGN, Mail pipeline; judge.relay).
+    on_their_way, recorded = _outbox_after_the_kill(home)
+    assert len(on_their_way) <= RELAY_WINDOW
     second = _daemon(home)
     try:
         def finished() -> bool:
@@ -230,8 +235,32 @@ def test_daemon_killed_mid_batch(servers: MailServers, home: Path, kill_at: str)
         # way in the background (never more than its window).
         again = total - distinct
         assert (1 if kill_at.startswith("sent") else 0) <= again <= RELAY_WINDOW, again
+        # The files Dovecot wrote, in every mailbox: each outgoing mail is
+        # there, and once, but for those the killed judge had claimed and not
+        # recorded as sent (twice at most, and never one recorded as sent).
+        outgoing = {r["message_id"]: r["status"] for r in judge.store.outbox()}
+        assert set(outgoing.values()) == {"sent"}
+        copies = {m: n for m, n in servers.delivered().items() if m in outgoing}
+        assert set(copies) == set(outgoing)
+        twice = {m for m, n in copies.items() if n > 1}
+        assert all(copies[m] == 2 for m in twice), copies
+        assert twice <= on_their_way, (twice - on_their_way, on_their_way)
+        assert not twice & recorded
+        assert (1 if kill_at.startswith("sent") else 0) <= len(twice) <= RELAY_WINDOW
     finally:
         judge.close()
+
+
+def _outbox_after_the_kill(home: Path) -> tuple[set[str], set[str]]:
+    """(Message-IDs queued and claimed, Message-IDs recorded as sent) in the
+    outbox as the killed judge left it, read without writing anything."""
+    db = sqlite3.connect(f"file:{home / 'judge.db'}?mode=ro", uri=True)
+    try:
+        rows = db.execute("select message_id, status, claimed_by from outbox").fetchall()
+    finally:
+        db.close()
+    return ({m for m, status, by in rows if status == "queued" and by},
+            {m for m, status, _ in rows if status == "sent"})
 
 
 # --------------------------------------------------------------------------- bounces
