@@ -287,7 +287,8 @@ def game_list(ctx: click.Context) -> None:
 
 @game.command("show")
 @click.argument("name")
-@click.option("--as", "role", default=None, help="Whose view (default: observers).")
+@click.option("--as", "role", default=None,
+              help="Whose view (default: observers; GM: every seat and the clock).")
 @click.option("--json", "as_json", is_flag=True, help="Print the view as JSON.")
 @click.pass_context
 def game_show(ctx: click.Context, name: str, role: str | None, as_json: bool) -> None:
@@ -300,6 +301,9 @@ def game_show(ctx: click.Context, name: str, role: str | None, as_json: bool) ->
     judge = _open(ctx)
     try:
         row, g = judge.game_of(name)
+        if role is not None and role.upper() == "GM":
+            click.echo(judge.gm_status(name))
+            return
         if not row["table_json"]:
             click.echo(f"{name} is forming: {len(judge.store.seats(name))} seat(s)")
             return

@@ -74,8 +74,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 "Vote for a draw shared by all survivors; it happens when all vote.", "DRAW"),
     CommandSpec("NODRAW", "", "player", "Withdraw your draw vote.", "NODRAW"),
     CommandSpec("STATUS", "", "player",
-                "Your view of the game now, with the orders you have sent this phase.",
-                "STATUS"),
+                "Your view of the game now, with the orders you have sent this phase (for "
+                "the GM: every seat, who is waited for, the clock).", "STATUS"),
     CommandSpec("HISTORY", "[<count>]", "player",
                 "What happened in the last phases (default 3).", "HISTORY 5"),
     CommandSpec("POLICY", "[<window>] [<answer...>]", "player",

@@ -155,9 +155,15 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"",
     ctx = Ctx(judge, ws, session)
     for err in parsed.errors:
         session.errors.append(ErrorRow(err.line.number, err.line.text, err.message, err.hint))
-    for batch in batches(commands):
+    runs = batches(commands)
+    for i, batch in enumerate(runs):
         if isinstance(batch, list):  # a run of game lines: one decision's lines
-            player.game_lines(ctx, [c.line for c in batch], block=False)
+            # After the mail's last command, once it has given its orders (a
+            # block, game lines, press): lines the game does not understand
+            # there are a sign-off.
+            trailing = i == len(runs) - 1 and any(
+                isinstance(b, list) or b.name in ("ORDERS", "PRESS TO") for b in runs[:i])
+            player.game_lines(ctx, [c.line for c in batch], block=False, trailing=trailing)
         else:
             run(ctx, batch)
     for name in sorted(session.touched):

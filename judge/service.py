@@ -180,6 +180,11 @@ class Judge:
     def rollback(self, name: str) -> str:
         return str(self._one(lambda ws: gm_commands.rollback(ws, name)))
 
+    def gm_status(self, name: str) -> str:
+        """What the GM's STATUS shows."""
+        ws = self.workspace()
+        return gm_commands.status_text(ws, ws.get(name))
+
     def report_text(self, name: str, role: str | None) -> tuple[str, bytes]:
         """``role``'s report of the game now (None: observers) and its JSON attachment."""
         ws = self.workspace()

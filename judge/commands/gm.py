@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from judge import adjudicator as adj
@@ -24,6 +25,55 @@ def start(ctx: Ctx, command: grammar.Command) -> None:
     ctx.mail.sections.extend(setup.start(ctx.ws, s.game, ctx.message_id))
     ctx.mail.touched.add(s.game)
     ctx.mail.ok(command.line, f"{s.game} started")
+
+
+def announce(ctx: Ctx, g: Loaded, what: str, text: Callable[[Seat], str],
+             skip: int | None = None) -> None:
+    """Tell every seat what the GM changed and what it means for it (each in
+    its own time zone): players are never left to find out."""
+    for seat in g.active_seats():
+        if seat.id == skip:
+            continue
+        ctx.judge.queue_mail(seat.address, f"[{g.name}] from the GM: {what}", text(seat),
+                             "notice", game=g.name)
+
+
+def _when(clock: scheduler.Clock, seat: Seat) -> str:
+    return scheduler.local(scheduler.iso(clock.deadline), seat.tz)
+
+
+def status_text(ws: Workspace, g: Loaded) -> str:
+    """What the GM sees: the game's state, its clock, and every seat: who has
+    sent what this phase is waiting for, and each seat's settings."""
+    lines = [f"{g.name}: {g.game.title} ({g.row['game']}), {g.status}, phase {g.row['phase']}"]
+    if g.clock is not None:
+        c = g.clock
+        lines.append(f"Deadline: {scheduler.iso(c.deadline)}"
+                     + (f", grace until {scheduler.iso(c.grace_until)}" if c.grace_until else "")
+                     + (f", extended by {c.extended_hours:g} h" if c.extended_hours else ""))
+    table = g.table
+    owed: set[str] = set()
+    if table is not None and table.outcome is None:
+        owed = adj.waiting_on(g.game, table, g.absent())
+        for d in adj.open_decisions(g.game, table):
+            lines.append(f"Open: {d.phase} ({d.kind.value}) for {', '.join(d.roles)}")
+    if table is not None and table.outcome is not None:
+        o = table.outcome
+        lines.append("Finished: " + ("a draw shared by " if o.get("draw") else "won by ")
+                     + (", ".join(o.get("winners") or []) or "nobody"))
+    lines.append("Seats:")
+    for seat in g.seats:
+        who = seat.role or (f"(asked for {seat.wanted})" if seat.wanted else "(by lot)")
+        state = seat.status
+        if table is not None and seat.role and seat.status == "active":
+            state += ", waited for" if seat.role in owed else ", in"
+            if seat.role in table.waiting:
+                state += ", WAIT"
+            if seat.role in table.draw_votes:
+                state += ", votes DRAW"
+        lines.append(f"  {who}: {seat.address}, {state}; mail {seat.mail_mode}, "
+                     f"acknowledgements {seat.ack_mode}, times in {seat.tz}")
+    return "\n".join(lines)
 
 
 def _clock(g: Loaded) -> scheduler.Clock:
@@ -54,6 +104,9 @@ def set_deadline(ctx: Ctx, command: grammar.Command) -> None:
     clock = scheduler.set_deadline(_clock(g), when.astimezone(UTC),
                                    g.settings(ctx.judge.config.settings))
     ctx.ws.set_clock(g, clock)
+    announce(ctx, g, "a new deadline",
+             lambda seat: f"The GM of {g.name} has set the deadline of {clock.phase} to "
+                          f"{_when(clock, seat)}.\n")
     ctx.mail.ok(command.line, f"deadline set to {scheduler.iso(clock.deadline)}")
 
 
@@ -158,6 +211,9 @@ def extend(ctx: Ctx, command: grammar.Command) -> None:
             "e.g. EXTEND 24",
         ) from exc
     ctx.ws.set_clock(g, clock)
+    announce(ctx, g, "the deadline is extended",
+             lambda seat: f"The GM of {g.name} has extended {clock.phase} by {hours:g} "
+                          f"hours: the deadline is now {_when(clock, seat)}.\n")
     ctx.mail.ok(command.line, f"deadline moved to {scheduler.iso(clock.deadline)}")
 
 
@@ -168,6 +224,10 @@ def pause(ctx: Ctx, command: grammar.Command) -> None:
         raise CommandError(f"{s.game} is {g.status}, not active")
     g.set_row(status="paused")
     ctx.ws.set_clock(g, None)
+    announce(ctx, g, "the game is paused",
+             lambda seat: f"The GM of {g.name} has paused the game: its clock is stopped "
+                          "and nothing is processed until the GM resumes it. You may still "
+                          "send and revise orders.\n")
     ctx.mail.ok(command.line, f"{s.game} is paused; its clock is stopped")
 
 
@@ -179,6 +239,9 @@ def resume(ctx: Ctx, command: grammar.Command) -> None:
     g.set_row(status="active")
     clock = ctx.ws.open_clock(g)
     ctx.mail.touched.add(s.game)
+    announce(ctx, g, "the game resumes",
+             lambda seat: f"The GM of {g.name} has resumed the game. The deadline of "
+                          f"{clock.phase} is {_when(clock, seat)}.\n")
     ctx.mail.ok(command.line, f"{s.game} resumes; deadline {scheduler.iso(clock.deadline)}")
 
 
@@ -203,7 +266,15 @@ def replace(ctx: Ctx, command: grammar.Command) -> None:
         raise CommandError(f"{command.args['address']!r} is not one mail address",
                            "e.g. REPLACE Italy anna@example.org")
     token = new_token()
+    old = seat.address
     g.set_seat(seat, address=address, token_hash=hash_token(token), status="active")
+    if old != address:
+        ctx.judge.queue_mail(old, f"[{s.game}] your seat has a new player",
+                             f"The GM of {s.game} has given the seat of {seat.role} to another "
+                             "player; your token no longer works.\n", "notice", game=s.game)
+    announce(ctx, g, f"{seat.role} has a new player",
+             lambda _x: f"The GM of {g.name} has given the seat of {seat.role} to a new "
+                        "player.\n", skip=seat.id)
     ctx.judge.queue_mail(
         address,
         f"[{s.game}] you now play {seat.role}",
@@ -225,13 +296,25 @@ def eject(ctx: Ctx, command: grammar.Command) -> None:
         raise CommandError(f"no seat {command.args['role']!r} in {s.game}")
     g.set_seat(seat, status="ejected", token_hash="")
     ctx.mail.touched.add(s.game)
+    ctx.judge.queue_mail(seat.address, f"[{s.game}] you have been removed",
+                         f"The GM of {s.game} has removed you from the seat of {seat.role}; "
+                         "your token no longer works.\n", "notice", game=s.game)
+    announce(ctx, g, f"{seat.role} is in civil disorder",
+             lambda _seat: f"The GM of {g.name} has removed the player of {seat.role}: the "
+                           "seat is in civil disorder (the game's defaults act for it).\n")
     ctx.mail.ok(command.line, f"{seat.role} is ejected and in civil disorder")
 
 
 @handles("ROLLBACK")
 def rollback_(ctx: Ctx, command: grammar.Command) -> None:
-    s, _g = ctx.gm_game()
+    s, g = ctx.gm_game()
     phase = rollback(ctx.ws, s.game)
+    announce(ctx, g, f"rolled back to {phase}",
+             lambda _seat: f"The GM of {g.name} has undone the last step of the game: it is "
+                           f"back at {phase}. Your report of that position follows; orders "
+                           "you sent since count no more.\n")
+    for seat in g.active_seats():  # each seat gets the report of the phase rolled back to
+        g.set_seat(seat, turn_seen="(rolled back)", asked="")
     ctx.mail.ok(command.line, f"rolled back to {phase}")
 
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from judge import adjudicator as adj
 from judge import grammar, notify, scheduler
 from judge.commands.base import Ctx, handles
-from judge.engine import Action, DecisionKind, Event, InvalidLine, RuleError
+from judge.engine import Action, DecisionKind, Event, Game, InvalidLine, RuleError, State
 from judge.session import CommandError, Loaded
 
 
@@ -45,9 +45,13 @@ def held_text(g: Loaded, role: str) -> str:
     return f"Orders held for {role}, {phase}:\n" + "\n".join(f"  {a.text}" for a in held)
 
 
-def game_lines(ctx: Ctx, lines: Sequence[grammar.Line], block: bool) -> None:
+def game_lines(ctx: Ctx, lines: Sequence[grammar.Line], block: bool,
+               trailing: bool = False) -> None:
     """Lines for the game: orders for an open order set, an answer to an open
-    window, an action on one's turn, else lines queued for one's next turn."""
+    window, an action on one's turn, else lines queued for one's next turn.
+    ``trailing``: the lines come after the mail's last command; if the game
+    understands none of them they are a sign-off, not orders, and are only
+    listed as not read."""
     if ctx.mail.signon is None:
         for ln in lines:
             ctx.mail.error(
@@ -64,6 +68,11 @@ def game_lines(ctx: Ctx, lines: Sequence[grammar.Line], block: bool) -> None:
     role = s.role
     table = g.table
     game = g.game
+    if trailing and all(_not_understood(game, table.state, role, ln.text) for ln in lines):
+        for ln in lines:
+            ctx.mail.ok(ln, "not read: looks like a signature (after the last command, and "
+                        "no order or command)")
+        return
     decision = adj.decision_for(game, table, role)
     bound = ctx.mail.answers
     # The mail replies to a request: its first game line must find that
@@ -107,6 +116,16 @@ def game_lines(ctx: Ctx, lines: Sequence[grammar.Line], block: bool) -> None:
         else:
             ctx.mail.error(ln, f"{role} has nothing to do in {s.game} now",
                            "send STATUS to see what the game waits for")
+
+
+def _not_understood(game: Game, state: State, role: str, line: str) -> bool:
+    try:
+        game.parse(state, role, line)
+    except InvalidLine:
+        return True
+    except RuleError:
+        return False
+    return False
 
 
 def _orders(ctx: Ctx, g: Loaded, role: str, lines: Sequence[grammar.Line], block: bool) -> None:
@@ -343,6 +362,13 @@ def nodraw(ctx: Ctx, command: grammar.Command) -> None:
 
 @handles("STATUS")
 def status(ctx: Ctx, command: grammar.Command) -> None:
+    signed = ctx.mail.signon
+    if signed is not None and signed.role == "GM":  # the GM sees every seat
+        from judge.commands.gm import status_text
+
+        ctx.mail.sections.append(status_text(ctx.ws, ctx.ws.get(signed.game)))
+        ctx.mail.ok(command.line, "the game's status follows below")
+        return
     s, g, seat = ctx.seat_game()
     if g.status == "forming" or g.table is None:
         ctx.mail.sections.append(f"{s.game} is forming: {len(g.seats)} seat(s) taken.")

@@ -52,35 +52,43 @@ def _window_help(game: Game) -> str:
 
 @handles("HELP")
 def help_(ctx: Ctx, command: grammar.Command) -> None:
+    """HELP: the judge's commands (and, signed on, the game's own); HELP <game
+    kind or game>: that game's own orders and windows only; HELP <card or
+    rule>: its text, from the signed-on game."""
     topic = command.args.get("topic")
-    game: Game | None = None
     if topic:
+        game: Game | None = None
         try:
             game = registry.get(topic)
         except registry.UnknownGame:
             found = ctx.ws.find(topic)
-            if found is not None:
-                game = found.game
-            elif ctx.mail.signon is not None:
-                text = ctx.ws.get(ctx.mail.signon.game).game.help_topic(topic)
-                if text is None:
-                    raise CommandError(
-                        f"no game, card or rule called {topic!r}",
-                        "HELP alone lists the judge's commands and this game's orders",
-                    ) from None
-                ctx.mail.sections.append(text.rstrip("\n"))
-                ctx.mail.ok(command.line, "help follows below")
-                return
-            else:
-                raise CommandError(f"no game or game kind called {topic!r}",
-                                   "HELP alone lists the judge's commands") from None
-    elif ctx.mail.signon is not None:
-        game = ctx.ws.get(ctx.mail.signon.game).game
-    verbs = [(v.syntax, v.summary, v.example) for v in game.verbs] if game else []
+            game = found.game if found is not None else None
+        if game is not None:
+            ctx.mail.sections.append(_game_help(game))
+            ctx.mail.ok(command.line, "help follows below")
+            return
+        text = (ctx.ws.get(ctx.mail.signon.game).game.help_topic(topic)
+                if ctx.mail.signon is not None else None)
+        if text is None:
+            raise CommandError(
+                f"no game, card or rule called {topic!r}",
+                "HELP alone lists the judge's commands; HELP <game kind> a game's orders")
+        ctx.mail.sections.append(text.rstrip("\n"))
+        ctx.mail.ok(command.line, "help follows below")
+        return
+    game = ctx.ws.get(ctx.mail.signon.game).game if ctx.mail.signon is not None else None
     kinds = ", ".join(f"{g.id} ({g.title})" for g in registry.available())
-    text = grammar.help_text(verbs) + (_window_help(game) if game else "")
+    text = grammar.help_text() + (_game_help(game) if game else "")
     ctx.mail.sections.append(text + f"\nGame kinds here: {kinds}\n")
     ctx.mail.ok(command.line, "help follows below")
+
+
+def _game_help(game: Game) -> str:
+    """A game's own orders and response windows, from its tables."""
+    out = [f"Orders and actions of {game.title} ({game.id}):"]
+    for v in game.verbs:
+        out += [f"  {v.syntax}", f"      {v.summary}", f"      e.g. {v.example}"]
+    return "\n".join(out) + "\n\n" + _window_help(game)
 
 
 @handles("LIST")

@@ -340,3 +340,53 @@ def test_a_seat_with_a_refused_line_is_not_ready(post: Post) -> None:
     assert post.judge.table("g1").state["stage"] == "bid"
     post.send(seats.addresses["South"], f"{seats.signon('South')}\nBID {card}\n")
     assert post.judge.table("g1").state["stage"] != "bid"
+
+
+def test_a_sign_off_after_the_orders_is_not_read_as_orders(post: Post) -> None:
+    """A sign-off after ORDERS ... END was read as orders (and refused, line by
+    line): lines after the last command that the game does not understand
+    are listed as not read, and change nothing."""
+    from tests.core.helpers import hand
+
+    seats = start_sealed(post)
+    card = hand(post, "North")[0]
+    post.new()
+    post.send(seats.addresses["North"],
+              f"{seats.signon('North')}\nORDERS\nBID {card}\nEND\nCheers,\nAnna\n")
+    text = _last_to(post, seats.addresses["North"])
+    assert text.count("not read: looks like a signature") == 2
+    assert "Every line was accepted." in text
+    assert [a.text for a in post.judge.table("g1").held("North")] == [f"BID {card}"]
+    # Without orders before them, such lines are orders gone wrong: refused.
+    post.send(seats.addresses["North"], f"{seats.signon('North')}\nCheers\n")
+    text = _last_to(post, seats.addresses["North"])
+    assert 'line 2: "Cheers"' in text and "not understood" in text
+
+
+def test_the_gm_sees_the_game_and_everyone_hears_the_gm(post: Post) -> None:
+    seats = start_sealed(post)
+    from tests.core.helpers import hand
+
+    card = hand(post, "North")[0]
+    post.send(seats.addresses["North"], f"{seats.signon('North')}\nBID {card}\n")
+    post.new()
+    post.send(GM_ADDR, f"{seats.gm()}\nSTATUS\nEXTEND 12\nPAUSE\n")
+    mails = post.new()
+    gm = post.text(_to(mails, GM_ADDR)[-1])
+    assert "North: north@players.example, active, in" in gm
+    assert "East: east@players.example, active, waited for" in gm
+    assert "Deadline:" in gm
+    for role, address in seats.addresses.items():
+        mine = [post.text(m) for m in _to(mails, address)]
+        assert any("extended round 1: bids by 12 hours" in t for t in mine), role
+        assert any("has paused the game" in t for t in mine), role
+    result = CliRunner().invoke(cli.main, ["--home", str(post.home), "game", "show", "g1",
+                                           "--as", "GM"])
+    assert result.exit_code == 0 and "South: south@players.example" in result.output
+
+
+def test_help_for_a_game_kind_lists_only_its_own_orders(post: Post) -> None:
+    post.send("who@x.example", "HELP sealed_bids\n")
+    text = _last_to(post, "who@x.example")
+    assert "Orders and actions of Sealed Bids" in text and "BID <card>" in text
+    assert "SIGNON <game> <role> <token>" not in text
