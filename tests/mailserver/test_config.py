@@ -36,7 +36,8 @@ def test_the_default_config_fits_the_schema(tmp_path: Path) -> None:
     cfg.init_home(tmp_path)
     config = cfg.load(tmp_path)
     assert config.mail_in["transport"] == "maildir" and config.attachments == "refuse"
-    assert config.max_commands == 200 and config.replies_per_hour == 60
+    assert config.max_commands == 200 and config.replies_per_hour == 20
+    assert config.creates_per_mail == 1 and config.strangers_per_hour == 30
 
 
 @pytest.mark.parametrize(
