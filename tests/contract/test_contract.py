@@ -1,9 +1,15 @@
 """The game contract (judge/engine.py, DESIGN.md "The game contract" and
 "Privacy"), checked over every registered game and the test-only Sealed Bids.
 
-Each property is a ``check_*`` function over one random playthrough (see
-tests/support/driver.py); the default run checks a few seeds per game, the
-``slow`` variant many more. Random playthroughs use the game's
+Each property is a ``check_*`` function over one random playthrough, played
+through the judge's own adjudicator (queues, standing answers, windows,
+deadline defaults: see tests/support/driver.py); the default run checks a few
+seeds per game, the ``slow`` variant many more. Privacy is checked from
+outside the game: the one generic scrambler (tests/support/scramble.py)
+changes what a reader may not see, by the hidden zones the game declares,
+and the reader's view, report, prompts and readings of its lines must stay
+byte for byte the same (``check_noninterference``); the same through the
+mail pipeline is in test_mail_privacy.py. Random playthroughs use the game's
 ``playthrough_options`` (if it has that attribute) on top of its defaults, so a
 game can make random play end (a year limit, say). A game that declares
 ``victory_playthroughs`` (several option sets, e.g. one per number of
@@ -13,7 +19,6 @@ must end in a victory (``check_victory``).
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -22,19 +27,23 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from judge import adjudicator as adj
 from judge import registry
 from judge.engine import (
     JSON,
     Action,
     AmbiguousLine,
+    Decision,
     DecisionKind,
     Event,
     Game,
     Grade,
     InvalidLine,
+    Outcome,
     Role,
     RuleError,
     State,
+    Zone,
     private,
 )
 from judge.rng import Rng
@@ -58,7 +67,8 @@ from tests.support.driver import (
     playthrough_sets,
     replay,
 )
-from tests.support.sealed_bids import SealedBids
+from tests.support.scramble import ZoneError, scramble, zone_items
+from tests.support.sealed_bids import SealedBids, card_key
 
 SEEDS = (1, 2, 3)
 MAX_LEGAL_CHECKED = 150
@@ -112,7 +122,14 @@ def check_victory(game: Game, p: Playthrough) -> None:
 
 def check_replay(game: Game, p: Playthrough) -> None:
     """Replaying the recorded (role, line) actions from the same seed, twice,
-    rebuilds the same states, events and rng draws."""
+    rebuilds the same states, events and rng draws; and the judge's own
+    replay (:func:`judge.adjudicator.replay`) of the action log the
+    playthrough wrote rebuilds the same table, checking every draw."""
+    assert p.table is not None
+    rebuilt = adj.replay(game, p.log, game_seed(p.seed))
+    assert rebuilt.dumps() == p.table.dumps(), (
+        f"{game.id} seed {p.seed}: the action log rebuilds a different table"
+    )
     again = replay(game, p.seed, p.options, p.records)
     twice = replay(game, p.seed, p.options, p.records)
     for other in (again, twice):
@@ -271,75 +288,175 @@ def check_pending(game: Game, p: Playthrough) -> None:
     _fail(problems, "pending() breaks the contract")
 
 
+def _no_hidden_problems(game: Game, p: Playthrough, step: Step) -> list[str]:
+    """A state without hidden zones shows every role what the observer sees
+    (but the ``role`` field)."""
+    where = _where(game, p, step)
+    public = canonical({**game.view(step.state, None), "role": None})
+    return [
+        f"{where}: {role} sees more than an observer, yet {game.id} declares no "
+        "hidden zone (zones() is empty) to test what it hides"
+        for role in game.roles(step.state)
+        if canonical({**game.view(step.state, role), "role": None}) != public
+    ]
+
+
 def check_no_hidden_information(game: Game, p: Playthrough) -> None:
-    """A game without ``scramble`` shows everyone the same view (but ``role``)."""
+    """Where a game declares no hidden zone, everyone sees the same view (but
+    ``role``): what a game hides must be declared, or it cannot be tested."""
+    problems = [x for step in p.steps if not game.zones(step.state)
+                for x in _no_hidden_problems(game, p, step)]
+    _fail(problems, "a state without hidden zones shows something private")
+
+
+MAX_PROBES = 40
+"""Per state and reader, at most this many lines are parsed in both states
+(the reader's legal lines, then other roles' lines written as the reader)."""
+
+
+def _face(d: Decision, reader: Role | None) -> JSON:
+    """What ``reader`` learns of a pending decision: that it is there and who
+    it waits for (the judge's mail and timing follow from it) and, for the
+    roles it asks, its prompt, default and context."""
+    face: dict[str, JSON] = {"kind": d.kind.value, "roles": list(d.roles), "phase": d.phase,
+                             "window": d.window, "depth": d.depth}
+    if reader is not None and reader in d.roles:
+        face.update(prompt=d.prompt, default=d.default, context=dict(d.context))
+    return face
+
+
+def _zone_problems(game: Game, state: State, where: str) -> list[str]:
     problems: list[str] = []
-    for step in p.steps:
-        where = _where(game, p, step)
-        public = canonical({**game.view(step.state, None), "role": None})
-        for role in game.roles(step.state):
-            mine = canonical({**game.view(step.state, role), "role": None})
-            if mine != public:
-                problems.append(
-                    f"{where}: {role} sees more than an observer, yet "
-                    f"{game.id} has no scramble() to test what it hides"
-                )
-    _fail(problems, "a game without scramble() shows something private")
+    roles = set(game.roles(state))
+    for zone in game.zones(state):
+        if not zone.pool:
+            problems.append(f"{where}: zone {zone.path!r} has no pool")
+        if not zone.seen_by <= roles:
+            problems.append(f"{where}: zone {zone.path!r} is seen by {set(zone.seen_by) - roles},"
+                            " not roles of the game")
+        try:
+            zone_items(state, zone)
+        except ZoneError as exc:
+            problems.append(f"{where}: {exc}")
+    return problems
+
+
+def _probe_lines(legal: Mapping[Role, list[str]], reader: Role, salt: str) -> list[str]:
+    """The reader's legal lines and other roles' lines, a sample of each."""
+    theirs = [x for r, lines in legal.items() if r != reader for x in lines]
+    picked = _sample(legal.get(reader, []), salt)[: MAX_PROBES // 2]
+    return picked + _sample(theirs, salt)[: MAX_PROBES - len(picked)]
+
+
+def _parsed(game: Game, state: State, role: Role, line: str) -> str:
+    try:
+        return canonical(game.parse(state, role, line).to_json())
+    except RuleError as exc:
+        return f"{type(exc).__name__}: {exc}"
+
+
+def _scrambled_problems(
+    game: Game, state: State, other: State, reader: Role | None, events: Sequence[Event],
+    where: str, legal: Mapping[Role, list[str]], checked: Role | None,
+) -> list[str]:
+    """What differs for ``reader`` between ``state`` and ``other`` (made by the
+    scrambler for ``reader``), and what makes ``other`` an invalid state
+    (plain JSON, and the view of ``checked``, another reader, validates: the
+    reader's own is the unscrambled one if the check passes)."""
+    who = "the observer" if reader is None else reader
+    problems = [f"{where}: scrambled for {who}: {x}" for x in json_problems(other)]
+    if json.loads(json.dumps(other)) != other:
+        problems.append(f"{where}: scrambled for {who}: the state changes through JSON")
+    problems += [f"{where}: scrambled for {who}, view of {checked}: {x}"
+                 for x in view_errors(game, game.view(other, checked))]
+    mine, theirs = game.view(state, reader), game.view(other, reader)
+    if canonical(mine) != canonical(theirs):
+        return [*problems, f"{where}: the view of {who} depends on what {who} may not see: "
+                + _diff(mine, theirs)]
+    if render_report(game, theirs, events, reader) != render_report(game, mine, events, reader):
+        problems.append(f"{where}: the report of {who} depends on what {who} may not see")
+    faces = [_face(d, reader) for d in game.pending(state)]
+    if [_face(d, reader) for d in game.pending(other)] != faces:
+        problems.append(f"{where}: the decisions pending, as {who} sees them, depend on what "
+                        f"{who} may not see")
+    if game.turn(state) != game.turn(other):
+        problems.append(f"{where}: the game turn depends on what {who} may not see")
+    if canonical(_outcome(game, state)) != canonical(_outcome(game, other)):
+        problems.append(f"{where}: the outcome depends on what {who} may not see")
+    if reader is None:
+        return problems
+    if game.legal(other, reader) != legal[reader]:
+        problems.append(f"{where}: the legal lines of {who} depend on what {who} may not see")
+    for d in game.pending(state):
+        if reader in d.roles and d.kind is not DecisionKind.ORDERS:
+            a, b = game.default(state, d, reader), game.default(other, d, reader)
+            if (a and a.to_json()) != (b and b.to_json()):
+                problems.append(f"{where}: the default of {who} depends on what {who} may "
+                                "not see")
+    if game.introduction(state, reader) != game.introduction(other, reader):
+        problems.append(f"{where}: the introduction of {who} depends on what {who} may not see")
+    for line in _probe_lines(legal, reader, where):
+        if _parsed(game, state, reader, line) != _parsed(game, other, reader, line):
+            problems.append(f"{where}: {who}'s line {line!r} is understood differently "
+                            f"depending on what {who} may not see (the acknowledgement leaks)")
+    return problems
+
+
+def _outcome(game: Game, state: State) -> JSON:
+    result = game.outcome(state)
+    return None if result is None else result.to_json()
 
 
 def check_noninterference(game: Game, p: Playthrough) -> None:
-    """DESIGN.md, Privacy: two states that differ only in what is hidden from
-    every role but A give every other role B, and the observer, byte-identical
-    views and reports. ``scramble(state, A, rng)`` makes the second state. B's
-    legal lines must not change either (else the acknowledgements of B's
-    commands would leak). The scrambled state must be plain JSON with a valid
-    view for A, and ``scramble`` must change something somewhere in the
-    playthrough (else this check could not fail).
+    """DESIGN.md, Privacy: two states that differ only in what a reader may not
+    see give that reader byte-identical views, reports, prompts (the pending
+    decisions as it sees them), defaults, legal lines and readings of its
+    lines (its acknowledgements). The second state comes from the one generic
+    scrambler (tests/support/scramble.py), built only on the zones the game
+    declares (``zones()``), for every role and the observer at every step.
+    The scrambled state must be a valid state (plain JSON through and through;
+    the views of the other readers validate, one reader per scrambled state
+    in turn, to keep the suite fast), the declared zones must fit the state,
+    and the scrambler
+    must change something somewhere in the playthrough (else this check
+    could not fail).
 
-    A game without ``scramble`` declares that it has no hidden information; that
-    claim is checked instead: every role's view and the observer's are the same
-    but for the ``role`` field."""
-    scramble = getattr(game, "scramble", None)
-    if scramble is None:
-        check_no_hidden_information(game, p)
-        return
+    Where a game declares no hidden zone, that claim is checked instead:
+    every role's view and the observer's are the same but for ``role``."""
     problems: list[str] = []
     changed = 0
-    seed = game_seed(p.seed)
+    hidden = 0
+    rng = random.Random(f"scramble:{game.id}:{p.seed}:{canonical(p.options)}")
     for step in p.steps:
-        where = _where(game, p, step)
         state = step.state
+        if not game.zones(state):
+            problems += _no_hidden_problems(game, p, step)
+            continue
+        hidden += 1
+        where = _where(game, p, step)
         before = canonical(state)
-        roles = game.roles(state)
-        for a in roles:
-            rng = Rng(seed, 1_000_000 * (step.index + 1) + 1_000 * roles.index(a))
-            other: State = scramble(copy.deepcopy(state), a, rng)
-            problems += [f"{where}: scrambled for {a}: {x}" for x in json_problems(other)]
+        zone_trouble = _zone_problems(game, state, where)
+        if zone_trouble:
+            problems += zone_trouble
+            continue
+        readers = _readers(game, state)
+        legal = {r: game.legal(state, r) for r in game.roles(state)}
+        for i, reader in enumerate(readers):
+            other = scramble(game, state, reader, rng)
             if canonical(other) != before:
                 changed += 1
-            problems += [
-                f"{where}: view of {a} in the scrambled state: {x}"
-                for x in view_errors(game, game.view(other, a))
-            ]
-            for b in _readers(game, state):
-                if b == a:
-                    continue
-                mine, theirs = game.view(state, b), game.view(other, b)
-                if canonical(mine) != canonical(theirs):
-                    problems.append(
-                        f"{where}: the view of {b} depends on what only {a} may see: "
-                        + _diff(mine, theirs)
-                    )
-                    continue
-                report = render_report(game, mine, step.events, b)
-                if render_report(game, theirs, step.events, b) != report:
-                    problems.append(f"{where}: the report of {b} depends on what only {a} sees")
-                if b is not None and game.legal(state, b) != game.legal(other, b):
-                    problems.append(f"{where}: the legal lines of {b} depend on {a}'s secrets")
+            # One other reader's view of each scrambled state is validated, in turn.
+            others = readers[i + 1:] + readers[:i] or [reader]
+            checked = others[step.index % len(others)]
+            problems += _scrambled_problems(game, state, other, reader, step.events, where,
+                                            legal, checked)
         if canonical(state) != before:
-            problems.append(f"{where}: scramble changed the state it was given")
+            problems.append(f"{where}: scrambling changed the state it was given")
     _fail(problems, "hidden information leaks")
-    assert changed, f"{game.id} seed {p.seed}: scramble() never changed any state"
+    assert not hidden or changed, (
+        f"{game.id} seed {p.seed}: the zones it declares never hide anything the "
+        "scrambler could change"
+    )
 
 
 def _diff(mine: dict[str, object], theirs: dict[str, object]) -> str:
@@ -455,13 +572,10 @@ def test_all_properties_many_seeds(
     game: Game, play_options: dict[str, JSON], slow_seed: int
 ) -> None:
     """Every property over many more seeds, dealt out over the game's option
-    sets (noninterference only for games with ``scramble``; the default run
-    shows the skip for the others). Victories are promised for the default
-    seeds only: random play over many seeds may end in a shared result."""
+    sets. Victories are promised for the default seeds only: random play
+    over many seeds may end in a shared result."""
     p = cached_play(game, slow_seed, options=play_options)
     for check in PROPERTIES:
-        if check is check_noninterference and not hasattr(game, "scramble"):
-            continue
         check(game, p)
 
 
@@ -585,9 +699,51 @@ class _LeakyView(SealedBids):
         return out
 
 
-class _IdleScramble(SealedBids):
-    def scramble(self, state: State, role: Role, rng: Rng) -> State:
-        return copy.deepcopy(state)
+class _PeekingView(SealedBids):
+    """Shows every seat the lowest card of the next seat's hand."""
+
+    def view(self, state: State, role: Role | None) -> dict[str, JSON]:
+        out = super().view(state, role)
+        if role in state["players"]:
+            seats = state["players"]
+            nxt = seats[(seats.index(role) + 1) % len(seats)]
+            out["end"] = ",".join(sorted(state["hands"][nxt], key=card_key)[:1])
+        return out
+
+
+class _PileOrderView(SealedBids):
+    """Tells everyone whether the next card of the pile is higher than the one
+    after it: only the order of the hidden pile leaks (the observer and
+    the other seats are told the same, and no hand is shown)."""
+
+    def zones(self, state: State) -> list[Zone]:
+        return [Zone(("pile",), frozenset(), "pile", order_hidden=True)]
+
+    def view(self, state: State, role: Role | None) -> dict[str, JSON]:
+        out = super().view(state, role)
+        pile = state["pile"]
+        out["end"] = "rising" if len(pile) > 1 and card_key(pile[0]) < card_key(pile[1]) else ""
+        return out
+
+
+class _NothingHidden(SealedBids):
+    """Declares a zone that hides nothing: the prize, alone in its pool (the
+    scrambler can change nothing, so the test could not fail)."""
+
+    def zones(self, state: State) -> list[Zone]:
+        return [Zone(("prize",), frozenset(), "prize")]
+
+
+class _UndeclaredHands(SealedBids):
+    """Hides hands without declaring them."""
+
+    def zones(self, state: State) -> list[Zone]:
+        return []
+
+
+class _BadZonePath(SealedBids):
+    def zones(self, state: State) -> list[Zone]:
+        return [*super().zones(state), Zone(("deck",), frozenset(), "cards")]
 
 
 class _TupleState(SealedBids):
@@ -630,8 +786,15 @@ class _MemoryOutsideState(SealedBids):
 
 
 class _DrawnVictory(SealedBids):
+    """Promises victories, yet every game ends in a draw shared by all."""
+
     playthrough_options: Mapping[str, JSON] = {"players": 2, "rounds": 1}
-    victory_playthroughs: tuple[Mapping[str, JSON], ...] = ({},)
+    victory_playthroughs: Sequence[Mapping[str, JSON]] = ({},)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state["stage"] != "over":
+            return None
+        return Outcome(tuple(state["players"]), True, "everyone shares the result")
 
 
 class _MutatesInput(SealedBids):
@@ -640,27 +803,41 @@ class _MutatesInput(SealedBids):
         return super().act(state, role, action, rng)
 
 
-FAULTS: dict[str, tuple[Callable[[], Game], Callable[[Game, Playthrough], None], int]] = {
-    "leaky view": (_LeakyView, check_noninterference, DEFAULT_MAX_STEPS),
-    "scramble that changes nothing": (_IdleScramble, check_noninterference, DEFAULT_MAX_STEPS),
-    "tuple in state": (_TupleState, check_json_round_trip, DEFAULT_MAX_STEPS),
-    "view key outside the schema": (_ExtraViewKey, check_views, DEFAULT_MAX_STEPS),
-    "non-canonical text": (_NonCanonical, check_legal_lines, DEFAULT_MAX_STEPS),
-    "event for a stranger": (_StrangerEvent, check_events, DEFAULT_MAX_STEPS),
-    "memory outside the state": (_MemoryOutsideState, check_replay, DEFAULT_MAX_STEPS),
-    "needs more steps than allowed": (SealedBids, check_ends, 3),
-    "promised victory ends in a draw": (_DrawnVictory, check_victory, DEFAULT_MAX_STEPS),
+Fault = tuple[Callable[[], Game], Callable[[Game, Playthrough], None], int, str]
+FAULTS: dict[str, Fault] = {
+    "leaky view (the top of the pile)": (
+        _LeakyView, check_noninterference, DEFAULT_MAX_STEPS, "view of .* depends on"),
+    "view shows a card of another hand": (
+        _PeekingView, check_noninterference, DEFAULT_MAX_STEPS, "view of .* depends on"),
+    "view leaks the order of the pile": (
+        _PileOrderView, check_noninterference, DEFAULT_MAX_STEPS, "view of .* depends on"),
+    "zones that hide nothing": (
+        _NothingHidden, check_noninterference, DEFAULT_MAX_STEPS, "never hide anything"),
+    "hidden hands not declared": (
+        _UndeclaredHands, check_noninterference, DEFAULT_MAX_STEPS, "declares no hidden zone"),
+    "zone path outside the state": (
+        _BadZonePath, check_noninterference, DEFAULT_MAX_STEPS, "does not lead into the state"),
+    "tuple in state": (_TupleState, check_json_round_trip, DEFAULT_MAX_STEPS, "tuple"),
+    "view key outside the schema": (_ExtraViewKey, check_views, DEFAULT_MAX_STEPS, "note"),
+    "non-canonical text": (_NonCanonical, check_legal_lines, DEFAULT_MAX_STEPS, "round-trip"),
+    "event for a stranger": (_StrangerEvent, check_events, DEFAULT_MAX_STEPS, "Nobody"),
+    "memory outside the state": (
+        _MemoryOutsideState, check_replay, DEFAULT_MAX_STEPS, "state differs"),
+    "needs more steps than allowed": (SealedBids, check_ends, 3, "no outcome after 3 steps"),
+    "promised victory ends in a draw": (
+        _DrawnVictory, check_victory, DEFAULT_MAX_STEPS, "ends without a victory"),
 }
 
 
 @pytest.mark.parametrize("fault", sorted(FAULTS))
 def test_checks_catch_faults(fault: str) -> None:
-    """Each property fails on a copy of Sealed Bids with the matching fault
-    (and the same property passes on the real Sealed Bids: see above)."""
-    make, check, max_steps = FAULTS[fault]
+    """Each property fails on a copy of Sealed Bids with the matching fault,
+    for the reason it is meant to catch (and the same property passes on the
+    real Sealed Bids: see above)."""
+    make, check, max_steps, reason = FAULTS[fault]
     game = make()
     p = play(game, SEEDS[0], max_steps=max_steps)
-    with pytest.raises((AssertionError, pytest.fail.Exception)):
+    with pytest.raises((AssertionError, pytest.fail.Exception), match=reason):
         check(game, p)
 
 

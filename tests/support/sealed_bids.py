@@ -48,13 +48,13 @@ import re
 from collections.abc import Mapping, Sequence
 
 from judge.engine import (
-    GameBase,
     JSON,
     Action,
     AmbiguousLine,
     Decision,
     DecisionKind,
     Event,
+    GameBase,
     IllegalLine,
     InvalidLine,
     OptionSpec,
@@ -62,6 +62,8 @@ from judge.engine import (
     Role,
     State,
     VerbSpec,
+    WindowSpec,
+    Zone,
     private,
     public,
 )
@@ -124,10 +126,15 @@ class SealedBids(GameBase):
         VerbSpec("PASS", "let a gift stand", "PASS"),
     )
     view_schema: str = "sealed-bids-view.schema.json"
+    #: The response window of R7, for standing answers (``POLICY gift PASS``).
+    windows: tuple[WindowSpec, ...] = (
+        WindowSpec("gift", "a prize given to a player (R7): the receiver may REFUSE it",
+                   ("REFUSE",)),
+    )
     #: Options the contract suite uses for random playthroughs (the defaults end).
     playthrough_options: Mapping[str, JSON] = {}
     #: Option sets whose seeded random playthroughs end with one winner.
-    victory_playthroughs: tuple[Mapping[str, JSON], ...] = (
+    victory_playthroughs: Sequence[Mapping[str, JSON]] = (
         {"players": 2},
         {"players": 3},
         {"players": 4},
@@ -225,6 +232,7 @@ class SealedBids(GameBase):
                         "REFUSE (the receiver, with a 1) or PASS"
                     ),
                     default="pass",
+                    window="gift",
                 )
             ]
         return []
@@ -572,6 +580,14 @@ class SealedBids(GameBase):
             out["hand"] = _sorted(state["hands"][role])
             out["my_answer"] = state["answers"].get(role)
         return out
+
+    def zones(self, state: State) -> list[Zone]:
+        """The hidden zones: each hand, seen by its owner (R5: only the drawer
+        sees a drawn card), and the draw pile, seen by nobody and in an
+        order nobody knows (R2: face down, shuffled). One pool: a card may be
+        in any hand or in the pile."""
+        hands = [Zone(("hands", r), frozenset([r]), "cards") for r in state["players"]]
+        return [*hands, Zone(("pile",), frozenset(), "cards", order_hidden=True)]
 
     def outcome(self, state: State) -> Outcome | None:
         """R9: highest score wins; a tie for the highest score is a shared draw."""
