@@ -17,10 +17,11 @@ the lines after it.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
+
+from judge.redact import fold, mask_secrets
 
 Audience = Literal["anyone", "player", "gm"]
 
@@ -219,29 +220,6 @@ def _command_of(text: str) -> tuple[CommandSpec, str] | None:
             rest = text.split(None, n)
             return spec, rest[n] if len(rest) > n else ""
     return None
-
-
-def fold(text: str) -> str:
-    """Unicode compatibility folding (NFKC): a fullwidth ``ＳＩＧＮＯＮ`` is
-    ``SIGNON``, a fullwidth digit a digit. Every line is read folded."""
-    return unicodedata.normalize("NFKC", text)
-
-
-#: A word that looks like a seat token: 12 to 20 symbols of the token
-#: alphabet (no i, l, o or 1), with at least one letter and one digit.
-_T = "a-hj-km-np-z02-9"
-_TOKENISH = re.compile(rf"(?<![A-Za-z0-9])(?=[{_T}]*[02-9])(?=[{_T}]*[a-z])[{_T}]{{12,20}}"
-                       r"(?![A-Za-z0-9])")
-
-
-def mask_secrets(text: str) -> str:
-    """``text`` with a SIGNON's token and any word that looks like a token
-    masked: what the judge echoes or keeps never holds a token in clear."""
-    words = text.split()
-    if len(words) >= 4 and fold(words[0]).upper() == "SIGNON":
-        words[3] = "*" * 8
-        text = " ".join(words)
-    return _TOKENISH.sub("*" * 8, text)
 
 
 def parse_subject(subject: str) -> list[Command]:

@@ -80,6 +80,8 @@ from mailbox import Maildir
 from pathlib import Path
 from typing import Protocol
 
+from judge.redact import redact_raw
+
 __all__ = [
     "DeliveryReport",
     "DeliveryStatus",
@@ -1182,7 +1184,8 @@ class MaildirInbound:
     ``done`` renames the file into the Maildir++ subfolder ``.Processed`` or
     ``.Failed`` (created if missing) under ``cur/`` with the Seen flag; it is
     a single rename, so a crash leaves the message either still new (fetched
-    again next time) or moved, never both or neither.
+    again next time) or moved, never both or neither. A message that carries
+    a token is kept with its tokens masked (:func:`judge.redact.redact_raw`).
     """
 
     name = "maildir"
@@ -1240,7 +1243,19 @@ class MaildirInbound:
         target = self._folder("Processed" if ok else "Failed")
         for _, found, path in self._new_files():
             if found == key:
-                os.rename(path, target / "cur" / f"{key}{self._colon}2,S")
+                final = target / "cur" / f"{key}{self._colon}2,S"
+                raw = path.read_bytes()
+                kept = redact_raw(raw)
+                if kept != raw:
+                    # The kept copy has its tokens masked: written whole under
+                    # tmp/, renamed into place, then the original removed (a
+                    # crash between leaves both; the next fetch is a duplicate).
+                    spool = self.path / "tmp" / f"{key}.redacted"
+                    spool.write_bytes(kept)
+                    os.rename(spool, final)
+                    path.unlink()
+                else:
+                    os.rename(path, final)
                 return
         for folder in ("Processed", "Failed"):
             for sub in ("cur", "new"):

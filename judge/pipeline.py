@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from judge import grammar, notify, reports, scheduler
+from judge import grammar, notify, redact, reports, scheduler
 from judge.commands import HANDLERS, Ctx, ErrorRow, MailSession, player
 from judge.commands.base import GM
 from judge.engine import RuleError
@@ -286,7 +286,7 @@ def _acknowledge(ctx: Ctx) -> None:
     body = reports.render(
         "common/ack.txt.j2",
         intro="",
-        subject=grammar.mask_secrets(mail.subject),
+        subject=redact.mask_secrets(mail.subject),
         rows=session.rows,
         errors=session.errors,
         sections=session.sections,

@@ -21,7 +21,7 @@ from typing import Any
 
 from judge import adjudicator as adj
 from judge import config as cfg
-from judge import grammar, mailconfig, notify, pipeline, registry, reports, scheduler
+from judge import mailconfig, notify, pipeline, redact, registry, reports, scheduler
 from judge.commands import gm as gm_commands
 from judge.commands import setup
 from judge.engine import Game
@@ -223,7 +223,7 @@ class Judge:
                         to_addr, self.config.replies_per_hour)  # fmt: skip
             return ""
         message_id = make_message_id(self.config.domain)
-        subject = grammar.mask_secrets(subject)
+        subject = redact.mask_secrets(subject)
         mail = OutgoingMail(
             message_id=message_id,
             from_addr=self.config.address,
@@ -237,6 +237,8 @@ class Judge:
             date=format_datetime(now),
         )
         self.fresh_mail = True  # the relay has something new to start
+        masked = redact.mask_secrets_text(body)
+        kept = compose(dataclasses.replace(mail, body=masked)) if masked != body else None
         self.store.queue_mail(
             {
                 "message_id": message_id,
@@ -250,6 +252,7 @@ class Judge:
                 "next_attempt": scheduler.iso(now),
                 "created": scheduler.iso(now),
                 "decision": decision,
+                "kept": kept,
             }
         )
         return message_id
@@ -280,7 +283,7 @@ class Judge:
                 "body_hash": mail.body_hash,
                 "raw_hash": pipeline.raw_hash(raw) if raw else "",
                 "from_addr": mail.from_addr,
-                "subject": grammar.mask_secrets(grammar.fold(mail.subject))[:200],
+                "subject": redact.mask_secrets(redact.fold(mail.subject))[:200],
                 "received": scheduler.iso(self.now()),
                 "status": status,
                 "reason": reason,

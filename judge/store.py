@@ -254,11 +254,19 @@ def _m4(db: sqlite_utils.Database) -> None:
     db.table("usage").create_index(["kind", "at"])
 
 
+def _m5(db: sqlite_utils.Database) -> None:
+    # Secrets at rest: a mail that carries a token (a JOIN's reply, a new
+    # seat's notice) is queued with a copy whose tokens are masked; once it is
+    # sent (or fails for good) the copy replaces the text and the token is gone.
+    db.table("outbox").add_column("kept", bytes)
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "initial tables", _m1),
     (2, "IMAP checkpoint; outbox in_reply_to", _m2),
     (3, "mail per decision: seat cursors and settings; window clocks", _m3),
     (4, "outbox claims; usage counts for the limits", _m4),
+    (5, "outbox: a redacted copy kept in place of a sent mail carrying a token", _m5),
 ]
 
 
@@ -361,6 +369,9 @@ class Store:
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute("PRAGMA foreign_keys=ON")
+        # Deleted and overwritten content is zeroed, so a redacted mail leaves
+        # no copy of its token in a free page of the file.
+        db.execute("PRAGMA secure_delete=ON")
         store = cls(db)
         store.set_busy_timeout(BUSY_TIMEOUT if busy_timeout is None else busy_timeout)
         store.migrate()
@@ -715,8 +726,14 @@ class Store:
             "select distinct claimed_by from outbox where status = 'queued' "
             "and claimed_by != '' order by claimed_by")]
 
+    def _forget_secrets(self, mail_id: int) -> None:
+        """A mail that has left (or never will): its redacted copy replaces it."""
+        self._write("update outbox set raw = kept, kept = null where id = ? and kept is not null",
+                    [mail_id])
+
     def mark_sent(self, mail_id: int, now: str) -> None:
         self._update("outbox", "id", mail_id, {"status": "sent", "sent": now, **_UNCLAIMED})
+        self._forget_secrets(mail_id)
 
     def mark_retry(self, mail_id: int, attempts: int, next_attempt: str, error: str) -> None:
         fields = {"attempts": attempts, "next_attempt": next_attempt, "last_error": error,
@@ -726,6 +743,7 @@ class Store:
     def mark_failed(self, mail_id: int, error: str) -> None:
         self._update("outbox", "id", mail_id,
                      {"status": "failed", "last_error": error, **_UNCLAIMED})
+        self._forget_secrets(mail_id)
 
     def outbox(self, status: str | None = None) -> list[dict[str, Any]]:
         if status is None:

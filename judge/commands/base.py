@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from judge import grammar
+from judge import grammar, redact
 from judge.mailin import IncomingMail
 from judge.session import CommandError, Loaded, Workspace
 from judge.store import Seat
@@ -71,13 +71,13 @@ class MailSession:
     game lines is taken)."""
 
     def ok(self, line: grammar.Line, result: str, text: str | None = None) -> None:
-        shown = grammar.mask_secrets(text if text is not None else line.text)
+        shown = redact.mask_secrets(text if text is not None else line.text)
         self.rows.append(Row(line.number, shown, result))
 
     def error(
         self, line: grammar.Line, message: str, hint: str = "", text: str | None = None
     ) -> None:
-        shown = grammar.mask_secrets(text if text is not None else line.text)
+        shown = redact.mask_secrets(text if text is not None else line.text)
         self.rows.append(Row(line.number, shown, "not accepted (see below)"))
         self.errors.append(ErrorRow(line.number, shown, message, hint))
 
@@ -144,4 +144,4 @@ def handles(*names: str) -> Callable[[Handler], Handler]:
 
 
 def mask_signon(text: str) -> str:
-    return grammar.mask_secrets(text)
+    return redact.mask_secrets(text)

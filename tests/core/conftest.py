@@ -44,6 +44,17 @@ class Clock:
         self.now += timedelta(**kw)
 
 
+def delivered_mail(folder: Path) -> dict[str, bytes]:
+    """The raw bytes of every mail in an outgoing Maildir, by Message-ID."""
+    found: dict[str, bytes] = {}
+    for sub in ("new", "cur"):
+        for path in (folder / sub).glob("*") if (folder / sub).is_dir() else ():
+            raw = path.read_bytes()
+            head = email.message_from_bytes(raw.split(b"\r\n\r\n", 1)[0] + b"\r\n\r\n")
+            found[str(head["Message-ID"])] = raw
+    return found
+
+
 @dataclass
 class Post:
     """Puts mail into the judge's inbox and reads what it sent."""
@@ -82,10 +93,14 @@ class Post:
         return self.judge.cycle()
 
     def sent(self) -> list[EmailMessage]:
-        """Every mail the judge has sent so far, oldest first."""
+        """Every mail the judge has sent so far, oldest first, as delivered
+        (read from the outgoing Maildir, in the order the outbox queued them:
+        the outbox itself keeps a sent mail only with its tokens masked)."""
+        delivered = delivered_mail(self.home / "mail" / "out")
         out: list[EmailMessage] = []
         for row in self.judge.store.outbox("sent"):
-            msg = email.message_from_bytes(row["raw"], policy=email.policy.default)
+            raw = delivered.get(row["message_id"], row["raw"])
+            msg = email.message_from_bytes(raw, policy=email.policy.default)
             assert isinstance(msg, EmailMessage)
             out.append(msg)
         return out

@@ -390,3 +390,35 @@ def test_help_for_a_game_kind_lists_only_its_own_orders(post: Post) -> None:
     text = _last_to(post, "who@x.example")
     assert "Orders and actions of Sealed Bids" in text and "BID <card>" in text
     assert "SIGNON <game> <role> <token>" not in text
+
+
+def test_no_token_is_kept_in_clear_after_a_scripted_game(post: Post, clock: Clock) -> None:
+    """Every token mailed out stayed readable in outbox.raw (all 10 of one home
+    were recovered), a SIGNON in the Subject was stored in inbox.subject and
+    outbox.subject. After a scripted game, grep the database (and its WAL) and
+    the judge's inbound Maildir for every token: none is there."""
+    from tests.core.helpers import hand
+
+    seats = start_sealed(post)
+    post.send(GM_ADDR, f"{seats.gm()}\nREPLACE South south2@players.example\n")
+    tokens = [seats.gm_token, *seats.tokens.values(), token_in(post, "south2@players.example")]
+    seats.tokens["South"], seats.addresses["South"] = tokens[-1], "south2@players.example"
+    for role in ("North", "East", "South"):
+        card = hand(post, role)[0]
+        post.send(seats.addresses[role], f"BID {card}\nSTATUS\n",
+                  subject=f"Re: {seats.signon(role)}")
+    post.send(seats.addresses["North"], f"{seats.signon('North')}\n{seats.tokens['North']}\n")
+    clock.advance(days=3)
+    post.judge.cycle()
+    assert post.judge.store.outbox("queued") == []
+    post.judge.close()
+    home = post.home
+    stored = b"".join(p.read_bytes() for p in home.glob("judge.db*"))
+    kept = b"".join(p.read_bytes() for p in (home / "mail" / "in").rglob("*") if p.is_file())
+    assert len(tokens) == 5 and stored and kept
+    for token in tokens:
+        assert token.encode() not in stored, token
+        assert token.encode() not in kept, token
+    # ... while the players did receive them.
+    out = b"".join(p.read_bytes() for p in (home / "mail" / "out").rglob("*") if p.is_file())
+    assert all(t.encode() in out for t in tokens)
