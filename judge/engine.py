@@ -331,13 +331,17 @@ class WindowSpec:
 @dataclass(frozen=True)
 class Zone:
     """One hidden zone of a state, as data: where it lies (``path`` into the
-    state, keys and list indices), which roles may see what it holds
+    state, keys and list indices; a path ending at a list makes the list's
+    elements the items, one ending at any other value makes that value the
+    one item: a face-down card), which roles may see what it holds
     (``seen_by``; empty: nobody, like a deck), whether the order of its
-    items is hidden from those who cannot see them (a shuffled deck) and the
-    ``pool`` of items it shares (a card of one pool may stand in any zone of
-    that pool: a hand and the deck it is drawn from). The contract suite's
-    scrambler exchanges items between the zones one role may not see and
-    requires that role's mail to stay byte for byte the same."""
+    items is hidden from everyone (a shuffled deck: nobody may learn it,
+    not even a seat that sees what the zone holds) and the ``pool`` of items
+    it shares (a card of one pool may stand in any zone of that pool: a hand
+    and the deck it is drawn from). The contract suite's scrambler exchanges
+    items between the zones a reader may not see and shuffles every zone
+    whose order is hidden, and requires that reader's views, prompts and
+    mail to stay byte for byte the same."""
 
     path: tuple[str | int, ...]
     seen_by: frozenset[Role]

@@ -1141,38 +1141,6 @@ class ConflictOfAlliances(GameBase):
         return helptext.introduction(sides, aid24=bool(state["aid24"]),
                                      printed=bool(state["printed"]))
 
-    # ------------------------------------------------------------------ noninterference
-
-    def scramble(self, state: State, role: Role, rng: Rng) -> State:
-        """A state differing from ``state`` only in what ``role`` alone may
-        see: its hand, deck order, face-down discards and cards it is choosing
-        among are dealt again from the same cards, keeping every count."""
-        new = copy.deepcopy(state)
-        side = self.side_of(new, role)
-        if side is None or new["stage"] == "over":
-            return new
-        z = new["cards"][side]
-        ch = new["choice"] if new["choice"] is not None and new["choice"]["side"] == side else None
-        hidden_discards = [i for i, (_, up) in enumerate(z["discard"]) if not up]
-        aside = list(z.get("aside", []))
-        pool = list(z["hand"]) + aside + list(z["deck"])
-        pool += [z["discard"][i][0] for i in hidden_discards]
-        kept = list(ch["cards"]) if ch is not None and ch["kind"] == "keep" else []
-        pool += kept
-        rng.shuffle(pool, "scramble")
-        n_hand = len(z["hand"])
-        n_aside = len(aside)
-        n_deck = len(z["deck"])
-        z["hand"] = sorted(pool[:n_hand])
-        z["aside"] = pool[n_hand:n_hand + n_aside]
-        z["deck"] = pool[n_hand + n_aside:n_hand + n_aside + n_deck]
-        rest = pool[n_hand + n_aside + n_deck:]
-        for i in hidden_discards:
-            z["discard"][i][0] = rest.pop(0)
-        if ch is not None and ch["kind"] == "keep":
-            ch["cards"] = sorted(rest[:len(kept)])
-        return new
-
 
 GAME = ConflictOfAlliances()
 _ = (AmbiguousLine,)

@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from judge.engine import (
-    GameBase,
     JSON,
     Action,
     Decision,
     DecisionKind,
     Event,
+    GameBase,
     IllegalLine,
     OptionSpec,
     Outcome,

@@ -28,12 +28,12 @@ from games.diplomacy.variant import Stacking
 from games.three_kingdoms import orders as grammar
 from games.three_kingdoms.board import BOARD, KINGDOMS, Board
 from judge.engine import (
-    GameBase,
     JSON,
     Action,
     Decision,
     DecisionKind,
     Event,
+    GameBase,
     IllegalLine,
     InvalidLine,
     OptionSpec,

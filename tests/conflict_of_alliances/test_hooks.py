@@ -45,6 +45,7 @@ from tests.conflict_of_alliances.helpers import (
     texts,
 )
 from tests.conflict_of_alliances.test_responses import _attack
+from tests.support.scramble import scramble, zone_items
 
 
 def _report(state: State, role: str | None, events: list[Event] | None = None) -> str:
@@ -359,41 +360,8 @@ def test_turn_label_after_passes() -> None:
 # --------------------------------------------------------------------------- 5. zones
 
 
-def _at(state: State, path: tuple[str | int, ...]) -> Any:
-    here: Any = state
-    for step in path:
-        here = here[step]
-    return here
-
-
 def _items(state: State, zone: Zone) -> list[str]:
-    found = _at(state, zone.path)
-    return [found] if isinstance(found, str) else list(found)
-
-
-def _put(state: State, zone: Zone, items: list[str]) -> None:
-    *head, last = zone.path
-    parent = _at(state, tuple(head))
-    if isinstance(parent[last], str):
-        (parent[last],) = items
-    else:
-        parent[last] = items
-
-
-def _scramble(state: State, reader: str | None, rnd: random.Random) -> State:
-    """Deal again, pool by pool, the items of the zones ``reader`` may not
-    see, keeping each zone's size: a generic scrambler built on zones()."""
-    new_state = copy.deepcopy(state)
-    hidden = [z for z in GAME.zones(new_state) if reader is None or reader not in z.seen_by]
-    for pool in {z.pool for z in hidden}:
-        zones = [z for z in hidden if z.pool == pool]
-        items = [x for z in zones for x in _items(new_state, z)]
-        rnd.shuffle(items)
-        for z in zones:
-            n = len(_items(new_state, z))
-            _put(new_state, z, items[:n])
-            items = items[n:]
-    return new_state
+    return [str(x) for x in zone_items(state, zone)]
 
 
 def _all_cards(state: State, side: str) -> list[str]:
@@ -457,7 +425,7 @@ def test_scrambling_the_zones_a_seat_cannot_see_changes_nothing_it_sees() -> Non
     for options, seed in WALKS:
         for state, events in _walk(options, seed, limit=150):
             for reader in [*GAME.roles(state), None]:
-                other = _scramble(state, reader, rnd)
+                other = scramble(GAME, state, reader, rnd)
                 assert GAME.view(other, reader) == GAME.view(state, reader)
                 assert _report(other, reader, events) == _report(state, reader, events)
                 if reader is not None:
@@ -494,7 +462,7 @@ def test_choosing_from_the_deck_shows_its_cards_to_the_chooser_only() -> None:
     assert other_deck.seen_by == frozenset()
     rnd = random.Random(1)
     for reader in (L, A, None):
-        assert GAME.view(_scramble(s, reader, rnd), reader) == GAME.view(s, reader)
+        assert GAME.view(scramble(GAME, s, reader, rnd), reader) == GAME.view(s, reader)
     c = empty()
     c["active"] = A
     put(c, "nan-yang", "chu", 2)
@@ -507,7 +475,7 @@ def test_choosing_from_the_deck_shows_its_cards_to_the_chooser_only() -> None:
     (kept,) = [z for z in GAME.zones(c) if z.path == ("choice", "cards")]
     assert kept.seen_by == {A} and kept.pool == "Alliance cards" and len(_items(c, kept)) == 3
     for reader in (L, A, None):
-        assert GAME.view(_scramble(c, reader, rnd), reader) == GAME.view(c, reader)
+        assert GAME.view(scramble(GAME, c, reader, rnd), reader) == GAME.view(c, reader)
 
 
 def test_a_named_discard_waits_in_a_hidden_zone() -> None:

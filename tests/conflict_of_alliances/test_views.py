@@ -4,14 +4,12 @@ down" (issue: "By mail")."""
 
 from __future__ import annotations
 
-import copy
+import random
 
 from games.conflict_of_alliances import GAME
 from judge import reports
 from judge.engine import Event
-from judge.rng import Rng
 from tests.conflict_of_alliances.helpers import (
-    SEED,
     A,
     L,
     State,
@@ -22,6 +20,7 @@ from tests.conflict_of_alliances.helpers import (
     put,
     stance,
 )
+from tests.support.scramble import scramble
 
 
 def _report(state: State, role: str | None, events: list[Event] | None = None) -> str:
@@ -72,11 +71,12 @@ def test_each_side_sees_its_own_hand_and_both_hand_sizes() -> None:
 
 def test_scramble_keeps_every_other_view() -> None:
     """The noninterference property on one position: redealing the Alliance's
-    hidden cards changes nothing the Lianheng or an observer sees."""
+    hidden cards (the generic scrambler over the game's zones) changes
+    nothing the Lianheng or an observer sees."""
     s = new("five-kingdoms")
     s["active"] = A
     deal(s, A, "lord-chunshen")
-    other = GAME.scramble(copy.deepcopy(s), A, Rng(SEED, 99))
+    other = scramble(GAME, s, L, random.Random(99))
     assert other["cards"][A] != s["cards"][A]
     for reader in (L, None):
         assert GAME.view(other, reader) == GAME.view(s, reader)

@@ -2,11 +2,12 @@
 
 Every test that takes a ``game`` argument runs once per game: every built-in
 game whose package exists and loads (see :func:`judge.registry.get`) plus the
-test-only game Sealed Bids. A built-in game whose package exists but does not
-load is left out of those tests and fails ``test_every_builtin_game_loads``
-instead, so that one unfinished game does not stop the suite for the others.
-While a contract test runs, Sealed Bids is registered with the registry (and
-unregistered afterwards if it was not registered before).
+test-only games Sealed Bids and Counterspell. A built-in game whose package
+exists but does not load is left out of those tests and fails
+``test_every_builtin_game_loads`` instead, so that one unfinished game does
+not stop the suite for the others. While a contract test runs, the test-only
+games are registered with the registry (and unregistered afterwards unless
+they were registered before).
 """
 
 from __future__ import annotations
@@ -42,13 +43,15 @@ def builtin_games() -> tuple[list[Game], dict[str, str]]:
     return games, broken
 
 
+#: The test-only games: Sealed Bids (a hidden-hand game with one window) and
+#: Counterspell (windows that nest three deep).
+TEST_GAMES: tuple[Game, ...] = (SEALED_BIDS, COUNTERSPELL)
+
+
 def contract_games() -> list[Game]:
     """The games the suite runs over (collected once, at collection time)."""
     games, _ = builtin_games()
-    if all(g.id != SEALED_BIDS.id for g in games):
-        games.append(SEALED_BIDS)
-    games.append(COUNTERSPELL)
-    registry.register(COUNTERSPELL)  # found by id (test_game_object), like Sealed Bids below
+    games += [t for t in TEST_GAMES if all(g.id != t.id for g in games)]
     return games
 
 
@@ -77,7 +80,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         params: list[tuple[Game, dict[str, JSON]]] = []
         ids: list[str] = []
         for g in contract_games():
-            declared = bool(getattr(g, "victory_playthroughs", ()))
+            declared = bool(g.victory_playthroughs)
             if name == "victory_options" and not declared:
                 continue
             sets = playthrough_sets(g)
@@ -90,18 +93,21 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("game", games, ids=[g.id for g in games])
 
 
-def _test_game_registered() -> bool:
+def _registered(game: Game) -> bool:
     try:
-        return registry.get(SEALED_BIDS.id) is SEALED_BIDS
+        return registry.get(game.id) is game
     except Exception:  # the lookup fell through to a built-in game that does not load
         return False
 
 
 @pytest.fixture(autouse=True)
-def _register_test_game() -> Iterator[None]:
-    """Make the test-only game findable by id during each test, as the judge would."""
-    had = _test_game_registered()
-    registry.register(SEALED_BIDS)
+def _register_test_games() -> Iterator[None]:
+    """Make the test-only games findable by id during each test, as the judge
+    would (and leave the registry as it was afterwards)."""
+    had = {g.id for g in TEST_GAMES if _registered(g)}
+    for g in TEST_GAMES:
+        registry.register(g)
     yield
-    if not had:
-        registry.unregister(SEALED_BIDS.id)
+    for g in TEST_GAMES:
+        if g.id not in had:
+            registry.unregister(g.id)

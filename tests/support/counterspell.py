@@ -633,23 +633,6 @@ class Counterspell(GameBase):
 
     # ------------------------------------------------------------------ noninterference
 
-    def scramble(self, state: State, role: Role, rng: Rng) -> State:
-        """Another state that differs from ``state`` only in what is hidden
-        from every role but ``role``: ``role``'s hand is redealt from its own
-        cards and the (unseen) deck, keeping its size, and the deck is
-        reshuffled. The judge holds the secret answers of open windows, not
-        the game, so nothing else is hidden."""
-        new = copy.deepcopy(state)
-        if role not in new["players"] or new["stage"] == OVER_STAGE:
-            return new
-        hand: list[str] = new["hands"][role]
-        pool = hand + list(new["deck"])
-        rng.shuffle(pool, "scramble")
-        new["hands"][role] = sorted(pool[: len(hand)])
-        new["deck"] = pool[len(hand):]
-        return new
-
-
 def _pass() -> Action:
     return Action("PASS", data={"verb": "PASS"})
 

@@ -597,43 +597,6 @@ class SealedBids(GameBase):
         top = tuple(r for r in state["players"] if state["scores"][r] == best)
         return Outcome(winners=top, draw=len(top) > 1, reason=state["end"])
 
-    # ------------------------------------------------------------------ noninterference
-
-    def scramble(self, state: State, role: Role, rng: Rng) -> State:
-        """Another state that differs from ``state`` only in what is hidden from
-        every role except ``role``: ``role``'s hand is redealt from its own cards
-        and the (unseen) draw pile, the pile is reshuffled, and during a
-        response window ``role``'s secret answer (or not having answered) may
-        change. Every other role's view must be the same for both states.
-
-        The result is a consistent position: hand sizes are kept, a pending
-        ``REFUSE`` keeps its 1 in hand, and a window never ends up with every
-        answer in while still open.
-        """
-        new = copy.deepcopy(state)
-        if role not in new["players"] or new["stage"] == OVER_STAGE:
-            return new
-        answers: dict[str, str] = new["answers"]
-        kept: list[str] = []
-        if answers.get(role, "").startswith("REFUSE"):
-            kept = [answers[role].split()[1]]
-        hand: list[str] = new["hands"][role]
-        pool = [c for c in hand if c not in kept] + list(new["pile"])
-        rng.shuffle(pool, "scramble")
-        size = len(hand) - len(kept)
-        new["hands"][role] = _sorted(kept + pool[:size])
-        new["pile"] = pool[size:]
-        if new["stage"] == RESPOND_STAGE:
-            others_done = all(r in answers for r in new["players"] if r != role)
-            if not others_done:
-                # Whether and how ``role`` answered is secret until the window closes.
-                answers.pop(role, None)
-                choices: list[str | None] = [None, *self.legal(new, role)]
-                pick = rng.choice(choices, "scramble")
-                if pick is not None:
-                    answers[role] = pick
-        return new
-
 
 GAME = SealedBids()
 """The object the registry reads (``judge.registry.register(GAME)`` in tests)."""

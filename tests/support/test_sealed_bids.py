@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterator, Mapping, Sequence
 
 import pytest
@@ -448,28 +447,3 @@ def test_report_lists_only_the_readers_events() -> None:
     assert drawn  # North's hand is not empty
 
 
-# --------------------------------------------------------------------------- scramble
-
-
-def test_scramble_keeps_sizes_cards_and_a_pending_refusal() -> None:
-    """scramble(state, South) redeals South's hand from South's cards and the
-    pile; sizes stay, the deck stays whole, a pending REFUSE keeps its 1."""
-    state = given_to_south()
-    state, _ = GAME.act(state, "South", GAME.parse(state, "South", "REFUSE"), rng())
-    changed = 0
-    for n in range(20):
-        other = GAME.scramble(state, "South", rng(n))
-        json.dumps(other)
-        assert len(other["hands"]["South"]) == len(state["hands"]["South"])
-        assert len(other["pile"]) == len(state["pile"])
-        assert sorted(other["hands"]["South"] + other["pile"]) == sorted(
-            state["hands"]["South"] + state["pile"]
-        )
-        assert other["hands"]["North"] == state["hands"]["North"]
-        answer = other["answers"].get("South")
-        if answer is not None and answer.startswith("REFUSE"):
-            assert answer.split()[1] in other["hands"]["South"]
-        for reader in ("North", "East", None):
-            assert GAME.view(other, reader) == GAME.view(state, reader)
-        changed += other != state
-    assert changed >= 15
