@@ -189,3 +189,39 @@ def test_lines_sent_out_of_turn_are_queued(post: Post) -> None:
     after = post.judge.table("g1").state
     # the queued PASS was taken in turn: two passes ended turn 1
     assert after["turn"] == 2
+
+
+def test_first_report_carries_the_sides_card_texts_and_help_gives_a_card(post: Post) -> None:
+    """Players asked for the card texts: each seat's first report lists its own
+    deck's cards (and not the opponent's), and HELP <card> gives one card's
+    text by mail."""
+    tokens = _start(post)
+    first = {side: [_whole(m) for m in post.sent() if m["To"] == ADDR[side]
+                    and "report for" in str(m["Subject"])][0] for side in (L, A)}
+    assert "The Alliance deck: 23 cards." in first[A] and "Su Qin" in first[A]
+    assert "The Alliance deck" not in first[L]
+    post.new()
+    post.send(ADDR[L], f"SIGNON g1 {L} {tokens[L]}\nHELP su-qin\nHELP no-such-card\n")
+    text = _whole(post.new()[-1])
+    assert "Su Qin (蘇秦) [su-qin], Alliance deck: 1 copy, character card." in text
+    assert "no game, card or rule called 'no-such-card'" in text
+
+
+def test_resign_concedes_a_two_player_game(post: Post) -> None:
+    """RESIGN in this two-player game concedes: the other side wins and both
+    are told in their final reports; the resigned seat's token is revoked."""
+    tokens = _start(post)
+    post.new()
+    post.send(ADDR[A], f"SIGNON g1 {A} {tokens[A]}\nRESIGN\n")
+    table = post.judge.table("g1")
+    assert table.outcome is not None and table.outcome["winners"] == [L]
+    mails = post.new()
+    ack = [_whole(m) for m in mails if m["To"] == ADDR[A] and "Re:" in str(m["Subject"])]
+    assert ack and "you have conceded g1" in ack[0]
+    finals = {side: [_whole(m) for m in mails if m["To"] == ADDR[side]
+                     and "final report" in str(m["Subject"])] for side in (L, A)}
+    assert finals[L] and "Alliance resigns; Lianheng wins the game." in finals[L][0]
+    assert "The game is over: won by Lianheng" in finals[L][0]
+    assert post.judge.store.game("g1")["status"] == "finished"  # type: ignore[index]
+    lines = post.send(ADDR[A], f"SIGNON g1 {A} {tokens[A]}\nSTATUS\n")
+    assert "auth-failure" in lines[0]
