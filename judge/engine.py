@@ -454,6 +454,11 @@ class Game(Protocol):
         """Text for ``role``'s first report (its cards' texts, say)."""
         ...
 
+    def unordered(self, state: State, role: Role, held: Sequence[Action]) -> list[str]:
+        """What of ``role``'s still has no order among ``held`` (its units
+        without one, in Diplomacy), for the acknowledgement."""
+        ...
+
 
 class GameBase:
     """Defaults of the optional part of :class:`Game`; every game derives from it."""
@@ -505,6 +510,9 @@ class GameBase:
 
     def introduction(self, state: State, role: Role) -> str:
         return ""
+
+    def unordered(self, state: State, role: Role, held: Sequence[Action]) -> list[str]:
+        return []
 
 
 @runtime_checkable

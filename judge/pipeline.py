@@ -22,10 +22,11 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
+from judge import adjudicator as adj
 from judge import grammar, notify, redact, reports, scheduler
 from judge.commands import HANDLERS, Ctx, ErrorRow, MailSession, player
 from judge.commands.base import GM
-from judge.engine import RuleError
+from judge.engine import DecisionKind, RuleError
 from judge.mailin import IncomingMail
 from judge.session import CommandError, Workspace
 from judge.store import check_token
@@ -283,6 +284,7 @@ def _acknowledge(ctx: Ctx) -> None:
         to = mail.from_addr
     if not to:
         return
+    session.sections.extend(_where_you_stand(ctx))
     body = reports.render(
         "common/ack.txt.j2",
         intro="",
@@ -309,6 +311,33 @@ def _acknowledge(ctx: Ctx) -> None:
         in_reply_to=mail.message_id,
         references=refs,
     )
+
+
+def _where_you_stand(ctx: Ctx) -> list[str]:
+    """For a seat that owes a decision: its deadline, in the seat's zone, and
+    (orders) what of its still has no order. Once per acknowledgement."""
+    first = ctx.mail.first_signon
+    if first is None or first.seat is None:
+        return []
+    g = ctx.ws.find(first.game)
+    if g is None or g.table is None or g.status not in ("active", "paused"):
+        return []
+    seat = g.seat(first.role)
+    if seat is None or seat.role is None:
+        return []
+    decision = adj.decision_for(g.game, g.table, seat.role)
+    if decision is None:
+        return []
+    out = []
+    if g.clock is not None:
+        when = scheduler.local(scheduler.iso(g.clock.deadline), seat.tz)
+        out.append(f"The deadline of {decision.phase} is {when}.")
+    if decision.kind is DecisionKind.ORDERS:
+        missing = g.game.unordered(g.table.state, seat.role, g.table.held(seat.role))
+        if missing:
+            out.append("Still without orders (they hold if you send none): "
+                       + ", ".join(missing) + ".")
+    return ["\n".join(out)] if out else []
 
 
 def authenticate(judge: Judge, ws: Workspace, mail: IncomingMail,

@@ -231,6 +231,16 @@ class DiplomacyGame(GameBase):
             return f"remove:{prov}"
         return prov
 
+    def unordered(self, state: State, role: Role, held: Sequence[Action]) -> list[str]:
+        """In a movement phase, ``role``'s units that no held order names
+        (they hold at the deadline)."""
+        view = self.view(state, role)
+        if not str(view["phase"]).endswith("M"):
+            return []
+        keys = {a.key for a in held}
+        units: list[str] = list(view["units"].get(role, []))
+        return [u for u in units if u.split()[1].split("/")[0] not in keys]
+
     def act(self, state: State, role: Role, action: Action, rng: Rng) -> tuple[State, list[Event]]:
         raise IllegalLine("Diplomacy orders are written for the phase and resolved together")
 
