@@ -196,8 +196,8 @@ def test_first_report_carries_the_sides_card_texts_and_help_gives_a_card(post: P
     deck's cards (and not the opponent's), and HELP <card> gives one card's
     text by mail."""
     tokens = _start(post)
-    first = {side: [_whole(m) for m in post.sent() if m["To"] == ADDR[side]
-                    and "report for" in str(m["Subject"])][0] for side in (L, A)}
+    first = {side: next(_whole(m) for m in post.sent() if m["To"] == ADDR[side]
+                        and "report for" in str(m["Subject"])) for side in (L, A)}
     assert "The Alliance deck: 23 cards." in first[A] and "Su Qin" in first[A]
     assert "The Alliance deck" not in first[L]
     post.new()
