@@ -98,6 +98,9 @@ class Table:
     unready: list[Role] = field(default_factory=list)
     """Roles whose latest orders had a refused line: not ready for early
     processing until they send orders with none (or NOWAIT)."""
+    missed: dict[Role, int] = field(default_factory=dict)
+    """Deadlines in a row each role let pass without a word (for the GM's
+    notice of an abandoned seat)."""
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -118,6 +121,7 @@ class Table:
             },
             "windows": self.windows,
             **({"unready": sorted(self.unready)} if self.unready else {}),
+            **({"missed": dict(sorted(self.missed.items()))} if self.missed else {}),
         }
 
     def dumps(self) -> str:
@@ -139,6 +143,7 @@ class Table:
             policies={k: _policies(v) for k, v in raw.get("policies", {}).items()},
             windows=copy.deepcopy(dict(raw.get("windows", {}))),
             unready=list(raw.get("unready", [])),
+            missed={k: int(v) for k, v in raw.get("missed", {}).items()},
         )
 
     @classmethod
@@ -165,6 +170,7 @@ class Table:
                       for r, p in self.policies.items()},
             windows=copy.deepcopy(self.windows),
             unready=list(self.unready),
+            missed=dict(self.missed),
         )
 
     def held(self, role: Role) -> list[Action]:
@@ -386,6 +392,8 @@ def _act(game: Game, table: Table, role: Role, action: Action, seed: bytes,
     _outcome(game, new)
     if phase_key(game, new) != phase_key(game, table):
         new.waiting = []
+    if kind == "act" and (extra or {}).get("by") != "policy":
+        new.missed.pop(role, None)  # the seat had its say (by hand or a queued line)
     events = list(events) + _sync(game, new)
     payload: dict[str, JSON] = {"action": action.to_json(), **(extra or {})}
     return Step(new, [Entry(kind, role, payload, rng.draws)], events)
@@ -434,6 +442,7 @@ def submit(
             held = [a for a in held if a.key != action.key]
         held.append(action)
     new.orders[role] = [a.to_json() for a in held]
+    new.missed.pop(role, None)
     if role not in new.submitted:
         new.submitted.append(role)
     entry = Entry(
@@ -467,6 +476,8 @@ def answer(game: Game, table: Table, role: Role, actions: Sequence[Action],
     new.windows.setdefault(w.id, {"kind": w.window, "roles": list(w.roles),
                                   "answers": {}, "closing": False})
     new.windows[w.id]["answers"][role] = {"lines": [a.to_json() for a in actions], "by": by}
+    if by == "hand":
+        new.missed.pop(role, None)
     entry = Entry("answer", role, {"window": w.id, "actions": [a.to_json() for a in actions],
                                    "by": by})
     return Step(new, [entry], [])
@@ -544,15 +555,28 @@ def resolve(game: Game, table: Table, seed: bytes, trigger: str) -> Step:
     return Step(new, [entry], events)
 
 
-def deadline(game: Game, table: Table, seed: bytes) -> Step:
+def missed(table: Table, roles: Iterable[Role]) -> Step:
+    """``roles`` let a deadline pass without a word: one more in a row each."""
+    new = table.bookkeeping_copy()
+    names = sorted(set(roles))
+    for role in names:
+        new.missed[role] = new.missed.get(role, 0) + 1
+    return Step(new, [Entry("missed", None, {"roles": names})], [])
+
+
+def deadline(game: Game, table: Table, seed: bytes, absent: Iterable[Role] = ()) -> Step:
     """The deadline of the open decision has passed: resolve held orders with
     defaults, close the open window, or take the default action of every
-    seat that owes one."""
+    seat that owes one. Seats the judge still waited for (``absent`` ones
+    aside) are counted as having missed it."""
+    owed = waiting_on(game, table, absent)
+    first = [missed(table, owed)] if owed else []
+    table = first[0].table if first else table
     if ordering_roles(game, table):
-        return resolve(game, table, seed, "deadline")
+        return join(table, [*first, resolve(game, table, seed, "deadline")])
     if open_window(game, table) is not None:
-        return close(game, table, seed, "deadline")
-    steps: list[Step] = []
+        return join(table, [*first, close(game, table, seed, "deadline")])
+    steps: list[Step] = list(first)
     current = table
     for decision in open_decisions(game, table):
         for role in decision.roles:
@@ -787,6 +811,8 @@ def apply_entry(game: Game, table: Table | None, row: Mapping[str, Any], seed: b
         new = table.bookkeeping_copy()
         new.windows[payload["window"]]["closing"] = True
         return Step(new, [Entry("close", None, payload)], [])
+    if kind == "missed":
+        return missed(table, payload["roles"])
     if kind == "asked":
         new = table.bookkeeping_copy()
         new.windows[payload["window"]]["asked"] = True

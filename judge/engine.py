@@ -454,6 +454,13 @@ class Game(Protocol):
         """Text for ``role``'s first report (its cards' texts, say)."""
         ...
 
+    def scores(self, state: State) -> dict[Role, int]:
+        """Each role's score as the game stands (Diplomacy: its supply
+        centres), for a league's scoring systems and for ranking the roles
+        that did not win (judge/league.py). Read once the game is over.
+        Empty: the game keeps no such score."""
+        ...
+
     def unordered(self, state: State, role: Role, held: Sequence[Action]) -> list[str]:
         """What of ``role``'s still has no order among ``held`` (its units
         without one, in Diplomacy), for the acknowledgement."""
@@ -510,6 +517,9 @@ class GameBase:
 
     def introduction(self, state: State, role: Role) -> str:
         return ""
+
+    def scores(self, state: State) -> dict[Role, int]:
+        return {}
 
     def unordered(self, state: State, role: Role, held: Sequence[Action]) -> list[str]:
         return []

@@ -109,6 +109,43 @@ def after(ws: Workspace, g: Loaded, last_n: int) -> None:
                    asked=decision.id if decision is not None else seat.asked)
 
 
+def missed_deadline(ws: Workspace, g: Loaded, phase: str, owed: set[str]) -> None:
+    """Tell the GM who let the deadline of ``phase`` pass without a word (the
+    game's defaults acted for them), and which of them have now missed
+    ``abandon_after`` deadlines in a row: an abandoned seat, to replace."""
+    if not owed or g.table is None:
+        return
+    limit = int(float(g.settings(ws.judge.config.settings).get("abandon_after", 3)))
+    lines = [f"The deadline of {phase} in {g.name} passed without a word from: "
+             + ", ".join(sorted(owed)) + ". The game's defaults acted for them."]
+    gone = sorted(r for r in owed if g.table.missed.get(r, 0) >= limit > 0)
+    for role in gone:
+        seat = g.seat(role)
+        lines.append(f"{role} ({seat.address if seat else '?'}) has now missed "
+                     f"{g.table.missed[role]} deadlines in a row: the seat looks abandoned. "
+                     f"REPLACE {role} <address> gives it to a new player.")
+    what = "abandoned seat" if gone else "missed orders"
+    ws.judge.queue_mail(g.row["gm_address"], f"[{g.name}] {what}: {phase}",
+                        "\n\n".join(lines) + "\n", "notice", game=g.name)
+
+
+def gm_after(ws: Workspace, g: Loaded) -> None:
+    """The GM's mail: the final report when the game ends, and with
+    ``gm_copies yes`` the public report of each new turn."""
+    if g.table is None:
+        return
+    copies = g.settings(ws.judge.config.settings).get("gm_copies") == "yes"
+    if not (g.ended_now or (copies and g.new_turn)):
+        return
+    events = [e for _entry, evs in g.entries for e in evs if e.visible_to(None)]
+    text, attachment, phase = report_text(ws, g, None, events)
+    kind = "final report" if g.ended_now else "report"
+    ws.judge.queue_mail(
+        g.row["gm_address"], f"[{g.name}] {kind} for the GM: {phase}", text, "report",
+        game=g.name, attachments=[Attachment(f"{g.name}-public.json", "application/json",
+                                             attachment)])
+
+
 def send_report(ws: Workspace, g: Loaded, seat: Seat, events: Sequence[Event],
                 decision: Decision | None, why: str) -> None:
     role = seat.role

@@ -37,6 +37,8 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "window_min_minutes": 30.0,  # no window closes sooner, however fast it is answered
     "press": "yes",  # yes | no: whether PRESS is delivered
     "joins": "open",  # open | approval: whether the GM admits each JOIN
+    "abandon_after": 3.0,  # deadlines missed in a row before the GM hears a seat is abandoned
+    "gm_copies": "no",  # yes | no: the GM gets a copy of each turn's public report and of press
 }
 
 

@@ -393,7 +393,9 @@ class Judge:
                     ws.set_clock(g, dataclasses.replace(g.clock, late_notice=True) if late
                                  else dataclasses.replace(g.clock, reminded=True))
                 else:
-                    ws.apply(g, adj.deadline(g.game, table, g.seed))
+                    phase = adj.phase_key(g.game, table)
+                    ws.apply(g, adj.deadline(g.game, table, g.seed, absent))
+                    notify.missed_deadline(ws, g, phase, owed)
                     ws.settle(g)
                 phase = g.clock.phase if g.clock else drow["phase"]
                 ws.flush()

@@ -52,6 +52,7 @@ class Loaded:
     clock_changed: bool = False
     table_changed: bool = False
     new_turn: bool = False
+    ended_now: bool = False
     message_ids: list[str] = field(default_factory=list)
 
     @property
@@ -153,6 +154,8 @@ class Workspace:
         g.set_row(**fields)
         if before is None or g.game.turn(table.state) != old_turn or table.outcome is not None:
             g.new_turn = True
+        if table.outcome is not None and (before is None or before.outcome is None):
+            g.ended_now = True
         if table.outcome is not None:
             g.clock = None
             g.clock_changed = True
@@ -244,6 +247,7 @@ class Workspace:
                 else:
                     store.set_deadline(g.clock.to_row(g.name))
             notify.after(self, g, last_n)
+            notify.gm_after(self, g)
             for seat_id, fields in g.seat_changes.items():
                 store.update_seat(seat_id, **fields)
             g.entries = []
@@ -252,6 +256,7 @@ class Workspace:
             g.clock_changed = False
             g.table_changed = False
             g.new_turn = False
+            g.ended_now = False
 
 
 def seats_for(g: Loaded, roles: Sequence[str] | set[str]) -> list[Seat]:

@@ -234,12 +234,13 @@ class DiplomacyGame(GameBase):
     def unordered(self, state: State, role: Role, held: Sequence[Action]) -> list[str]:
         """In a movement phase, ``role``'s units that no held order names
         (they hold at the deadline)."""
-        view = self.view(state, role)
-        if not str(view["phase"]).endswith("M"):
+        pos = self.position(state)
+        if not pos.phase.endswith("M"):
             return []
         keys = {a.key for a in held}
-        units: list[str] = list(view["units"].get(role, []))
-        return [u for u in units if u.split()[1].split("/")[0] not in keys]
+        mine = sorted(pos.board.of(self._power(role)), key=lambda pu: self.map.provinces[pu[0]].id)
+        return [pos.board.unit_text(unit) for prov, unit in mine
+                if self.map.provinces[prov].id not in keys]
 
     def act(self, state: State, role: Role, action: Action, rng: Rng) -> tuple[State, list[Event]]:
         raise IllegalLine("Diplomacy orders are written for the phase and resolved together")
@@ -300,6 +301,12 @@ class DiplomacyGame(GameBase):
     def _survivors(self, pos: Position) -> list[str]:
         alive = {u.power for u in pos.board.units.values()} | set(pos.owner.values())
         return [pw.name for pw in self.map.powers if pw.idx in alive]
+
+    def scores(self, state: State) -> dict[Role, int]:
+        """Each power's supply centres (sum-of-squares scoring; the order of
+        the powers that did not win)."""
+        pos = self.position(state)
+        return {pw.name: pos.centre_count(pw.idx) for pw in self.map.powers}
 
     def agreed_draw(self, state: State, roles: Sequence[Role]) -> State:
         """End the game in a draw shared by ``roles`` (all survivors voted DRAW)."""

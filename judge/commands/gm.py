@@ -140,7 +140,8 @@ def set_setting(ctx: Ctx, command: grammar.Command) -> None:
 
 #: Settings that take a word rather than a number, with their words.
 WORD_SETTINGS: dict[str, tuple[str, ...]] = {"press": ("yes", "no"),
-                                             "joins": ("open", "approval")}
+                                             "joins": ("open", "approval"),
+                                             "gm_copies": ("no", "yes")}
 
 
 def forming_seat(g: Loaded, who: str) -> Seat:
@@ -250,7 +251,7 @@ def process(ctx: Ctx, command: grammar.Command) -> None:
     s, g = ctx.gm_game()
     if g.status != "active":
         raise CommandError(f"{s.game} is {g.status}, not active")
-    ctx.ws.apply(g, adj.deadline(g.game, g.need_table(), g.seed), ctx.message_id)
+    ctx.ws.apply(g, adj.deadline(g.game, g.need_table(), g.seed, g.absent()), ctx.message_id)
     ctx.mail.touched.add(s.game)
     ctx.mail.ok(command.line, "processed")
 

@@ -500,9 +500,12 @@ def press(ctx: Ctx, command: grammar.Command) -> None:
     to_names = ", ".join(sorted(x.role or "" for x in targets))
     ctx.judge.store.use("press", f"{s.game}/{s.role}".lower(), scheduler.iso(ctx.ws.now),
                         len(targets))
-    for target in targets:
+    copies = [x.address for x in targets]
+    if g.settings(ctx.judge.config.settings).get("gm_copies") == "yes":
+        copies.append(g.row["gm_address"])  # the GM's master copy
+    for address in copies:
         ctx.judge.queue_mail(
-            target.address,
+            address,
             f"[{s.game}] press from {s.role}",
             f"Press from {s.role} to {to_names}:\n\n{text}\n",
             "press",

@@ -54,3 +54,36 @@ def test_every_report_gives_the_deadline_of_its_own_phase(post: Post) -> None:
     assert len(reports) == 7 and all("F1901M" in str(m["Subject"]) for m in reports)
     # F1901M opened at 17:00 on 1 March: its deadline is 48 hours later.
     assert all("Deadline: Tue 03 Mar 2026 17:00 UTC" in post.text(m) for m in reports)
+
+
+def test_the_gm_hears_of_missed_orders_an_abandoned_seat_and_the_end(post: Post) -> None:
+    """The GM was blind: no notice of missed orders, of an abandoned power
+    (Turkey missed 10 phases) or of the end of the game."""
+    from tests.core.helpers import hand, start_sealed
+
+    seats = start_sealed(post, rounds=3)
+    post.send(GM_ADDR, f"{seats.gm()}\nSET abandon_after 2\nSET gm_copies yes\n"
+                       "SET grace_hours 0\n")
+    post.new()
+    notices: list[str] = []
+    for _ in range(2):  # two rounds in which South never writes
+        for role in ("North", "East"):
+            post.send(seats.addresses[role], f"{seats.signon(role)}\nBID {hand(post, role)[0]}\n")
+        post.clock.advance(hours=49)
+        post.judge.cycle()  # the bid deadline: South's lowest card is bid for it
+        post.clock.advance(hours=25)
+        post.judge.cycle()  # the winner's award and any window: defaults
+        post.clock.advance(hours=25)
+        post.judge.cycle()
+        notices += [post.text(m) for m in post.new() if m["To"] == GM_ADDR]
+    missed = [t for t in notices if "passed without a word from" in t]
+    assert missed and "South" in missed[0]
+    assert any("South (south@players.example) has now missed 2 deadlines in a row: the seat "
+               "looks abandoned. REPLACE South <address>" in t for t in notices)
+    assert any("g1: Sealed Bids, report for observers" in t for t in notices)  # gm_copies
+    for _ in range(6):
+        post.clock.advance(hours=49)
+        post.judge.cycle()
+    assert post.judge.table("g1").outcome is not None
+    final = [m for m in post.new() if m["To"] == GM_ADDR and "final report" in str(m["Subject"])]
+    assert len(final) == 1 and "The game is over" in post.text(final[0])
