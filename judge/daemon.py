@@ -126,11 +126,13 @@ def serve(home: Path, *, once: bool, echo: Callable[[str], None]) -> None:
             mailconfig.check_secrets(judge.config)  # fail at start, not at the first mail
             # systemd stops the service with SIGTERM: leave through `finally`
             # (every mail is one transaction, so even a hard kill loses nothing).
-            previous = signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+            previous = signal.signal(signal.SIGTERM, _stop)
+            log.info("judge serving %s (pid %d)%s", home, os.getpid(), " once" if once else "")
             try:
                 _loop(judge, once, echo)
             finally:
                 signal.signal(signal.SIGTERM, previous)
+                log.info("judge stopped serving %s (pid %d)", home, os.getpid())
         finally:
             judge.close()
 
@@ -147,7 +149,24 @@ def _loop(judge: Judge, once: bool, echo: Callable[[str], None]) -> None:
             log.exception("cycle failed; trying again")
         if once:
             return
+        pause = pause_before_next(judge)
         if wait is not None:
-            wait(judge.config.poll_seconds)
+            wait(pause)
         else:
-            time.sleep(judge.config.poll_seconds)
+            time.sleep(pause)
+
+
+def _stop(signum: int, frame: object) -> None:
+    log.info("SIGTERM: stopping after the current step")
+    sys.exit(0)
+
+
+def pause_before_next(judge: Judge) -> float:
+    """Seconds to wait before the next cycle: ``poll_seconds``, or less when a
+    deadline, a reminder, a grace period's end or a window's minimum open
+    time falls sooner, so that it is processed at its minute."""
+    poll = float(judge.config.poll_seconds)
+    due = judge.next_due()
+    if due is None:
+        return poll
+    return max(0.0, min(poll, (due - judge.now()).total_seconds() + 0.5))

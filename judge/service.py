@@ -403,6 +403,23 @@ class Judge:
             log.info("%s: %s (%s)", name, what.value, phase)
         return done
 
+    def next_due(self) -> datetime | None:
+        """The earliest moment at which some clock asks for something (a
+        reminder, a deadline, a grace period's end, a window that may close)."""
+        moments: list[datetime] = []
+        for row in self.store.deadlines():
+            clock = scheduler.Clock.from_row(row)
+            if clock.remind_at is not None and not clock.reminded:
+                moments.append(clock.remind_at)
+            moments.append(clock.deadline)
+            if clock.grace_until is not None:
+                moments.append(clock.grace_until)
+            if clock.min_close is not None:
+                moments.append(clock.min_close)
+        now = self.now()
+        ahead = [m for m in moments if m > now]  # what is due now, the cycle just did
+        return min(ahead) if ahead else None
+
     def _remind(self, ws: Workspace, g: Loaded, owed: set[str], late: bool) -> None:
         """A reminder before the deadline, or a late notice after it, to each
         seat the judge still waits for (and to nobody else)."""

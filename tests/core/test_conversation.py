@@ -87,3 +87,19 @@ def test_the_gm_hears_of_missed_orders_an_abandoned_seat_and_the_end(post: Post)
     assert post.judge.table("g1").outcome is not None
     final = [m for m in post.new() if m["To"] == GM_ADDR and "final report" in str(m["Subject"])]
     assert len(final) == 1 and "The game is over" in post.text(final[0])
+
+
+def test_the_daemon_wakes_at_the_minute_of_the_next_deadline(post: Post) -> None:
+    """The daemon processed a deadline at the next poll, not at its minute: it
+    now sleeps no longer than until the next moment a clock asks for."""
+    from judge.daemon import pause_before_next
+    from tests.core.helpers import start_sealed
+
+    post.judge.config.poll_seconds = 3600
+    assert pause_before_next(post.judge) == 3600  # no game: the poll
+    start_sealed(post)
+    # The bid's reminder is due 36 hours after the start: still the poll.
+    assert pause_before_next(post.judge) == 3600
+    post.clock.advance(hours=35, minutes=59, seconds=30)
+    assert pause_before_next(post.judge) == 30.5  # the reminder's minute
+    post.judge.cycle()
