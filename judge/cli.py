@@ -16,7 +16,9 @@ import click
 
 from judge import adjudicator as adj
 from judge import config as cfg
+from judge import league as league_rules
 from judge import registry
+from judge.commands import league as league_commands
 from judge.engine import OfflineAdjudicator
 from judge.rng import VerifyError
 from judge.service import CommandError, Judge
@@ -321,6 +323,115 @@ def game_show(ctx: click.Context, name: str, role: str | None, as_json: bool) ->
             click.echo(text, nl=False)
     except CommandError as exc:
         raise click.ClickException(exc.message) from exc
+    finally:
+        judge.close()
+
+
+@main.group()
+def league() -> None:
+    """Leagues: games scored together, ratings, standbys.
+
+    \b
+    Example:
+      judge league create autumn --scoring sum-of-squares --gm gm@example.org
+    """
+
+
+def _fail(exc: CommandError) -> click.ClickException:
+    return click.ClickException(exc.message + (f" ({exc.hint})" if exc.hint else ""))
+
+
+@league.command("create")
+@click.argument("name")
+@click.option("--scoring", type=click.Choice(sorted(league_rules.SCORING)),
+              default=league_rules.DEFAULT_SCORING, show_default=True,
+              help="How a game's result becomes points.")
+@click.option("--gm", default="", help="The league's GM (default: the judge's own address).")
+@click.pass_context
+def league_create(ctx: click.Context, name: str, scoring: str, gm: str) -> None:
+    """Create a league. Its GM puts games in it (LEAGUE <name> by mail before
+    START, or `judge league add`) and is offered standbys for seats left.
+
+    \b
+    Example:
+      judge league create autumn --scoring draw-size --gm gm@example.org
+    """
+    judge = _open(ctx)
+    try:
+        with judge.store.atomic():
+            made = league_commands.create_league(judge, name, scoring,
+                                                 gm or judge.config.address)
+        click.echo(f"created league {made} ({scoring} scoring)")
+    except CommandError as exc:
+        raise _fail(exc) from exc
+    finally:
+        judge.close()
+
+
+@league.command("add")
+@click.argument("name")
+@click.argument("game_name", metavar="GAME")
+@click.pass_context
+def league_add(ctx: click.Context, name: str, game_name: str) -> None:
+    """Put a forming GAME in league NAME (whoever its GM is).
+
+    \b
+    Example:
+      judge league add autumn spring26
+    """
+    judge = _open(ctx)
+    try:
+        row, _ = judge.game_of(game_name)
+        with judge.store.atomic():
+            made = league_commands.add_game(judge, name, row["name"], row["status"])
+        click.echo(f"{row['name']} is a game of league {made}")
+    except CommandError as exc:
+        raise _fail(exc) from exc
+    finally:
+        judge.close()
+
+
+@league.command("show")
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="Print it as JSON.")
+@click.pass_context
+def league_show(ctx: click.Context, name: str, as_json: bool) -> None:
+    """Print a league's games, standings, ratings, reliability and standby list.
+
+    \b
+    Example:
+      judge league show autumn
+    """
+    judge = _open(ctx)
+    try:
+        with judge.store.atomic():  # a finished game's summary is kept on first use
+            if as_json:
+                text = json.dumps(league_commands.show_json(judge, name), indent=2,
+                                  sort_keys=True) + "\n"
+            else:
+                text = league_commands.show(judge, name)
+        click.echo(text, nl=False)
+    except CommandError as exc:
+        raise _fail(exc) from exc
+    finally:
+        judge.close()
+
+
+@league.command("list")
+@click.pass_context
+def league_list(ctx: click.Context) -> None:
+    """List the leagues: name, scoring, GM, games.
+
+    \b
+    Example:
+      judge league list
+    """
+    judge = _open(ctx)
+    try:
+        for row in judge.store.leagues():
+            games = judge.store.league_games(row["name"])
+            click.echo(f"{row['name']}\t{row['scoring']}\t{row['gm_address']}\t"
+                       + (",".join(games) or "-"))
     finally:
         judge.close()
 

@@ -109,8 +109,19 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("CREATE", "<game> <kind> [<options...>]", "anyone",
                 "Create a game and become its GM; options are name=value pairs.",
                 "CREATE league42 classic max_year=1910"),
+    CommandSpec("STANDINGS", "<league>", "anyone",
+                "A league's standings under its scoring system, its players' ratings "
+                "(openskill) and their reliability, from its finished games.",
+                "STANDINGS autumn"),
+    CommandSpec("STANDBY", "<league> [<off>]", "anyone",
+                "Join a league's standby list (the reply gives your place): when a seat of "
+                "one of its games is left, its GM is offered the first player waiting. "
+                "STANDBY <league> OFF leaves the list.", "STANDBY autumn"),
     CommandSpec("START", "", "gm", "Start the game: seats without a chosen role get one "
                 "by lot from the game's seed.", "START"),
+    CommandSpec("LEAGUE", "<league>", "gm",
+                "Before START: make this game one of a league's (a league you are the GM "
+                "of); its result then counts in the league's standings.", "LEAGUE autumn"),
     CommandSpec("ADMIT", "<who>", "gm",
                 "Give a seat to an address that asked to JOIN (with SET joins approval); "
                 "its token goes there.", "ADMIT anna@example.org"),

@@ -23,6 +23,7 @@ from judge import adjudicator as adj
 from judge import config as cfg
 from judge import mailconfig, notify, pipeline, redact, registry, reports, scheduler
 from judge.commands import gm as gm_commands
+from judge.commands import league as league_commands
 from judge.commands import setup
 from judge.engine import Game
 from judge.mailin import InboundTransport, IncomingMail, Limits, parse_mail
@@ -396,6 +397,7 @@ class Judge:
                     phase = adj.phase_key(g.game, table)
                     ws.apply(g, adj.deadline(g.game, table, g.seed, absent))
                     notify.missed_deadline(ws, g, phase, owed)
+                    league_commands.abandoned(ws, g, owed)
                     ws.settle(g)
                 phase = g.clock.phase if g.clock else drow["phase"]
                 ws.flush()

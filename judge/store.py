@@ -261,12 +261,38 @@ def _m5(db: sqlite_utils.Database) -> None:
     db.table("outbox").add_column("kept", bytes)
 
 
+def _m6(db: sqlite_utils.Database) -> None:
+    # Leagues (judge.league, judge.commands.league): a league's name, scoring
+    # system and GM; the games that belong to one (a game to one league at
+    # most, put there before it starts); its standby list in the order
+    # players asked (``offered``: the seat, game/role, a standby was offered
+    # for, or ""); who held a league seat before its holder now (reliability
+    # counts each decision for the player who held the seat then); and each
+    # finished league game's log summary, kept with the log entry it was made
+    # at so that standings need not replay every game.
+    db.table("leagues").create(
+        {"name": str, "scoring": str, "gm_address": str, "created": str}, pk="name")
+    db.table("league_games").create(
+        {"game": str, "league": str, "added": str}, pk="game",
+        foreign_keys=[("game", "games", "name"), ("league", "leagues", "name")])
+    db.table("league_games").create_index(["league"])
+    db.table("standby").create(
+        {"league": str, "address": str, "added": str, "offered": str}, pk=("league", "address"),
+        foreign_keys=[("league", "leagues", "name")])
+    db.table("handovers").create(
+        {"id": int, "game": str, "role": str, "address": str, "last_n": int, "reason": str,
+         "at": str}, pk="id")
+    db.table("handovers").create_index(["game"])
+    db.table("league_results").create({"game": str, "last_n": int, "summary": str}, pk="game")
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "initial tables", _m1),
     (2, "IMAP checkpoint; outbox in_reply_to", _m2),
     (3, "mail per decision: seat cursors and settings; window clocks", _m3),
     (4, "outbox claims; usage counts for the limits", _m4),
     (5, "outbox: a redacted copy kept in place of a sent mail carrying a token", _m5),
+    (6, "leagues: their games, standby lists, seat handovers, finished games' summaries", _m6),
 ]
 
 
@@ -814,6 +840,78 @@ class Store:
 
     def deadlines(self) -> list[dict[str, Any]]:
         return list(self._query("select * from deadlines order by deadline"))
+
+    # ----------------------------------------------------------------- leagues
+
+    def league(self, name: str) -> dict[str, Any] | None:
+        """The league called ``name`` (names are stored case-folded)."""
+        rows = list(self._query("select * from leagues where name = ?", [name.lower()]))
+        return rows[0] if rows else None
+
+    def leagues(self) -> list[dict[str, Any]]:
+        return list(self._query("select * from leagues order by created, name"))
+
+    def insert_league(self, name: str, scoring: str, gm_address: str, now: str) -> None:
+        self._insert("leagues", {"name": name.lower(), "scoring": scoring,
+                                 "gm_address": gm_address.lower(), "created": now})
+
+    def set_league(self, game: str, league: str, now: str) -> None:
+        """Put ``game`` in ``league`` (out of any league it was in)."""
+        self._write("INSERT OR REPLACE INTO league_games (game, league, added) VALUES (?, ?, ?)",
+                    [game, league.lower(), now])
+
+    def league_of(self, game: str) -> str | None:
+        rows = list(self._query("select league from league_games where game = ?", [game]))
+        return str(rows[0]["league"]) if rows else None
+
+    def league_games(self, league: str) -> list[str]:
+        """The games of ``league``, in the order they were put in it."""
+        return [r["game"] for r in self._query(
+            "select game from league_games where league = ? order by added, rowid",
+            [league.lower()])]
+
+    def standby(self, league: str) -> list[dict[str, Any]]:
+        """``league``'s standby list, first come first."""
+        return list(self._query("select * from standby where league = ? order by added, rowid",
+                                [league.lower()]))
+
+    def add_standby(self, league: str, address: str, now: str) -> None:
+        self._insert("standby", {"league": league.lower(), "address": address.lower(),
+                                 "added": now, "offered": ""}, ignore=True)
+
+    def remove_standby(self, league: str, address: str) -> bool:
+        cursor = self._write("delete from standby where league = ? and address = ?",
+                             [league.lower(), address.lower()])
+        return cursor.rowcount > 0
+
+    def mark_standby(self, league: str, address: str, offered: str) -> None:
+        """Record the seat (``game/role``) a standby was offered for ("": none)."""
+        self._write("update standby set offered = ? where league = ? and address = ?",
+                    [offered, league.lower(), address.lower()])
+
+    def release_standby(self, league: str, offered: str) -> None:
+        """Standbys offered for seat ``offered`` wait again, in their places."""
+        self._write("update standby set offered = '' where league = ? and offered = ?",
+                    [league.lower(), offered])
+
+    def add_handover(self, game: str, role: str, address: str, last_n: int, reason: str,
+                     now: str) -> None:
+        """``address`` left seat ``role`` of ``game``, having held it up to entry ``last_n``."""
+        self._insert("handovers", {"game": game, "role": role, "address": address.lower(),
+                                   "last_n": last_n, "reason": reason, "at": now})
+
+    def handovers(self, game: str) -> list[dict[str, Any]]:
+        return list(self._query("select * from handovers where game = ? order by last_n, id",
+                                [game]))
+
+    def league_summary(self, game: str) -> dict[str, Any] | None:
+        """The kept summary of a finished game's log (``last_n``, ``summary``)."""
+        rows = list(self._query("select * from league_results where game = ?", [game]))
+        return rows[0] if rows else None
+
+    def save_league_summary(self, game: str, last_n: int, summary: str) -> None:
+        self._write("INSERT OR REPLACE INTO league_results (game, last_n, summary) "
+                    "VALUES (?, ?, ?)", [game, last_n, summary])
 
     # ----------------------------------------------------------------- usage
 

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 from judge import adjudicator as adj
 from judge import grammar, scheduler
-from judge.commands import setup
+from judge.commands import league, setup
 from judge.commands.base import Ctx, handles
 from judge.session import CommandError, Loaded, Workspace
 from judge.store import Seat, hash_token, new_token
@@ -266,6 +266,7 @@ def replace(ctx: Ctx, command: grammar.Command) -> None:
     if not ADDRESS.fullmatch(address):
         raise CommandError(f"{command.args['address']!r} is not one mail address",
                            "e.g. REPLACE Italy anna@example.org")
+    league.before_replace(ctx.ws, g, seat, address)
     token = new_token()
     old = seat.address
     g.set_seat(seat, address=address, token_hash=hash_token(token), status="active")
@@ -295,6 +296,7 @@ def eject(ctx: Ctx, command: grammar.Command) -> None:
     seat = g.seat(command.args["role"])
     if seat is None:
         raise CommandError(f"no seat {command.args['role']!r} in {s.game}")
+    league.seat_left(ctx.ws, g, seat, "ejected")
     g.set_seat(seat, status="ejected", token_hash="")
     ctx.mail.touched.add(s.game)
     ctx.judge.queue_mail(seat.address, f"[{s.game}] you have been removed",

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from judge import adjudicator as adj
 from judge import grammar, notify, scheduler
+from judge.commands import league
 from judge.commands.base import Ctx, handles
 from judge.engine import Action, DecisionKind, Event, Game, InvalidLine, RuleError, State
 from judge.session import CommandError, Loaded
@@ -427,6 +428,7 @@ def resign(ctx: Ctx, command: grammar.Command) -> None:
             ctx.ws.apply(g, step, ctx.message_id)
             ctx.mail.ok(command.line, f"you have conceded {s.game}")
             return
+    league.seat_left(ctx.ws, g, seat, "resigned")
     ctx.mail.ok(command.line, f"you have left {s.game}; {s.role} is in civil disorder")
 
 
