@@ -101,6 +101,8 @@ class Table:
     missed: dict[Role, int] = field(default_factory=dict)
     """Deadlines in a row each role let pass without a word (for the GM's
     notice of an abandoned seat)."""
+    concessions: dict[Role, Role] = field(default_factory=dict)
+    """Role -> the role it concedes the game to (CONCEDE)."""
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -122,6 +124,8 @@ class Table:
             "windows": self.windows,
             **({"unready": sorted(self.unready)} if self.unready else {}),
             **({"missed": dict(sorted(self.missed.items()))} if self.missed else {}),
+            **({"concessions": dict(sorted(self.concessions.items()))}
+               if self.concessions else {}),
         }
 
     def dumps(self) -> str:
@@ -144,6 +148,7 @@ class Table:
             windows=copy.deepcopy(dict(raw.get("windows", {}))),
             unready=list(raw.get("unready", [])),
             missed={k: int(v) for k, v in raw.get("missed", {}).items()},
+            concessions={k: str(v) for k, v in raw.get("concessions", {}).items()},
         )
 
     @classmethod
@@ -171,6 +176,7 @@ class Table:
             windows=copy.deepcopy(self.windows),
             unready=list(self.unready),
             missed=dict(self.missed),
+            concessions=dict(self.concessions),
         )
 
     def held(self, role: Role) -> list[Action]:
@@ -230,7 +236,7 @@ class Step:
 
 
 #: Log entry kinds that move the game on (events come from them).
-MOVES = frozenset({"setup", "act", "resolve", "default", "draw", "concede"})
+MOVES = frozenset({"setup", "act", "resolve", "default", "draw", "concede", "conceded"})
 
 
 def join(table: Table, steps: Sequence[Step]) -> Step:
@@ -619,6 +625,37 @@ def agree_draw(game: Game, table: Table, survivors: Sequence[Role]) -> Step:
     return Step(new, [Entry("draw", None, {"survivors": sorted(survivors)})], [ev])
 
 
+def concede_to(table: Table, role: Role, target: Role | None) -> Step:
+    """``role`` concedes the game to ``target`` (None: withdraws it)."""
+    new = table.bookkeeping_copy()
+    if target is None:
+        new.concessions.pop(role, None)
+    else:
+        new.concessions[role] = target
+    return Step(new, [Entry("concession", role, {"to": target})], [])
+
+
+def concession_agreed(table: Table, survivors: Iterable[Role]) -> Role | None:
+    """The role every other survivor concedes the game to, if there is one."""
+    alive = set(survivors)
+    targets = {table.concessions.get(r) for r in alive}
+    for target in targets - {None}:
+        assert target is not None
+        if target in alive and all(table.concessions.get(r) == target for r in alive - {target}):
+            return target
+    return None
+
+
+def agree_concession(game: Game, table: Table, winner: Role) -> Step:
+    """End the game: every other survivor conceded it to ``winner``."""
+    new = copy.deepcopy(table)
+    new.outcome = Outcome((winner,), False, "conceded by every other survivor").to_json()
+    _new_phase(new)
+    new.windows = {}
+    ev = public(f"The game ends: every other survivor concedes it to {winner}, who wins.")
+    return Step(new, [Entry("conceded", None, {"winner": winner})], [ev])
+
+
 def concede(game: Game, table: Table, role: Role) -> Step | None:
     """``role`` resigns in a game whose rules make that a concession (None
     when they do not: the seat falls into civil disorder instead)."""
@@ -811,6 +848,10 @@ def apply_entry(game: Game, table: Table | None, row: Mapping[str, Any], seed: b
         new = table.bookkeeping_copy()
         new.windows[payload["window"]]["closing"] = True
         return Step(new, [Entry("close", None, payload)], [])
+    if kind == "concession":
+        return concede_to(table, role, payload["to"])
+    if kind == "conceded":
+        return agree_concession(game, table, payload["winner"])
     if kind == "missed":
         return missed(table, payload["roles"])
     if kind == "asked":

@@ -66,8 +66,11 @@ reminder_hours = 12.0
 max_extend_hours = 72.0
 window_hours = 12.0
 window_min_minutes = 30.0
-press = "yes"
+press = "white"
 joins = "open"
+abandon_after = 3.0
+gm_copies = "no"
+draw_votes = "secret"
 """
 
 

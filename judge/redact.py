@@ -28,6 +28,14 @@ _TOKENISH = re.compile(rf"(?<![A-Za-z0-9])(?=[{_T}]*[02-9])(?=[{_T}]*[a-z])[{_T}
                        r"(?![A-Za-z0-9])")
 
 
+#: A word of exactly a token's length from the token alphabet, digits or not
+#: (one token in a hundred has no digit).
+_TOKEN_LONG = re.compile(rf"(?<![A-Za-z0-9])[{_T}]{{16}}(?![A-Za-z0-9])")
+#: Where the judge itself writes a token, and a SIGNON anywhere in a line.
+_TOKEN_PLACES = re.compile(r"(token is:\s*|\bSIGNON\s+\S+\s+\S+\s+)(\S+?)(?=[.,;]?(\s|$))",
+                          re.IGNORECASE)
+
+
 def mask_secrets(text: str) -> str:
     """``text`` with a SIGNON's token and any word that looks like a token
     masked: what the judge echoes or keeps never holds a token in clear."""
@@ -35,6 +43,8 @@ def mask_secrets(text: str) -> str:
     if len(words) >= 4 and fold(words[0]).upper() == "SIGNON":
         words[3] = "*" * 8
         text = " ".join(words)
+    text = _TOKEN_PLACES.sub(lambda m: m.group(1) + "*" * 8, text)
+    text = _TOKEN_LONG.sub("*" * 8, text)
     return _TOKENISH.sub("*" * 8, text)
 
 

@@ -35,10 +35,11 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "max_extend_hours": 72.0,  # EXTEND may add at most this much to one phase
     "window_hours": 12.0,  # response windows (a Dodge, a Negation, a defence)
     "window_min_minutes": 30.0,  # no window closes sooner, however fast it is answered
-    "press": "yes",  # yes | no: whether PRESS is delivered
+    "press": "white",  # white | grey (sender hidden) | named (no PRESS TO ALL) | none
     "joins": "open",  # open | approval: whether the GM admits each JOIN
     "abandon_after": 3.0,  # deadlines missed in a row before the GM hears a seat is abandoned
     "gm_copies": "no",  # yes | no: the GM gets a copy of each turn's public report and of press
+    "draw_votes": "secret",  # secret | public: whether each DRAW and CONCEDE vote is announced
 }
 
 

@@ -199,6 +199,12 @@ class Workspace:
                 self.apply(g, adj.agree_draw(game, table, alive), message_id)
                 done.append(f"{g.name}: every survivor voted for a draw; the game is over.")
                 break
+            winner = adj.concession_agreed(table, alive)
+            if winner is not None:
+                self.apply(g, adj.agree_concession(game, table, winner), message_id)
+                done.append(f"{g.name}: every other survivor conceded to {winner}; the game "
+                            "is over.")
+                break
             if adj.ready(game, table, absent):
                 phase = adj.phase_key(game, table)
                 self.apply(g, adj.resolve(game, table, g.seed, "all orders in"), message_id)

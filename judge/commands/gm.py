@@ -139,9 +139,12 @@ def set_setting(ctx: Ctx, command: grammar.Command) -> None:
 
 
 #: Settings that take a word rather than a number, with their words.
-WORD_SETTINGS: dict[str, tuple[str, ...]] = {"press": ("yes", "no"),
-                                             "joins": ("open", "approval"),
-                                             "gm_copies": ("no", "yes")}
+WORD_SETTINGS: dict[str, tuple[str, ...]] = {
+    "press": ("white", "grey", "named", "none", "yes", "no"),
+    "joins": ("open", "approval"),
+    "gm_copies": ("no", "yes"),
+    "draw_votes": ("secret", "public"),
+}
 
 
 def forming_seat(g: Loaded, who: str) -> Seat:

@@ -58,3 +58,20 @@ def hand(post: Post, role: str, game: str = "g1") -> list[str]:
 def owing(post: Post, game: str = "g1") -> set[str]:
     _row, g = post.judge.game_of(game)
     return adj.waiting_on(g, post.judge.table(game))
+
+
+CLASSIC_POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
+
+
+def start_classic(post: Post, game: str = "dip") -> dict[str, str]:
+    """CREATE a classic game, seven JOINs (power@players.example), START; all
+    by mail. Returns each power's token."""
+    post.send(GM_ADDR, f"CREATE {game} classic\n")
+    gm = token_in(post, GM_ADDR)
+    tokens = {}
+    for power in CLASSIC_POWERS:
+        address = f"{power.lower()}@players.example"
+        post.send(address, f"JOIN {game} {power}\n")
+        tokens[power] = token_in(post, address)
+    post.send(GM_ADDR, f"SIGNON {game} GM {gm}\nSTART\n")
+    return tokens

@@ -5,25 +5,11 @@ has no order), and the first report already names the new phase's deadline."""
 from __future__ import annotations
 
 from tests.core.conftest import Post
-from tests.core.helpers import GM_ADDR, token_in
-
-POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
-
-
-def _classic(post: Post) -> dict[str, str]:
-    post.send(GM_ADDR, "CREATE dip classic\n")
-    gm = token_in(post, GM_ADDR)
-    tokens = {}
-    for power in POWERS:
-        address = f"{power.lower()}@players.example"
-        post.send(address, f"JOIN dip {power}\n")
-        tokens[power] = token_in(post, address)
-    post.send(GM_ADDR, f"SIGNON dip GM {gm}\nSTART\n")
-    return tokens
+from tests.core.helpers import CLASSIC_POWERS, GM_ADDR, start_classic
 
 
 def test_the_acknowledgement_gives_the_deadline_and_the_units_left(post: Post) -> None:
-    tokens = _classic(post)
+    tokens = start_classic(post)
     france = "france@players.example"
     post.new()
     post.send(france, f"SIGNON dip France {tokens['France']}\nSET TIMEZONE Europe/Paris\n"
@@ -41,13 +27,13 @@ def test_the_acknowledgement_gives_the_deadline_and_the_units_left(post: Post) -
 def test_every_report_gives_the_deadline_of_its_own_phase(post: Post) -> None:
     """Every turn report stated the previous phase's deadline (the first report
     none): the reports were queued before the new phase's clock was set."""
-    tokens = _classic(post)
+    tokens = start_classic(post)
     first = [m for m in post.sent() if "report for" in str(m["Subject"])]
     assert len(first) == 7
     assert all("Deadline: Tue 03 Mar 2026 12:00 UTC" in post.text(m) for m in first)
     post.new()
     post.clock.advance(hours=5)
-    for power in POWERS:
+    for power in CLASSIC_POWERS:
         post.send(f"{power.lower()}@players.example",
                   f"SIGNON dip {power} {tokens[power]}\nORDERS\nEND\n")
     reports = [m for m in post.new() if "report for" in str(m["Subject"])]
@@ -103,3 +89,44 @@ def test_the_daemon_wakes_at_the_minute_of_the_next_deadline(post: Post) -> None
     post.clock.advance(hours=35, minutes=59, seconds=30)
     assert pause_before_next(post.judge) == 30.5  # the reminder's minute
     post.judge.cycle()
+
+
+def test_press_white_grey_named_and_none(post: Post) -> None:
+    from tests.core.helpers import start_sealed
+
+    seats = start_sealed(post)
+    north = seats.addresses["North"]
+    sign = seats.signon("North")
+    post.send(GM_ADDR, f"{seats.gm()}\nSET press grey\n")
+    post.new()
+    post.send(north, f"{sign}\nPRESS TO East\nally?\nENDPRESS\n")
+    (press,) = [m for m in post.new() if m["To"] == seats.addresses["East"]]
+    assert "Press from a power to East" in post.text(press) and "North" not in post.text(press)
+    post.send(GM_ADDR, f"{seats.gm()}\nSET press named\n")
+    post.send(north, f"{sign}\nPRESS TO ALL\nhello all\nENDPRESS\n")
+    assert "goes only to named powers" in post.text(post.new()[-1])
+    post.send(GM_ADDR, f"{seats.gm()}\nSET press none\n")
+    post.send(north, f"{sign}\nPRESS TO East\nhi\nENDPRESS\n")
+    assert "is played without press" in post.text(post.new()[-1])
+
+
+def test_public_draw_votes_and_a_concession_agreed_by_all(post: Post) -> None:
+    from tests.core.helpers import start_sealed
+
+    seats = start_sealed(post)
+    post.send(GM_ADDR, f"{seats.gm()}\nSET draw_votes public\n")
+    post.new()
+    post.send(seats.addresses["North"], f"{seats.signon('North')}\nDRAW\n")
+    heard = {m["To"] for m in post.new() if "votes for a draw" in str(m["Subject"])}
+    assert heard == {seats.addresses["East"], seats.addresses["South"]}
+    post.send(seats.addresses["North"], f"{seats.signon('North')}\nCONCEDE East\n")
+    post.send(seats.addresses["South"], f"{seats.signon('South')}\nCONCEDE Nobody\n")
+    assert "'Nobody' is not another survivor" in post.text(
+        [m for m in post.new() if m["To"] == seats.addresses["South"]][-1])
+    assert post.judge.table("g1").outcome is None
+    post.send(seats.addresses["South"], f"{seats.signon('South')}\nCONCEDE East\n")
+    outcome = post.judge.table("g1").outcome
+    assert outcome is not None and outcome["winners"] == ["East"] and not outcome["draw"]
+    finals = [m for m in post.new() if "final report" in str(m["Subject"])]
+    assert {m["To"] for m in finals} == {*seats.addresses.values(), GM_ADDR}
+    assert "rebuild the stored game" in post.judge.replay_check("g1")

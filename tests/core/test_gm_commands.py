@@ -96,7 +96,8 @@ def test_set_deadline_set_and_timezone(post: Post, clock: Clock) -> None:
     assert "deadline set to 2026-03-05T17:00:00+00:00" in text
     assert "cannot read 'yesterday'" in text and "in the past" in text
     assert "grace_hours is now 6.0" in text
-    assert "no setting 'colour'" in text and "press is yes or no" in text
+    assert "no setting 'colour'" in text
+    assert "press is white or grey or named or none or yes or no, not 'maybe'" in text
     post.send(seats.addresses["North"],
               f"{seats.signon('North')}\nSET TIMEZONE Asia/Tokyo\nSET TIMEZONE Mars/Base\nSTATUS\n")
     text = _ack(post, seats.addresses["North"])

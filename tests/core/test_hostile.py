@@ -15,9 +15,7 @@ from click.testing import CliRunner
 
 from judge import cli
 from tests.core.conftest import Clock, Post
-from tests.core.helpers import GM_ADDR, start_sealed, token_in
-
-CLASSIC = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
+from tests.core.helpers import CLASSIC_POWERS, GM_ADDR, start_classic, start_sealed, token_in
 
 
 def _last_to(post: Post, address: str) -> str:
@@ -176,26 +174,14 @@ def test_a_forged_registered_from_earns_few_replies(post: Post) -> None:
 # --------------------------------------------------------------------------- stale mail
 
 
-def _classic(post: Post) -> dict[str, str]:
-    post.send(GM_ADDR, "CREATE dip classic\n")
-    gm = token_in(post, GM_ADDR)
-    tokens = {}
-    for power in CLASSIC:
-        address = f"{power.lower()}@players.example"
-        post.send(address, f"JOIN dip {power}\n")
-        tokens[power] = token_in(post, address)
-    post.send(GM_ADDR, f"SIGNON dip GM {gm}\nSTART\n")
-    return tokens
-
-
 def test_a_stale_spring_block_replaces_nothing_in_the_fall(post: Post) -> None:
     """An old spring ORDERS block re-sent in the fall replaced the three orders
     France held with nothing, while the acknowledgement said the refused lines
     changed nothing."""
-    tokens = _classic(post)
+    tokens = start_classic(post)
     france = "france@players.example"
     spring = "ORDERS\nA Par - Bur\nA Mar - Spa\nF Bre - Mao\nEND\n"
-    for power in CLASSIC:
+    for power in CLASSIC_POWERS:
         body = spring if power == "France" else "ORDERS\nEND\n"
         post.send(f"{power.lower()}@players.example",
                   f"SIGNON dip {power} {tokens[power]}\n{body}")
@@ -422,3 +408,14 @@ def test_no_token_is_kept_in_clear_after_a_scripted_game(post: Post, clock: Cloc
     # ... while the players did receive them.
     out = b"".join(p.read_bytes() for p in (home / "mail" / "out").rglob("*") if p.is_file())
     assert all(t.encode() in out for t in tokens)
+
+
+def test_a_token_without_a_digit_is_masked_too() -> None:
+    """One token in a hundred has no digit; it was kept in clear in the
+    outbox's copy of the JOIN reply (found as a flaky secrets-at-rest test)."""
+    from judge.redact import mask_secrets_text
+
+    body = ("You have a seat in g1. Your secret token is: sxrhgqtcnuuwmvbc\n"
+            "Keep it private. Sign your mails with SIGNON g1 North sxrhgqtcnuuwmvbc.\n")
+    assert "sxrhgqtcnuuwmvbc" not in mask_secrets_text(body)
+    assert "A Par - Bur" in mask_secrets_text("A Par - Bur")
