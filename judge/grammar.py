@@ -74,6 +74,10 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("DRAW", "", "player",
                 "Vote for a draw shared by all survivors; it happens when all vote.", "DRAW"),
     CommandSpec("NODRAW", "", "player", "Withdraw your draw vote.", "NODRAW"),
+    CommandSpec("CONCEDE", "[<role>]", "player",
+                "Concede the game to another survivor; it ends in that one's victory when "
+                "every other survivor concedes to it. CONCEDE NONE withdraws it.",
+                "CONCEDE England"),
     CommandSpec("STATUS", "", "player",
                 "Your view of the game now, with the orders you have sent this phase (for "
                 "the GM: every seat, who is waited for, the clock).", "STATUS"),
@@ -134,7 +138,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("SET", "<setting> <value>", "gm",
                 "Change a game setting (orders_hours, action_hours, window_hours, "
                 "window_min_minutes, grace_hours, reminder_hours, max_extend_hours, press "
-                "yes|no, joins open|approval).",
+                "white|grey|named|none, joins open|approval, abandon_after, gm_copies no|yes, "
+                "draw_votes secret|public).",
                 "SET grace_hours 12"),
     CommandSpec("EXTEND", "<hours>", "gm",
                 "Move this phase's deadline later (capped by max_extend_hours).", "EXTEND 24"),

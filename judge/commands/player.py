@@ -351,11 +351,49 @@ def nowait(ctx: Ctx, command: grammar.Command) -> None:
 @handles("DRAW")
 def draw(ctx: Ctx, command: grammar.Command) -> None:
     _flag(ctx, command, "draw", True)
+    _announce_vote(ctx, "votes for a draw of all survivors")
 
 
 @handles("NODRAW")
 def nodraw(ctx: Ctx, command: grammar.Command) -> None:
     _flag(ctx, command, "draw", False)
+    _announce_vote(ctx, "withdraws its draw vote")
+
+
+@handles("CONCEDE")
+def concede(ctx: Ctx, command: grammar.Command) -> None:
+    s, g, _seat = ctx.seat_game()
+    if g.status not in ("active", "paused") or g.table is None:
+        raise CommandError(f"{s.game} is {g.status}")
+    who = command.args.get("role", "")
+    table = g.table
+    if not who or who.upper() == "NONE":
+        ctx.ws.apply(g, adj.concede_to(table, s.role, None), ctx.message_id)
+        ctx.mail.touched.add(s.game)
+        ctx.mail.ok(command.line, "you withdraw your concession")
+        _announce_vote(ctx, "withdraws its concession")
+        return
+    alive = set(g.game.survivors(table.state)) - g.absent()
+    target = next((r for r in alive if r.lower() == who.lower()), None)
+    if target is None or target == s.role:
+        raise CommandError(f"{who!r} is not another survivor of {s.game}",
+                           "survivors: " + ", ".join(sorted(alive - {s.role})))
+    ctx.ws.apply(g, adj.concede_to(table, s.role, target), ctx.message_id)
+    ctx.mail.touched.add(s.game)
+    ctx.mail.ok(command.line, f"you concede the game to {target}: it ends when every other "
+                "survivor does")
+    _announce_vote(ctx, f"concedes the game to {target}")
+
+
+def _announce_vote(ctx: Ctx, what: str) -> None:
+    """With ``draw_votes public``, every other seat hears of a vote."""
+    s, g, _seat = ctx.seat_game()
+    if g.settings(ctx.judge.config.settings).get("draw_votes") != "public":
+        return
+    for seat in g.active_seats():
+        if seat.role != s.role:
+            ctx.judge.queue_mail(seat.address, f"[{g.name}] {s.role} {what}",
+                                 f"In {g.name}, {s.role} {what}.\n", "notice", game=g.name)
 
 
 # --------------------------------------------------------------------------- reading
@@ -473,6 +511,12 @@ def set_ack(ctx: Ctx, command: grammar.Command) -> None:
     ctx.mail.ok(command.line, what)
 
 
+def press_mode(settings: dict[str, object]) -> str:
+    """``press`` as white, grey, named or none (``yes``/``no`` mean white/none)."""
+    mode = str(settings.get("press", "white")).lower()
+    return {"yes": "white", "no": "none"}.get(mode, mode)
+
+
 #: Bidirectional controls (embeddings, overrides, isolates, marks): press
 #: text loses them, so no message can make the judge's mail read backwards.
 BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -481,11 +525,15 @@ BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 @handles("PRESS TO")
 def press(ctx: Ctx, command: grammar.Command) -> None:
     s, g, _seat = ctx.seat_game()
-    if str(g.settings(ctx.judge.config.settings).get("press", "yes")).lower() == "no":
+    mode = press_mode(g.settings(ctx.judge.config.settings))
+    if mode == "none":
         raise CommandError(f"{s.game} is played without press")
     seats = [x for x in g.seats if x.role and x.status == "active"]
     names = grammar.split_roles(command.args["roles"])
     if [n.upper() for n in names] == ["ALL"]:
+        if mode == "named":
+            raise CommandError(f"press in {s.game} goes only to named powers",
+                               "PRESS TO <role>, <role>")
         targets = [x for x in seats if x.role != s.role]
     else:
         by = {x.role.lower(): x for x in seats if x.role}
@@ -505,11 +553,12 @@ def press(ctx: Ctx, command: grammar.Command) -> None:
     copies = [x.address for x in targets]
     if g.settings(ctx.judge.config.settings).get("gm_copies") == "yes":
         copies.append(g.row["gm_address"])  # the GM's master copy
+    sender = "a power" if mode == "grey" else s.role  # grey press hides its sender
     for address in copies:
         ctx.judge.queue_mail(
             address,
-            f"[{s.game}] press from {s.role}",
-            f"Press from {s.role} to {to_names}:\n\n{text}\n",
+            f"[{s.game}] press from {sender}",
+            f"Press from {sender} to {to_names}:\n\n{text}\n",
             "press",
             game=s.game,
         )
