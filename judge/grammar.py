@@ -108,6 +108,11 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("RESIGN", "", "player",
                 "Leave the game; your seat falls into civil disorder until the GM replaces you.",
                 "RESIGN"),
+    CommandSpec("SET ABSENCE", "<dates...>", "player",
+                "Announce an absence, first and last day (in your time zone): a deadline of a "
+                "decision you owe that falls inside it moves to its end (by at most "
+                "max_extend_hours). At most max_absence_days in a game; SET ABSENCE NONE "
+                "clears yours.", "SET ABSENCE 2026-12-24 2026-12-28"),
     CommandSpec("SET TIMEZONE", "<zone>", "player",
                 "Show times in this IANA time zone.", "SET TIMEZONE Europe/Paris"),
     CommandSpec("CREATE", "<game> <kind> [<options...>]", "anyone",

@@ -40,6 +40,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "abandon_after": 3.0,  # deadlines missed in a row before the GM hears a seat is abandoned
     "gm_copies": "no",  # yes | no: the GM gets a copy of each turn's public report and of press
     "draw_votes": "secret",  # secret | public: whether each DRAW and CONCEDE vote is announced
+    "max_absence_days": 14.0,  # SET ABSENCE: days of absence a seat may announce in one game
 }
 
 
@@ -150,6 +151,27 @@ def set_deadline(clock: Clock, deadline: datetime, settings: Mapping[str, Any]) 
     fresh = _with_deadline(clock.phase, deadline, settings)
     return replace(fresh, extended_hours=clock.extended_hours, opened=clock.opened,
                    min_close=clock.min_close)
+
+
+def around_absences(clock: Clock, absences: list[tuple[datetime, datetime]],
+                    settings: Mapping[str, Any]) -> Clock:
+    """A deadline that falls inside an absence of a seat it waits for moves to
+    the absence's end, within what is left of ``max_extend_hours`` for the
+    phase (absences that meet or overlap count as one; the move counts
+    against the same budget as EXTEND)."""
+    left = max(float(settings["max_extend_hours"]) - clock.extended_hours, 0.0)
+    cap = clock.deadline + timedelta(hours=left)
+    moved = clock.deadline
+    for start, end in sorted(absences):
+        if start <= moved < end:
+            moved = end
+    moved = min(moved, cap)
+    if moved == clock.deadline:
+        return clock
+    hours = (moved - clock.deadline).total_seconds() / 3600
+    fresh = _with_deadline(clock.phase, moved, settings)
+    return replace(fresh, opened=clock.opened, min_close=clock.min_close,
+                   extended_hours=clock.extended_hours + hours)
 
 
 class ExtendRefused(ValueError):

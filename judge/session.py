@@ -170,8 +170,14 @@ class Workspace:
         kinds = {d.kind for d in adj.open_decisions(g.game, table)}
         kind = ("orders" if DecisionKind.ORDERS in kinds
                 else "response" if DecisionKind.RESPONSE in kinds else "action")
-        clock = scheduler.plan(self.now, adj.phase_key(g.game, table),
-                               g.settings(self.judge.config.settings), kind)
+        settings = g.settings(self.judge.config.settings)
+        clock = scheduler.plan(self.now, adj.phase_key(g.game, table), settings, kind)
+        if kind != "response":  # a window's default (a pass) waits for nobody
+            owed = adj.waiting_on(g.game, table, g.absent())
+            away = [(scheduler.parse_time(a), scheduler.parse_time(b))
+                    for seat in g.active_seats() if seat.role in owed
+                    for a, b in seat.absences]
+            clock = scheduler.around_absences(clock, away, settings)
         g.clock = clock
         g.clock_changed = True
         return clock

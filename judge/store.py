@@ -20,7 +20,7 @@ import secrets
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -286,6 +286,12 @@ def _m6(db: sqlite_utils.Database) -> None:
     db.table("league_results").create({"game": str, "last_n": int, "summary": str}, pk="game")
 
 
+def _m7(db: sqlite_utils.Database) -> None:
+    # Absences (SET ABSENCE): per seat, the periods it announced, as a JSON
+    # list of [from, to] UTC times; a deadline inside one moves to its end.
+    db.table("seats").add_column("absences", str, not_null_default="[]")
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "initial tables", _m1),
     (2, "IMAP checkpoint; outbox in_reply_to", _m2),
@@ -293,6 +299,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (4, "outbox claims; usage counts for the limits", _m4),
     (5, "outbox: a redacted copy kept in place of a sent mail carrying a token", _m5),
     (6, "leagues: their games, standby lists, seat handovers, finished games' summaries", _m6),
+    (7, "seats: announced absences", _m7),
 ]
 
 
@@ -315,6 +322,7 @@ class Seat:
     mail_mode: str = "decisions"
     ack_mode: str = "all"
     held_ack: str = ""
+    absences: list[list[str]] = field(default_factory=list)
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Seat:
@@ -333,6 +341,7 @@ class Seat:
             mail_mode=row.get("mail_mode") or "decisions",
             ack_mode=row.get("ack_mode") or "all",
             held_ack=row.get("held_ack") or "",
+            absences=json.loads(row.get("absences") or "[]"),
         )
 
 

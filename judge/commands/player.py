@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from datetime import UTC, date, datetime, time, timedelta
 
 from judge import adjudicator as adj
 from judge import grammar, notify, scheduler
@@ -480,6 +481,48 @@ def set_timezone(ctx: Ctx, command: grammar.Command) -> None:
         raise CommandError(str(exc)) from exc
     g.set_seat(seat, tz=tz)
     ctx.mail.ok(command.line, f"times are now shown in {tz}")
+
+
+@handles("SET ABSENCE")
+def set_absence(ctx: Ctx, command: grammar.Command) -> None:
+    s, g, seat = ctx.seat_game()
+    words = command.args["dates"].split()
+    if [w.upper() for w in words] == ["NONE"]:
+        g.set_seat(seat, absences=[])
+        ctx.mail.ok(command.line, "you have no absence announced")
+        return
+    zone = scheduler.zone(seat.tz)
+    try:
+        first, last = (date.fromisoformat(w) for w in words)
+    except ValueError:
+        raise CommandError(f"cannot read {command.args['dates']!r} as two days",
+                           "e.g. SET ABSENCE 2026-12-24 2026-12-28 (first and last day)"
+                           ) from None
+    start = datetime.combine(first, time.min, zone).astimezone(UTC)
+    end = datetime.combine(last + timedelta(days=1), time.min, zone).astimezone(UTC)
+    if end <= start:
+        raise CommandError("the last day comes before the first",
+                           "SET ABSENCE <first day> <last day>")
+    if end <= ctx.ws.now:
+        raise CommandError("that absence is over already")
+    settings = g.settings(ctx.judge.config.settings)
+    cap = float(settings.get("max_absence_days", 14))
+    kept = [[a, b] for a, b in seat.absences if scheduler.parse_time(b) > ctx.ws.now]
+    days = sum((scheduler.parse_time(b) - scheduler.parse_time(a)).total_seconds()
+               for a, b in kept) / 86400 + (end - start).total_seconds() / 86400
+    if days > cap:
+        raise CommandError(f"that would make {days:g} days of absence in {s.game}, and a seat "
+                           f"may announce {cap:g}", "SET ABSENCE NONE clears yours")
+    g.set_seat(seat, absences=[*kept, [scheduler.iso(start), scheduler.iso(end)]])
+    if g.clock is not None and g.table is not None and seat.role in adj.waiting_on(
+            g.game, g.table, g.absent()):
+        moved = scheduler.around_absences(
+            g.clock, [(start, end)], settings)
+        if moved != g.clock:
+            ctx.ws.set_clock(g, moved)
+    ctx.mail.ok(command.line, f"absent from {first} to {last} ({seat.tz}): a deadline you owe "
+                "inside it moves to its end, by at most "
+                f"{float(settings['max_extend_hours']):g} hours")
 
 
 @handles("SET MAIL")

@@ -130,3 +130,26 @@ def test_public_draw_votes_and_a_concession_agreed_by_all(post: Post) -> None:
     finals = [m for m in post.new() if "final report" in str(m["Subject"])]
     assert {m["To"] for m in finals} == {*seats.addresses.values(), GM_ADDR}
     assert "rebuild the stored game" in post.judge.replay_check("g1")
+
+
+def test_an_absence_moves_a_deadline_that_falls_inside_it(post: Post) -> None:
+    """SET ABSENCE: a deadline of a decision the seat owes that falls inside its
+    absence moves to the absence's end, by at most max_extend_hours; capped
+    at max_absence_days per game."""
+    from tests.core.helpers import start_sealed
+
+    seats = start_sealed(post)  # 1 March 12:00 UTC; bids due 3 March 12:00
+    sign = seats.signon("North")
+    post.send(seats.addresses["North"], f"{sign}\nSET ABSENCE 2026-03-02 2026-03-03\n")
+    deadline = post.judge.store.deadline("g1")
+    assert deadline is not None and deadline["deadline"] == "2026-03-04T00:00:00+00:00"
+    post.send(seats.addresses["East"], f"{seats.signon('East')}\nSET ABSENCE 2026-03-02 "
+                                       "2026-03-30\nSET ABSENCE 2026-13-01 2026-13-02\n")
+    text = post.text(post.new()[-1])
+    assert "that would make 29 days of absence in g1, and a seat may announce 14" in text
+    assert "cannot read '2026-13-01 2026-13-02' as two days" in text
+    post.send(seats.addresses["South"], f"{seats.signon('South')}\nSET ABSENCE 2026-03-02 "
+                                        "2026-03-14\n")
+    deadline = post.judge.store.deadline("g1")
+    # South's absence runs to 15 March, but a deadline moves by 72 hours at most.
+    assert deadline is not None and deadline["deadline"] == "2026-03-06T12:00:00+00:00"
