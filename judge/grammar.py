@@ -53,6 +53,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 "Ask for a seat in a game that is forming; your token comes back by mail "
                 "to this address.", "JOIN league42 England"),
     CommandSpec("LIST", "", "anyone", "List the games on this judge and their state.", "LIST"),
+    CommandSpec("OBSERVE", "<game> [<off>]", "anyone",
+                "Follow a game: its public report each turn comes to this address (nothing "
+                "any seat alone may see). OBSERVE <game> OFF stops it.", "OBSERVE league42"),
     CommandSpec("HELP", "[<topic>]", "anyone",
                 "This text; HELP <game kind> lists that game's own commands.", "HELP classic"),
     CommandSpec("ORDERS", "[<phase...>]", "player",

@@ -129,6 +129,23 @@ def missed_deadline(ws: Workspace, g: Loaded, phase: str, owed: set[str]) -> Non
                         "\n\n".join(lines) + "\n", "notice", game=g.name)
 
 
+def observers_after(ws: Workspace, g: Loaded) -> None:
+    """Each observer gets the public report of every new turn (and the final
+    one): the observer's view, the public events, nothing else."""
+    if g.table is None or not (g.new_turn or g.ended_now):
+        return
+    watchers = ws.judge.store.observers(g.name)
+    if not watchers:
+        return
+    events = [e for _entry, evs in g.entries for e in evs if e.visible_to(None)]
+    text, attachment, phase = report_text(ws, g, None, events)
+    kind = "final report" if g.ended_now else "report"
+    for address in watchers:
+        ws.judge.queue_mail(
+            address, f"[{g.name}] {kind} for observers: {phase}", text, "report", game=g.name,
+            attachments=[Attachment(f"{g.name}-public.json", "application/json", attachment)])
+
+
 def gm_after(ws: Workspace, g: Loaded) -> None:
     """The GM's mail: the final report when the game ends, and with
     ``gm_copies yes`` the public report of each new turn."""

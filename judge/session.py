@@ -260,6 +260,7 @@ class Workspace:
                     store.set_deadline(g.clock.to_row(g.name))
             notify.after(self, g, last_n)
             notify.gm_after(self, g)
+            notify.observers_after(self, g)
             for seat_id, fields in g.seat_changes.items():
                 store.update_seat(seat_id, **fields)
             g.entries = []

@@ -292,6 +292,12 @@ def _m7(db: sqlite_utils.Database) -> None:
     db.table("seats").add_column("absences", str, not_null_default="[]")
 
 
+def _m8(db: sqlite_utils.Database) -> None:
+    # Observers (OBSERVE <game>): addresses that get a game's public reports.
+    db.table("observers").create({"game": str, "address": str, "since": str},
+                                 pk=("game", "address"))
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "initial tables", _m1),
     (2, "IMAP checkpoint; outbox in_reply_to", _m2),
@@ -300,6 +306,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (5, "outbox: a redacted copy kept in place of a sent mail carrying a token", _m5),
     (6, "leagues: their games, standby lists, seat handovers, finished games' summaries", _m6),
     (7, "seats: announced absences", _m7),
+    (8, "observers", _m8),
 ]
 
 
@@ -585,6 +592,18 @@ class Store:
                 "(lower(role) = lower(?) or (role is null and lower(wanted) = lower(?))) "
                 "order by role is null limit 1", [game, game.lower(), role, role]))
         return str(rows[0]["h"]) if rows else None
+
+    def observers(self, game: str) -> list[str]:
+        return [r["address"] for r in self._query(
+            "select address from observers where game = ? order by since, address", [game])]
+
+    def observe(self, game: str, address: str, since: str, on: bool) -> None:
+        if on:
+            self._write("insert or ignore into observers (game, address, since) values (?, ?, ?)",
+                        [game, address.lower(), since])
+        else:
+            self._write("delete from observers where game = ? and address = ?",
+                        [game, address.lower()])
 
     def is_registered(self, address: str) -> bool:
         rows = list(

@@ -110,6 +110,23 @@ def list_(ctx: Ctx, command: grammar.Command) -> None:
     ctx.mail.ok(command.line, "list follows below")
 
 
+@handles("OBSERVE")
+def observe(ctx: Ctx, command: grammar.Command) -> None:
+    address = ctx.mail.mail.from_addr
+    if not address:
+        raise CommandError("your mail has no usable From address")
+    g = ctx.ws.get(command.args["game"])
+    off = command.args.get("off", "").upper()
+    if off and off != "OFF":
+        raise CommandError(f"OBSERVE takes a game and OFF, not {off!r}",
+                           f"OBSERVE {g.name} or OBSERVE {g.name} OFF")
+    ctx.judge.store.observe(g.name, address, scheduler.iso(ctx.ws.now), on=not off)
+    ctx.mail.reply_to = ctx.mail.reply_to or address
+    what = (f"you no longer follow {g.name}" if off else
+            f"you follow {g.name}: its public report comes here each turn")
+    ctx.mail.ok(command.line, what)
+
+
 @handles("JOIN")
 def join_(ctx: Ctx, command: grammar.Command) -> None:
     address = ctx.mail.mail.from_addr

@@ -4,6 +4,8 @@ has no order), and the first report already names the new phase's deadline."""
 
 from __future__ import annotations
 
+import json
+
 from tests.core.conftest import Post
 from tests.core.helpers import CLASSIC_POWERS, GM_ADDR, start_classic
 
@@ -153,3 +155,26 @@ def test_an_absence_moves_a_deadline_that_falls_inside_it(post: Post) -> None:
     deadline = post.judge.store.deadline("g1")
     # South's absence runs to 15 March, but a deadline moves by 72 hours at most.
     assert deadline is not None and deadline["deadline"] == "2026-03-06T12:00:00+00:00"
+
+
+def test_observers_get_the_public_report_of_each_turn(post: Post) -> None:
+    from tests.core.helpers import start_sealed
+
+    start_sealed(post)
+    post.send("fan@watch.example", "OBSERVE g1\n")
+    assert "you follow g1" in post.text(post.new()[-1])
+    post.clock.advance(hours=100)
+    for _ in range(3):
+        post.clock.advance(hours=49)
+        post.judge.cycle()
+    seen = [m for m in post.new() if m["To"] == "fan@watch.example"]
+    assert seen and all("for observers" in str(m["Subject"]) for m in seen)
+    text = post.text(seen[0])
+    assert "report for observers" in text and "Your hand" not in text
+    view = json.loads(next(seen[0].iter_attachments()).get_content())
+    assert view["role"] is None and not view.get("hand")  # the observer's view: no hand
+    post.send("fan@watch.example", "OBSERVE g1 OFF\n")
+    post.new()
+    post.clock.advance(hours=49)
+    post.judge.cycle()
+    assert [m for m in post.new() if m["To"] == "fan@watch.example"] == []
