@@ -71,6 +71,8 @@ joins = "open"
 abandon_after = 3.0
 gm_copies = "no"
 draw_votes = "secret"
+max_absence_days = 14.0
+orders_in = "gm"
 """
 
 

@@ -251,8 +251,24 @@ def report_text(ws: Workspace, g: Loaded, role: str | None, events: Sequence[Eve
         deadline=deadline_text(ws, g, tz),
         owe=owe_text(game, table, role, decision) if role is not None else "",
         intro=intro.rstrip("\n"),
+        orders_in=orders_in_text(ws, g),
     )
     return text, reports.view_attachment(game, view), str(view.get("phase", ""))
+
+
+def orders_in_text(ws: Workspace, g: Loaded) -> str:
+    """Who has sent orders for the open order set, when the game shows it to
+    all (setting ``orders_in all``; with ``gm``, only the GM's STATUS does)."""
+    table = g.table
+    if table is None or g.settings(ws.judge.config.settings).get("orders_in") != "all":
+        return ""
+    ordering = adj.ordering_roles(g.game, table) - g.absent()
+    if not ordering:
+        return ""
+    sent = sorted(ordering & set(table.submitted))
+    due = sorted(ordering - set(table.submitted))
+    return ("Orders are in from: " + (", ".join(sent) or "nobody yet")
+            + ("; still due from: " + ", ".join(due) if due else "") + ".")
 
 
 def fold_ack(g: Loaded, seat: Seat, text: str) -> None:

@@ -41,6 +41,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "gm_copies": "no",  # yes | no: the GM gets a copy of each turn's public report and of press
     "draw_votes": "secret",  # secret | public: whether each DRAW and CONCEDE vote is announced
     "max_absence_days": 14.0,  # SET ABSENCE: days of absence a seat may announce in one game
+    "orders_in": "gm",  # gm | all: who sees which seats have sent orders
 }
 
 

@@ -144,6 +144,7 @@ WORD_SETTINGS: dict[str, tuple[str, ...]] = {
     "joins": ("open", "approval"),
     "gm_copies": ("no", "yes"),
     "draw_votes": ("secret", "public"),
+    "orders_in": ("gm", "all"),
 }
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from tests.core.conftest import Post
-from tests.core.helpers import CLASSIC_POWERS, GM_ADDR, start_classic
+from tests.core.helpers import CLASSIC_POWERS, GM_ADDR, start_classic, token_in
 
 
 def test_the_acknowledgement_gives_the_deadline_and_the_units_left(post: Post) -> None:
@@ -178,3 +178,19 @@ def test_observers_get_the_public_report_of_each_turn(post: Post) -> None:
     post.clock.advance(hours=49)
     post.judge.cycle()
     assert [m for m in post.new() if m["To"] == "fan@watch.example"] == []
+
+
+def test_who_has_orders_in_is_shown_to_all_only_when_the_game_says_so(post: Post) -> None:
+    """"Orders are due from:" listed every power even after six had ordered;
+    who has orders in is now the GM's to see (STATUS), or everyone's with
+    SET orders_in all."""
+    tokens = start_classic(post)
+    france = "france@players.example"
+    post.send(france, f"SIGNON dip France {tokens['France']}\nA Par - Bur\nSTATUS\n")
+    assert "Orders are in from" not in post.text(post.new()[-1])
+    gm_token = token_in(post, GM_ADDR)
+    post.send(GM_ADDR, f"SIGNON dip GM {gm_token}\nSET orders_in all\n")
+    post.send(france, f"SIGNON dip France {tokens['France']}\nSTATUS\n")
+    text = post.text(post.new()[-1])
+    assert ("Orders are in from: France; still due from: Austria, England, Germany, Italy, "
+            "Russia, Turkey.") in text
