@@ -466,6 +466,19 @@ class Game(Protocol):
         without one, in Diplomacy), for the acknowledgement."""
         ...
 
+    def check_held(self, state: State, role: Role, action: Action, held: Sequence[Action]) -> None:
+        """Refuse ``action``, which :meth:`parse` accepted for ``role``'s open
+        order set, when holding it with ``held`` would break a rule that no
+        line breaks alone (Diplomacy: more builds than the power may make):
+        raise a RuleError, graded and with a hint, for the line's refusal.
+        ``held`` is what the seat would hold just before this line: what it
+        held (nothing after an ``ORDERS`` block opens) followed by the lines
+        of the same mail accepted before this one, in that order. As the
+        judge holds them, a later action with the same key replaces an
+        earlier one (``action`` too replaces the one with its key). By
+        default every parsed action fits."""
+        ...
+
 
 class GameBase:
     """Defaults of the optional part of :class:`Game`; every game derives from it."""
@@ -523,6 +536,9 @@ class GameBase:
 
     def unordered(self, state: State, role: Role, held: Sequence[Action]) -> list[str]:
         return []
+
+    def check_held(self, state: State, role: Role, action: Action, held: Sequence[Action]) -> None:
+        return None
 
 
 @runtime_checkable

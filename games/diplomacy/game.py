@@ -24,6 +24,7 @@ from typing import Any
 from judge.engine import (
     JSON,
     Action,
+    AmbiguousLine,
     Decision,
     DecisionKind,
     Event,
@@ -40,8 +41,9 @@ from judge.engine import (
 )
 from judge.rng import Rng
 
+from . import spelling
 from .board import convoy_destinations, fleet_provinces, sea_neighbours
-from .geography import DipMap, load_map
+from .geography import DipMap, load_map, normalize
 from .legality import Situation, bind
 from .offline import adjudicate_document
 from .orders import (
@@ -52,6 +54,7 @@ from .orders import (
     RETREATS,
     WAIVE,
     Order,
+    UnknownName,
     order_text,
     read_order,
 )
@@ -81,6 +84,64 @@ VERBS: tuple[VerbSpec, ...] = (
     VerbSpec("Remove <unit>", "remove a unit when you have too many", "Remove A Par"),
     VerbSpec("Waive", "decline a build", "Waive"),
 )
+
+_SPAN = 5
+"""The most words a place name is read from (``"Gulf of Bothnia"``)."""
+_PER_NAME = 5
+"""The most names tried in place of one unknown name."""
+
+
+def _respellings(dm: DipMap, tokens: Sequence[str], index: int) -> list[tuple[int, int, list[str]]]:
+    """``tokens`` with the words at ``index`` (one or more, for a name of
+    several words) replaced by the abbreviation of a province whose name,
+    abbreviation or alias is close to them (:meth:`DipMap.similar`), each
+    with its distance and where the replacement stands, nearest first, at
+    most :data:`_PER_NAME`."""
+    best: dict[tuple[int, int, int], int] = {}
+    for start in _starts(dm, tokens, index):
+        words: list[str] = []
+        for end in range(start, min(len(tokens), start + _SPAN)):
+            tok = tokens[end]
+            if tok == "-" and words:
+                continue  # "Mid-Atlantc": a hyphen inside a name
+            if not tok[:1].isalnum():
+                break
+            words.append(tok)
+            if end < index:
+                continue  # a replacement covers the unknown word
+            for d, prov in dm.similar("".join(words)):
+                if d < best.get((prov, start, end + 1), d + 1):
+                    best[(prov, start, end + 1)] = d
+    ranked = sorted(best.items(), key=lambda kv: kv[1])[:_PER_NAME]
+    return [
+        (d, start, [*tokens[:start], normalize(dm.provinces[prov].id), *tokens[end:]])
+        for (prov, start, end), d in ranked
+    ]
+
+
+def _starts(dm: DipMap, tokens: Sequence[str], index: int) -> list[int]:
+    """Where the misspelt name around ``tokens[index]`` may start: there, or
+    up to two words (and hyphens) before when the reader took them for a
+    name, the first part of the misspelt one (``"Mid-Atlantc"``, ``"Mid
+    Atlantik"``: ``Mid`` is an abbreviation)."""
+    out = [index]
+    for start in range(index - 1, max(index - 4, -1), -1):
+        if tokens[start] == "-":
+            continue
+        if not tokens[start][:1].isalnum():
+            break
+        if "".join(t for t in tokens[start:index] if t != "-") in dm.names:
+            out.append(start)
+    return out
+
+
+def _builds(action: Action) -> int:
+    """How many builds a held build or waive order uses (``Waive 2``: two)."""
+    if action.data.get("kind") != WAIVE:
+        return 1
+    words = action.text.split()
+    return int(words[1]) if len(words) > 1 and words[1].isdigit() else 1
+
 
 _DEFAULTS = {
     MOVEMENT: "hold",
@@ -215,11 +276,63 @@ class DiplomacyGame(GameBase):
 
     def _parse(self, sit: Situation, power: int, line: str) -> Action:
         try:
-            order = bind(sit, power, read_order(self.map, line, sit.kind))
+            order = self._order(sit, power, line)
+        except UnknownName as exc:
+            choices = [text for _, text in self._respelt(sit, power, exc)]
+            choices = choices[: spelling.MAX_SUGGESTIONS]
+            raise UnknownName(
+                exc.message,
+                line=line,
+                hint=spelling.hint(choices),
+                tokens=exc.tokens,
+                index=exc.index,
+                choices=choices,
+            ) from None
         except RuleError as exc:
             raise exc.with_line(line) from None
         text = order_text(self.map, order)
         return Action(text=text, key=self._key(order), data={"kind": order.kind})
+
+    def _order(self, sit: Situation, power: int, line: str) -> Order:
+        """The legal order ``line`` gives, or the reader's or binder's RuleError."""
+        return bind(sit, power, read_order(self.map, line, sit.kind))
+
+    def _respelt(
+        self, sit: Situation, power: int, exc: UnknownName, depth: int = 0
+    ) -> list[tuple[int, str]]:
+        """What a line with an unknown name may have meant: the canonical
+        texts of the legal orders it gives with a name of the map close to
+        the written one in its place (and, up to two more times, to the next
+        unknown name), each with the edit distance of its corrections,
+        nearest first. Only legal orders count, so a misspelt destination
+        of a move becomes a province the unit can reach, a misspelt unit one
+        of the power's own."""
+        found: dict[str, int] = {}
+
+        def take(d: int, text: str) -> None:
+            if d < found.get(text, d + 1):
+                found[text] = d
+
+        for d, start, tokens in _respellings(self.map, exc.tokens, exc.index):
+            line = " ".join(tokens)
+            try:
+                take(d, order_text(self.map, self._order(sit, power, line)))
+            except UnknownName as again:
+                # Another unknown name further on (not the rest of this one,
+                # which a longer replacement covers): correct it too.
+                if depth < 2 and again.index > start + 1:
+                    for d2, text in self._respelt(sit, power, again, depth + 1):
+                        take(d + d2, text)
+            except AmbiguousLine as amb:  # "F Mao - Spa": the choices are whole lines
+                for choice in amb.choices:
+                    try:
+                        take(d, order_text(self.map, self._order(sit, power, choice)))
+                    except RuleError:
+                        continue
+            except RuleError:
+                continue
+        order = {text: i for i, text in enumerate(found)}
+        return sorted(((d, t) for t, d in found.items()), key=lambda dt: (dt[0], order[dt[1]]))
 
     def _key(self, order: Order) -> str:
         if order.kind == WAIVE:
@@ -241,6 +354,33 @@ class DiplomacyGame(GameBase):
         mine = sorted(pos.board.of(self._power(role)), key=lambda pu: self.map.provinces[pu[0]].id)
         return [pos.board.unit_text(unit) for prov, unit in mine
                 if self.map.provinces[prov].id not in keys]
+
+    def check_held(self, state: State, role: Role, action: Action, held: Sequence[Action]) -> None:
+        """In an adjustment phase, refuse a build (or waive) that would give
+        ``role`` more builds than it may make: one per supply centre over its
+        units. ``held`` are the orders held before it; a later order with the
+        same key replaces an earlier one (a second build in one province
+        replaces the first), and a waived build counts as a build. By mail a
+        build over the number is refused on its line, so that it is not
+        "accepted" and then void at the deadline (DATC 4.D.4, 6.I.1: "only
+        the first legal ones are executed", which still governs orders given
+        in one offline order set)."""
+        pos = self.position(state)
+        if not pos.phase.endswith(ADJUSTMENTS) or action.data.get("kind") not in (BUILD, WAIVE):
+            return
+        allowed = pos.adjustments()[self._power(role)]
+        latest: dict[str | None, Action] = {}
+        for i, a in enumerate([*held, action]):
+            latest[a.key if a.key is not None else f"#{i}"] = a
+        builds = [a for a in latest.values() if a.data.get("kind") in (BUILD, WAIVE)]
+        if sum(_builds(a) for a in builds) <= allowed:
+            return
+        others = [a.text for a in builds if a is not action]
+        raise IllegalLine(
+            f"you may build {allowed}",
+            hint="already ordered: " + ", ".join(others) + "; to build elsewhere instead, "
+            "send all your builds in one ORDERS block (it replaces the orders held)",
+        )
 
     def act(self, state: State, role: Role, action: Action, rng: Rng) -> tuple[State, list[Event]]:
         raise IllegalLine("Diplomacy orders are written for the phase and resolved together")

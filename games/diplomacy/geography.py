@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from . import spelling
+
 if TYPE_CHECKING:
     from .variant import VariantRules
 
@@ -123,6 +125,9 @@ class DipMap:
     """Per province: the power index whose home centre it is, or -1."""
     rules: VariantRules | None = None
     """A variant's rule hooks (:mod:`games.diplomacy.variant`); ``None``: standard rules."""
+    _similar: dict[str, list[tuple[int, int]]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     # ------------------------------------------------------------------ lookups
 
@@ -133,6 +138,17 @@ class DipMap:
             if normalize(self.provinces[i].id) == normalize(pid):
                 return self.provinces[i]
         raise KeyError(pid)
+
+    def similar(self, word: str) -> list[tuple[int, int]]:
+        """(distance, province) for every province with a name, abbreviation
+        or alias close to ``word`` (normalised, :func:`spelling.close`),
+        nearest first: the names a misspelt ``word`` may stand for."""
+        hit = self._similar.get(word)
+        if hit is None:
+            if len(self._similar) > 4096:
+                self._similar.clear()
+            hit = self._similar[word] = spelling.nearest(word, self.names)
+        return hit
 
     def location(self, province: int, coast: str = "") -> int:
         """The location index of ``province`` (and ``coast``); KeyError if none."""

@@ -28,6 +28,7 @@ ignored); a nationality before a supported or convoyed unit is ignored
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from judge.engine import AmbiguousLine, InvalidLine
@@ -106,6 +107,31 @@ class Draft:
     path: tuple[Ref, ...] = ()
     """Places written between the unit and the destination of a move
     (``A Yor - Nth - Nwy``): a convoy path, ignored by the standard rules."""
+
+
+class UnknownName(InvalidLine):
+    """A word where a place belongs that is no name, abbreviation or alias
+    on the map (nor the start of one), or words left over after a place (the
+    rest of a misspelt name of several words, ``"Mid Atlantik"``). It keeps
+    the line as the reader split it (``tokens``, lower case) and where the
+    word stands (``index``), so that the game can try the names the player
+    may have meant in its place (:meth:`games.diplomacy.game.DiplomacyGame._parse`);
+    ``choices`` are the whole lines it then suggests, in its hint."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        line: str = "",
+        hint: str = "",
+        tokens: Sequence[str] = (),
+        index: int = 0,
+        choices: Sequence[str] = (),
+    ) -> None:
+        super().__init__(message, line=line, hint=hint)
+        self.tokens = tuple(tokens)
+        self.index = index
+        self.choices = tuple(choices)
 
 
 def order_text(dm: DipMap, order: Order) -> str:
@@ -246,7 +272,7 @@ class _Reader:
         if best < 0:
             tok = self.peek()
             key = normalize(tok)
-            if len(key) >= 3:
+            if len(key) >= 3 and not self._misspelt_phrase():
                 found = sorted(
                     {
                         p.idx
@@ -266,6 +292,13 @@ class _Reader:
                         choices=[self.dm.provinces[p].id for p in found],
                     )
             shown = f"{tok!r}" if tok else "nothing"
+            if tok[:1].isalnum():
+                raise UnknownName(
+                    f"expected {what}, found {shown}",
+                    line=self.line,
+                    tokens=self.toks,
+                    index=self.i,
+                )
             raise self.invalid(f"expected {what}, found {shown}")
         if len(hit) > 1:
             raise AmbiguousLine(
@@ -317,10 +350,26 @@ class _Reader:
         self.i = save
         return False
 
+    def _misspelt_phrase(self) -> bool:
+        """Whether the words from here, two or more, are close to a name of
+        several words (``"Gulf of Botnia"``): then they are that name
+        misspelt, not the start of a name (``"Gulf"``) and more."""
+        words: list[str] = []
+        for tok in self.toks[self.i : self.i + _MAX_NAME_TOKENS]:
+            if not tok[0].isalnum():
+                break
+            words.append(tok)
+            if len(words) > 1 and self.dm.similar("".join(words)):
+                return True
+        return False
+
     def end(self) -> None:
         if not self.done():
             rest = " ".join(self.toks[self.i :])
-            raise self.invalid(f"did not understand {rest!r} at the end")
+            message = f"did not understand {rest!r} at the end"
+            if self.peek()[0].isalnum():
+                raise UnknownName(message, line=self.line, tokens=self.toks, index=self.i)
+            raise self.invalid(message)
 
 
 def read_order(dm: DipMap, line: str, phase_kind: str) -> Draft:

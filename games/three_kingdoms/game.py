@@ -22,6 +22,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.diplomacy import spelling
+from games.diplomacy.geography import normalize
 from games.diplomacy.orders import MOVE, SUPPORT
 from games.diplomacy.resolver import Force, Strengths, adjudicate_forces
 from games.diplomacy.variant import Stacking
@@ -578,10 +580,59 @@ class ThreeKingdomsGame(GameBase):
 
     def parse(self, state: State, role: Role, line: str) -> Action:
         try:
-            draft = grammar.read(line)
-            return self._bind(state, role, draft)
+            return self._bind(state, role, grammar.read(line))
+        except grammar.ProvinceName as exc:
+            choices = [text for _, text in self._renumbered(state, role, exc)]
+            choices = choices[: spelling.MAX_SUGGESTIONS]
+            # No order fits: at least the numbers of the provinces so called.
+            named = self._named(exc.tokens[exc.index])
+            numbers = [
+                f"{self.board.provinces[n].name} is {n}"
+                for d, n in named[: spelling.MAX_SUGGESTIONS]
+                if d == named[0][0]
+            ]
+            raise grammar.ProvinceName(
+                exc.message,
+                line=line,
+                hint=spelling.hint(choices) or "; ".join(numbers) or exc.hint,
+                tokens=exc.tokens,
+                index=exc.index,
+                choices=choices,
+            ) from None
         except RuleError as exc:
             raise exc.with_line(line) from None
+
+    def _named(self, word: str) -> list[tuple[int, int]]:
+        """(distance, number) of the provinces whose name is ``word`` or close
+        to it, nearest first."""
+        names = {normalize(p.name): (n,) for n, p in self.board.provinces.items()}
+        return spelling.nearest(normalize(word), names)
+
+    def _renumbered(
+        self, state: State, role: Role, exc: grammar.ProvinceName, depth: int = 0
+    ) -> list[tuple[int, str]]:
+        """What a line naming a province where its number belongs may have
+        meant: the canonical texts of the orders ``parse`` accepts now with
+        the number of a province whose name is that word, or close to it
+        (:func:`spelling.close`), in its place (and, once more, for the next
+        such word), each with its edit distance, nearest first."""
+        found: dict[str, int] = {}
+        for d, n in self._named(exc.tokens[exc.index])[:5]:
+            tokens = [*exc.tokens[: exc.index], str(n), *exc.tokens[exc.index + 1 :]]
+            try:
+                text = self._bind(state, role, grammar.read(" ".join(tokens))).text
+            except grammar.ProvinceName as again:
+                if depth < 1:
+                    for d2, text in self._renumbered(state, role, again, depth + 1):
+                        if d + d2 < found.get(text, d + d2 + 1):
+                            found[text] = d + d2
+                continue
+            except RuleError:
+                continue
+            if d < found.get(text, d + 1):
+                found[text] = d
+        order = {text: i for i, text in enumerate(found)}
+        return sorted(((d, t) for t, d in found.items()), key=lambda dt: (dt[0], order[dt[1]]))
 
     def _action(self, draft: dict[str, Any], key: str | None) -> Action:
         return Action(grammar.canonical(draft), key, draft)
@@ -1220,9 +1271,10 @@ class ThreeKingdomsGame(GameBase):
             return []
         out: list[str] = []
         for d in state["dislodged"]:
+            with_army = any(p["kind"] == "A" for p in d["pieces"])
             for p in d["pieces"]:
-                if p["owner"] != role:
-                    continue
+                if p["owner"] != role or (p["kind"] == "L" and with_army):
+                    continue  # a leader retreats with the army it is with
                 code = f"{p['kind']}{d['at']}"
                 out += [f"{code}->{m}" for m in d["options"]]
                 if p["kind"] == "M":
@@ -1241,6 +1293,23 @@ class ThreeKingdomsGame(GameBase):
             p["owner"] == role and p["kind"] == d["kind"] for p in group["pieces"]
         ):
             raise IllegalLine(f"you have no dislodged {d['kind']}{at}")
+        army = next((p for p in group["pieces"] if p["kind"] == "A"), None)
+        if d["kind"] == "L" and army is not None:
+            # "If there is a Leader Character then the player must retreat the Leader
+            # Character to the same space as the unit it is with"; "Army pieces that
+            # have a possible retreat will always take that retreat carrying any
+            # Leader Character with them."
+            whose = "your" if army["owner"] == role else f"{army['owner']}'s"
+            raise IllegalLine(
+                f"the leader dislodged from {at} retreats with {whose} army there, "
+                "not by an order of its own",
+                hint=(
+                    "the leader retreats with the army: order the army's retreat, "
+                    + " or ".join(f'"A{at}->{m}"' for m in group["options"])
+                    if army["owner"] == role
+                    else f"the leader retreats with the army, where {army['owner']} retreats it"
+                ),
+            )
         if d["verb"] == "disband" and d["kind"] != "M":
             # "Army pieces that have a possible retreat will always take that retreat";
             # "A militia may elect to be removed from retreat".

@@ -10,6 +10,7 @@ reads back to the same draft.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from judge.engine import InvalidLine
@@ -57,9 +58,49 @@ def _tokens(line: str) -> list[str]:
     return out
 
 
+class ProvinceName(InvalidLine):
+    """A word where a province number belongs (``A8->Luoyang``): orders name
+    provinces by the map's numbers. It keeps the line as :func:`read` split
+    it (``tokens``, upper case) and where the word stands (``index``), so
+    that the game can suggest the lines with the number of a province of
+    that name, or of one close to it, in its place; ``choices`` are those
+    lines, in its hint."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        line: str = "",
+        hint: str = "",
+        tokens: Sequence[str] = (),
+        index: int = 0,
+        choices: Sequence[str] = (),
+    ) -> None:
+        super().__init__(message, line=line, hint=hint)
+        self.tokens = tuple(tokens)
+        self.index = index
+        self.choices = tuple(choices)
+        self.rest = 0
+        """While :func:`read` runs: how many tokens were left from the word on."""
+
+
+_WORDS = frozenset(
+    {*KIND_WORDS, *MOVE_WORDS, *SUPPORT_WORDS, *DEFEND_WORDS, *DISBAND_WORDS, *DESTROY_WORDS}
+)
+"""Order words: never taken for a misspelt province name."""
+
+
 def _number(tokens: list[str], line: str) -> int:
     while tokens and tokens[0] in FILLER:
         tokens.pop(0)
+    if tokens and tokens[0][:1].isalpha() and tokens[0] not in _WORDS:
+        err = ProvinceName(
+            f"{tokens[0].lower()!r} is no province number: orders give provinces by number",
+            line=line,
+            hint="e.g. A8->5",
+        )
+        err.rest = len(tokens)
+        raise err
     if not tokens or not tokens[0].isdigit() or len(tokens[0]) > 3:
         raise InvalidLine("a province number is missing here", line=line, hint="e.g. A8->5")
     return int(tokens.pop(0))
@@ -91,8 +132,18 @@ def _done(tokens: list[str], line: str) -> None:
 
 
 def read(line: str) -> Draft:
-    """One line -> a draft. Raises InvalidLine when the words form no order."""
+    """One line -> a draft. Raises InvalidLine when the words form no order
+    (:class:`ProvinceName` when a word stands for a province number)."""
     tokens = _tokens(line)
+    try:
+        return _read(line, list(tokens))
+    except ProvinceName as exc:
+        exc.tokens = tuple(tokens)
+        exc.index = len(tokens) - exc.rest
+        raise
+
+
+def _read(line: str, tokens: list[str]) -> Draft:
     if not tokens:
         raise InvalidLine("empty order", line=line)
     head = tokens[0]
@@ -101,7 +152,11 @@ def read(line: str) -> Draft:
         if not _NAME.match(name):
             raise InvalidLine("a character's name is letters and spaces (at most 31)", line=line)
         return {"verb": "name", "name": " ".join(w.capitalize() for w in name.split())}
-    if head in {"CAPITAL", "MILITIA"} and len(tokens) == 2 and tokens[1].isdigit():
+    if (
+        head in {"CAPITAL", "MILITIA"}
+        and len(tokens) == 2
+        and (tokens[1].isdigit() or head == "CAPITAL")
+    ):
         return {"verb": head.lower(), "at": _number(tokens[1:], line)}
     if head == "WAIVE":
         _done(tokens[1:], line)

@@ -134,9 +134,11 @@ def _orders(ctx: Ctx, g: Loaded, role: str, lines: Sequence[grammar.Line], block
     table = g.need_table()
     accepted: list[Action] = []
     refused = 0
+    before = [] if block else table.held(role)
     for ln in lines:
         try:
             action = g.game.parse(table.state, role, ln.text)
+            g.game.check_held(table.state, role, action, [*before, *accepted])
         except RuleError as exc:
             _refuse(ctx, ln, exc)
             refused += 1

@@ -211,6 +211,28 @@ def test_army_always_takes_a_retreat() -> None:
     assert where(s3)["Player3"] == f"L{first} A{first}"
 
 
+def test_a_leader_dislodged_with_its_army_has_no_retreat_order_of_its_own() -> None:
+    """Rulebook ("Dislodged"): "If there is a Leader Character then the player must
+    retreat the Leader Character to the same space as the unit it is with." ...
+    "Army pieces that have a possible retreat will always take that retreat
+    carrying any Leader Character with them." A separate order for the leader
+    is refused on its line, not accepted and then ignored."""
+    s = position(K4, {"Player3": "L7 A7", "Player1": "A8 A6 L5"}, war=WAR13)
+    s2, _ = play(s, {"Player1": ["A8->7", "A6 S A8->7", "L5 S A8->7"]})
+    (d,) = s2["dislodged"]
+    to = d["options"][-1]
+    with pytest.raises(IllegalLine) as info:
+        GAME.parse(s2, "Player3", f"L7->{to}")
+    err = info.value
+    assert err.line == f"L7->{to}"
+    assert "the leader retreats with the army" in err.hint
+    assert f'"A7->{to}"' in err.hint
+    assert GAME.parse(s2, "Player3", f"A7->{to}").text == f"A7->{to}"
+    assert all(not line.startswith("L") for line in GAME.legal(s2, "Player3"))
+    s3, _ = play(s2, {"Player3": [f"A7->{to}"]})
+    assert where(s3)["Player3"] == f"L{to} A{to}"
+
+
 def test_militia_may_be_removed_and_the_leader_retreats_alone() -> None:
     """Rulebook: "A militia may elect to be removed from retreat if the player who owns it
     decides to. This is the only way a Leader Character and a retreating militia

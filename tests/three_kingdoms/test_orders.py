@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 
 from games.three_kingdoms import GAME
+from games.three_kingdoms.orders import ProvinceName
 from judge.engine import IllegalLine, InvalidLine
 
-from .helpers import position
+from .helpers import position, rng
 
 K4 = {"Player1": "Wei", "Player2": "Wei", "Player3": "Shu", "Player4": "Wu"}
 
@@ -97,3 +98,40 @@ def test_error_quotes_the_line() -> None:
         GAME.parse(_state(), "Player1", "A8->23")
     assert info.value.line == "A8->23"
     assert "A8->23" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("line", "hint"),
+    [
+        # Orders give provinces by number; a name in its place, or a name
+        # misspelt, is answered with the legal lines it could mean.
+        ("A8->Changan", 'did you mean "A8->5"?'),  # Chang'an, 5
+        ("A8->Xuchnag", 'did you mean "A8->6"?'),  # Xuchang, a transposition
+        ("Army in Luoyang moves to Hedong", 'did you mean "A8->16"?'),  # two names
+        ("L8 S M7->Xuchang", 'did you mean "L8 S M7->6"?'),
+        ("M Nanyan D", 'did you mean "M7 D"?'),
+        # A province the army cannot reach: no line, but its number.
+        ("A8->Liangzhou", "Liangzhou is 12"),
+        ("A8->Xanadu", "e.g. A8->5"),  # nothing close
+    ],
+)
+def test_a_province_name_suggests_its_number(line: str, hint: str) -> None:
+    state = _state()
+    with pytest.raises(ProvinceName) as info:
+        GAME.parse(state, "Player1", line)
+    err = info.value
+    assert err.line == line and err.hint == hint
+    assert len(err.choices) <= 3
+    for choice in err.choices:
+        assert GAME.parse(state, "Player1", choice).text == choice
+
+
+def test_a_province_name_at_the_set_up() -> None:
+    state = GAME.setup({"players": 3}, rng())
+    role = GAME.pending(state)[0].roles[0]
+    kingdom = GAME.kingdom(state, role)
+    first = GAME.board.centres(kingdom)[0]
+    name = GAME.board.provinces[first].name
+    with pytest.raises(ProvinceName) as info:
+        GAME.parse(state, role, f"CAPITAL {name}")
+    assert info.value.choices == (f"CAPITAL {first}",)

@@ -9,7 +9,7 @@ import pytest
 
 from games.diplomacy.board import Board, Unit
 from games.diplomacy.legality import Situation, bind
-from games.diplomacy.orders import MOVE, MOVEMENT, SUPPORT, Order, read_order
+from games.diplomacy.orders import MOVE, MOVEMENT, SUPPORT, Order, UnknownName, read_order
 from games.warring_states import GAME
 from judge.engine import AmbiguousLine, IllegalLine, InvalidLine, RuleError
 
@@ -254,3 +254,21 @@ def test_an_ambiguous_name_offers_whole_lines_that_parse() -> None:
     with pytest.raises(AmbiguousLine) as info:
         GAME.parse(state(), "Han", "JIAN")
     assert info.value.choices == ()
+
+
+def test_a_misspelt_name_suggests_the_lines_it_could_mean() -> None:
+    """Graded errors: an unknown name is invalid, with a hint of the whole
+    lines (at most three, nearest first) that a close name of the map makes
+    legal now: here the provinces Luoyang borders; none when nothing is close
+    or no close name makes a legal order (an army cannot go onto a river)."""
+    st = state()
+    with pytest.raises(UnknownName) as info:
+        GAME.parse(st, "Han", "A Luo - Zhongmuo")
+    assert info.value.hint == 'did you mean "A Luo - Zmo"?'
+    assert GAME.parse(st, "Han", "A Luo - Zmo").text == "A Luo - Zmo"
+    with pytest.raises(UnknownName) as info:
+        GAME.parse(st, "Han", "A Luo - Middle Yelow River")
+    assert info.value.choices == () and info.value.hint == ""
+    with pytest.raises(UnknownName) as info:
+        GAME.parse(state({"Han": ["F LYR"]}), "Han", "F LYR - Midle Yellow River")
+    assert info.value.choices == ("F LYR - MYR",)
