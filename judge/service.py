@@ -271,7 +271,7 @@ class Judge:
             self.fault("applied")
         self.fault("committed")
         line = f"{mail.message_id} from {mail.from_addr or '?'}: {outcome}"
-        log.info(line)
+        log.debug(line)  # the daemon (or the demo) prints it: once
         return line
 
     def record(
@@ -402,7 +402,7 @@ class Judge:
                 phase = g.clock.phase if g.clock else drow["phase"]
                 ws.flush()
             done.append(f"{name}: {what.value} ({phase})")
-            log.info("%s: %s (%s)", name, what.value, phase)
+            log.debug("%s: %s (%s)", name, what.value, phase)
         return done
 
     def next_due(self) -> datetime | None:

@@ -293,3 +293,16 @@ def test_serve_once_on_a_busy_database_exits_0_and_says_what_waited(
         assert not [r for r in check.store.inbox() if r["status"] == "failed"]
     finally:
         check.close()
+
+
+def test_serve_prints_each_line_once_and_logs_its_start_and_stop(home: Path, post: Post) -> None:
+    """The daemon printed each mail's line twice (on stdout, and again in its
+    log on stderr) and said nothing of its start or stop. A real `judge serve
+    --once` process, its two streams together."""
+    post.deliver(post.raw("stranger@x.example", "HELP\n"))
+    done = subprocess.run([*JUDGE_CMD, "--home", str(home), "serve", "--once"], cwd=ROOT,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          timeout=60)  # fmt: skip
+    assert done.returncode == 0, done.stdout
+    assert done.stdout.count("from stranger@x.example: processed") == 1, done.stdout
+    assert "judge serving" in done.stdout and "judge stopped serving" in done.stdout
