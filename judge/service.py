@@ -447,6 +447,15 @@ class Judge:
                 "reminder",
                 game=g.name,
             )
+        late_seats = seats_for(g, owed)
+        if late and late_seats:  # the GM hears who is late, and until when
+            until = clock.grace_until or clock.deadline
+            self.queue_mail(
+                g.row["gm_address"], f"[{g.name}] late: {clock.phase}",
+                f"The deadline of {clock.phase} in {g.name} has passed and the judge has "
+                "nothing from: " + ", ".join(f"{s.role} ({s.address})" for s in late_seats)
+                + f". The phase is processed with the defaults at {scheduler.iso(until)} "
+                "(grace_hours), or sooner if they send orders.\n", "notice", game=g.name)
 
     # ================================================================== relay
 

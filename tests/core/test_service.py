@@ -127,8 +127,10 @@ def test_deadline_defaults_reminders_and_grace(post: Post, clock: Clock) -> None
     clock.advance(hours=12)  # the deadline: late notice, grace of 24 h
     post.judge.cycle()
     late = post.new()
-    assert [m["To"] for m in late] == [seats.addresses["South"]]
+    # The late seat is told, and so is the GM (who is late, and until when).
+    assert [m["To"] for m in late] == [seats.addresses["South"], GM_ADDR]
     assert "late" in late[0]["Subject"]
+    assert "nothing from: South (south@players.example)" in post.text(late[1])
     assert post.judge.table("g1").state["stage"] == "bid"
     clock.advance(hours=24)
     post.judge.cycle()
