@@ -103,6 +103,9 @@ class Table:
     notice of an abandoned seat)."""
     concessions: dict[Role, Role] = field(default_factory=dict)
     """Role -> the role it concedes the game to (CONCEDE)."""
+    ahead: dict[Role, dict[str, list[str]]] = field(default_factory=dict)
+    """Orders sent ahead: role -> later phase -> its lines, checked when that
+    phase opens (``ORDERS F1901R``)."""
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -126,6 +129,8 @@ class Table:
             **({"missed": dict(sorted(self.missed.items()))} if self.missed else {}),
             **({"concessions": dict(sorted(self.concessions.items()))}
                if self.concessions else {}),
+            **({"ahead": {r: dict(p) for r, p in self.ahead.items() if p}}
+               if any(self.ahead.values()) else {}),
         }
 
     def dumps(self) -> str:
@@ -149,6 +154,8 @@ class Table:
             unready=list(raw.get("unready", [])),
             missed={k: int(v) for k, v in raw.get("missed", {}).items()},
             concessions={k: str(v) for k, v in raw.get("concessions", {}).items()},
+            ahead={r: {ph: list(ls) for ph, ls in p.items()}
+                   for r, p in raw.get("ahead", {}).items()},
         )
 
     @classmethod
@@ -177,6 +184,7 @@ class Table:
             unready=list(self.unready),
             missed=dict(self.missed),
             concessions=dict(self.concessions),
+            ahead={r: {ph: list(ls) for ph, ls in p.items()} for r, p in self.ahead.items()},
         )
 
     def held(self, role: Role) -> list[Action]:
@@ -698,6 +706,54 @@ def unqueue(table: Table, role: Role, numbers: Sequence[int] | None) -> Step:
     return Step(new, [Entry("unqueue", role, {"indices": picked})], [])
 
 
+# --------------------------------------------------------------------------- orders ahead
+
+
+def hold_ahead(table: Table, role: Role, phase: str, lines: Sequence[str]) -> Step:
+    """Hold ``role``'s orders for a later phase of its own (a retreat or build
+    preference); they replace any held for that phase and are checked when
+    it opens."""
+    new = table.bookkeeping_copy()
+    new.ahead.setdefault(role, {})[phase] = list(lines)
+    return Step(new, [Entry("ahead", role, {"phase": phase, "lines": list(lines)})], [])
+
+
+def _ahead_step(game: Game, table: Table) -> Step | None:
+    """Orders sent ahead for the order set open now become its orders (the
+    lines that no longer fit are dropped, privately); those for a phase that
+    can no longer come are dropped too."""
+    now = {d.phase for d in open_decisions(game, table) if d.kind is DecisionKind.ORDERS}
+    for role in sorted(table.ahead):
+        for phase, lines in sorted(table.ahead[role].items()):
+            if phase in now and role in ordering_roles(game, table):
+                return _take_ahead(game, table, role, phase, lines)
+            if phase not in now and not game.phase_after(table.state, phase):
+                new = table.bookkeeping_copy()
+                del new.ahead[role][phase]
+                ev = private(role, f"Your orders sent ahead for {phase} were not used: that "
+                             "phase did not come for you.", unused=lines)
+                return Step(new, [Entry("ahead_done", role, {"phase": phase})], [ev])
+    return None
+
+
+def _take_ahead(game: Game, table: Table, role: Role, phase: str, lines: list[str]) -> Step:
+    new = table.bookkeeping_copy()
+    del new.ahead[role][phase]
+    done = Step(new, [Entry("ahead_done", role, {"phase": phase})], [])
+    actions: list[Action] = []
+    events: list[Event] = []
+    for line in lines:
+        try:
+            actions.append(game.parse(new.state, role, line))
+        except RuleError as exc:
+            events.append(private(role, f'Your order sent ahead for {phase}, "{line}", was not '
+                                  f"taken: {exc.message}", dropped=line))
+    events.append(private(role, f"Your orders sent ahead for {phase} are held: "
+                          + ("; ".join(a.text for a in actions) or "none fitted") + "."))
+    held = submit(game, new, role, actions, replace_all=True)
+    return join(table, [done, Step(held.table, held.entries, events)])
+
+
 # --------------------------------------------------------------------------- standing answers
 
 
@@ -806,6 +862,8 @@ def drain(game: Game, table: Table, seed: bytes) -> list[Step]:
         if step is None:
             step = _queued_step(game, current, seed)
         if step is None:
+            step = _ahead_step(game, current)
+        if step is None:
             break
         steps.append(step)
         current = step.table
@@ -848,6 +906,12 @@ def apply_entry(game: Game, table: Table | None, row: Mapping[str, Any], seed: b
         new = table.bookkeeping_copy()
         new.windows[payload["window"]]["closing"] = True
         return Step(new, [Entry("close", None, payload)], [])
+    if kind == "ahead":
+        return hold_ahead(table, role, payload["phase"], payload["lines"])
+    if kind == "ahead_done":
+        new = table.bookkeeping_copy()
+        del new.ahead[role][payload["phase"]]
+        return Step(new, [Entry("ahead_done", role, payload)], [])
     if kind == "concession":
         return concede_to(table, role, payload["to"])
     if kind == "conceded":

@@ -466,6 +466,11 @@ class Game(Protocol):
         without one, in Diplomacy), for the acknowledgement."""
         ...
 
+    def phase_after(self, state: State, phase: str) -> bool:
+        """Whether a decision called ``phase`` may come later in this game
+        (orders may be sent ahead for it: ``ORDERS F1901R``)."""
+        ...
+
     def check_held(self, state: State, role: Role, action: Action, held: Sequence[Action]) -> None:
         """Refuse ``action``, which :meth:`parse` accepted for ``role``'s open
         order set, when holding it with ``held`` would break a rule that no
@@ -536,6 +541,9 @@ class GameBase:
 
     def unordered(self, state: State, role: Role, held: Sequence[Action]) -> list[str]:
         return []
+
+    def phase_after(self, state: State, phase: str) -> bool:
+        return False
 
     def check_held(self, state: State, role: Role, action: Action, held: Sequence[Action]) -> None:
         return None

@@ -17,6 +17,7 @@ until :meth:`resolve`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -381,6 +382,18 @@ class DiplomacyGame(GameBase):
             hint="already ordered: " + ", ".join(others) + "; to build elsewhere instead, "
             "send all your builds in one ORDERS block (it replaces the orders held)",
         )
+
+    def phase_after(self, state: State, phase: str) -> bool:
+        """``S1901R``, ``F1901M``, ``W1901A``...: later than the phase now?"""
+        def rank(name: str) -> tuple[int, int] | None:
+            m = re.fullmatch(r"([SFW])(\d{4})([MRA])", name.strip().upper())
+            if m is None:
+                return None
+            step = {"SM": 0, "SR": 1, "FM": 2, "FR": 3, "WA": 4}.get(m.group(1) + m.group(3))
+            return None if step is None else (int(m.group(2)), step)
+
+        want, now = rank(phase), rank(str(state.get("phase", "")))
+        return want is not None and now is not None and want > now
 
     def act(self, state: State, role: Role, action: Action, rng: Rng) -> tuple[State, list[Event]]:
         raise IllegalLine("Diplomacy orders are written for the phase and resolved together")

@@ -27,8 +27,12 @@ def orders_block(ctx: Ctx, command: grammar.Command) -> None:
         g = ctx.ws.get(ctx.mail.signon.game)
         table = g.table
         now = adj.phase_key(g.game, table) if table is not None else g.status
+        if phase.lower() != now.lower() and table is not None and g.status == "active" \
+                and g.game.phase_after(table.state, phase):
+            _hold_ahead(ctx, g, phase, command)
+            return
         if phase.lower() != now.lower():
-            # Written for a phase that is over (or not yet open): refused whole.
+            # Written for a phase that is over: refused whole.
             ctx.mail.error(command.line, f"this block is for {phase}, and the game is at {now}",
                            "nothing in it was done; send orders for the phase now open")
             for ln in command.body:
@@ -36,6 +40,31 @@ def orders_block(ctx: Ctx, command: grammar.Command) -> None:
             return
     ctx.mail.ok(command.line, "orders block: these lines replace the orders you sent before")
     game_lines(ctx, command.body, block=True)
+
+
+def _hold_ahead(ctx: Ctx, g: Loaded, phase: str, command: grammar.Command) -> None:
+    """An ORDERS block for a later phase of one's own: held, and checked when
+    that phase opens (the lines that fit then become the orders for it)."""
+    s = ctx.signed()
+    table = g.need_table()
+    lines = [ln.text for ln in command.body]
+    for ln in command.body:
+        try:
+            g.game.parse(table.state, s.role, ln.text)
+        except InvalidLine as exc:  # not an order at all: refused now
+            _refuse(ctx, ln, exc)
+            lines.remove(ln.text)
+        except RuleError:
+            ctx.mail.ok(ln, f"held for {phase}")
+        else:
+            ctx.mail.ok(ln, f"held for {phase}")
+    ctx.ws.apply(g, adj.hold_ahead(table, s.role, phase.upper(), lines), ctx.message_id)
+    ctx.mail.touched.add(g.name)
+    ctx.mail.ok(command.line, f"orders ahead for {phase.upper()}: checked when it opens")
+    ctx.mail.sections.append(
+        f"Your orders for {phase.upper()} are held until that phase opens; then each line "
+        "that fits is taken as your orders for it (a new block for it replaces this one), "
+        "and your mail then says which were not.")
 
 
 def held_text(g: Loaded, role: str) -> str:

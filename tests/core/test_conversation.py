@@ -194,3 +194,39 @@ def test_who_has_orders_in_is_shown_to_all_only_when_the_game_says_so(post: Post
     text = post.text(post.new()[-1])
     assert ("Orders are in from: France; still due from: Austria, England, Germany, Italy, "
             "Russia, Turkey.") in text
+
+
+def test_orders_sent_ahead_are_held_until_their_phase_opens(post: Post) -> None:
+    """Orders for a later phase of one's own (ORDERS F1901M while S1901M is
+    open; a retreat or build preference) are held and checked when that
+    phase begins: the lines that fit then are the orders, the others are
+    named in the seat's next mail; orders for a phase that never comes are
+    dropped with a word."""
+    tokens = start_classic(post)
+    england = "england@players.example"
+    post.send(england, f"SIGNON dip England {tokens['England']}\nORDERS F1901M\nF Lon - Nth\n"
+                       "A Par - Bur\nEND\nORDERS F1901R\nF Nth - Nwy\nEND\n")
+    text = post.text(post.new()[-1])
+    assert "orders ahead for F1901M: checked when it opens" in text
+    assert post.judge.table("dip").held("England") == []
+    for power in CLASSIC_POWERS:  # spring: everyone holds
+        post.send(f"{power.lower()}@players.example",
+                  f"SIGNON dip {power} {tokens[power]}\nORDERS\nEND\n")
+    table = post.judge.table("dip")
+    assert table.state["phase"] == "F1901M"
+    assert [a.text for a in table.held("England")] == ["F Lon - Nth"]
+    mine = [post.text(m) for m in post.new() if m["To"] == england]
+    assert any('"A Par - Bur", was not taken' in t for t in mine)
+    assert any("Your orders sent ahead for F1901M are held: F Lon - Nth." in t for t in mine)
+    for power in CLASSIC_POWERS:  # fall: no retreat phase follows
+        post.send(f"{power.lower()}@players.example",
+                  f"SIGNON dip {power} {tokens[power]}\nWAIT\nNOWAIT\n")
+    post.clock.advance(hours=49)
+    post.judge.cycle()
+    post.clock.advance(hours=25)
+    post.judge.cycle()
+    table = post.judge.table("dip")
+    assert table.state["phase"] != "F1901R" and not table.ahead.get("England")
+    mine = [post.text(m) for m in post.new() if m["To"] == england]
+    assert any("sent ahead for F1901R were not used" in t for t in mine)
+    assert "rebuild the stored game" in post.judge.replay_check("dip")
