@@ -230,3 +230,39 @@ def test_orders_sent_ahead_are_held_until_their_phase_opens(post: Post) -> None:
     mine = [post.text(m) for m in post.new() if m["To"] == england]
     assert any("sent ahead for F1901R were not used" in t for t in mine)
     assert "rebuild the stored game" in post.judge.replay_check("dip")
+
+
+def test_a_body_sent_again_is_handled_again_and_loose_orders_list_once(post: Post) -> None:
+    """A mail with the same body as one its sender sent within 10 minutes was
+    dropped with no reply (a STATUS twice; a set-up mail sent too early and
+    again on time). And each loose order line repeated the whole "orders
+    held" block."""
+    tokens = start_classic(post)
+    france = "france@players.example"
+    body = f"SIGNON dip France {tokens['France']}\nSTATUS\n"
+    post.new()
+    post.send(france, body)
+    post.send(france, body)
+    assert len([m for m in post.new() if m["To"] == france]) == 2
+    post.send(france, f"SIGNON dip France {tokens['France']}\nA Par - Bur\nA Mar - Spa\n")
+    text = post.text(post.new()[-1])
+    assert text.count("Orders held for France") == 1
+
+
+def test_after_a_rollback_every_seat_gets_the_report_rolled_back_to(post: Post) -> None:
+    """After ROLLBACK, orders went into the earlier phase unseen: now every
+    seat is told, and gets its report of the position rolled back to."""
+    tokens = start_classic(post)
+    gm = token_in(post, GM_ADDR)
+    for power in CLASSIC_POWERS:
+        post.send(f"{power.lower()}@players.example",
+                  f"SIGNON dip {power} {tokens[power]}\nORDERS\nEND\n")
+    assert post.judge.table("dip").state["phase"] == "F1901M"
+    post.new()
+    post.send(GM_ADDR, f"SIGNON dip GM {gm}\nROLLBACK\n")
+    mails = post.new()
+    for power in CLASSIC_POWERS:
+        mine = [m for m in mails if m["To"] == f"{power.lower()}@players.example"]
+        assert any("rolled back to S1901M" in str(m["Subject"]) for m in mine), power
+        assert any("report for" in str(m["Subject"]) and "S1901M" in str(m["Subject"])
+                   for m in mine), power
