@@ -316,6 +316,21 @@ class PolicyCondition:
     summary: str
 
 
+def conjuncts(words: Sequence[str]) -> list[list[str]]:
+    """A standing answer's condition words split at ``AND`` (all must hold):
+    ``AREA han-dan AND HOLDING x`` -> ``[["AREA", "han-dan"], ["HOLDING", "x"]]``.
+    An empty part (``AND`` first, last or twice) is an IllegalLine."""
+    parts: list[list[str]] = [[]]
+    for word in words:
+        if word.upper() == "AND":
+            parts.append([])
+        else:
+            parts[-1].append(word)
+    if len(parts) > 1 and not all(parts):
+        raise IllegalLine("AND joins two conditions", hint="write a condition on each side of AND")
+    return parts
+
+
 @dataclass(frozen=True)
 class WindowSpec:
     """A kind of response window, for POLICY and HELP: what it is, which

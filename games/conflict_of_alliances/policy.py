@@ -48,7 +48,7 @@ from typing import Any
 
 from games.conflict_of_alliances.cards import BEFORE_COMBAT, CHARACTER
 from games.conflict_of_alliances.data import DATA, SIDES, card_of, other, slug
-from judge.engine import JSON, Decision, IllegalLine, PolicyCondition, WindowSpec
+from judge.engine import JSON, Decision, IllegalLine, PolicyCondition, WindowSpec, conjuncts
 
 State = dict[str, Any]
 
@@ -218,15 +218,7 @@ def condition(window: str, words: Sequence[str]) -> str:
     """The canonical text of a standing answer's condition, or IllegalLine
     whose hint lists what would be right. Several conditions may be joined
     by AND (all must hold): ``AREA han-dan AND HOLDING lord-xinling``."""
-    clauses: list[list[str]] = [[]]
-    for w in words:
-        if w.upper() == "AND":
-            clauses.append([])
-        else:
-            clauses[-1].append(w)
-    if len(clauses) > 1 and not all(clauses):
-        raise IllegalLine("AND joins two conditions", hint="e.g. AREA han-dan AND FORCE zhao")
-    return " AND ".join(_clause(window, c) for c in clauses)
+    return " AND ".join(_clause(window, c) for c in conjuncts(words))
 
 
 def _clause(window: str, words: Sequence[str]) -> str:

@@ -10,9 +10,9 @@ reads back to the same draft.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from typing import Any
 
+from games.diplomacy.orders import UnknownName
 from judge.engine import InvalidLine
 
 Draft = dict[str, Any]
@@ -58,7 +58,7 @@ def _tokens(line: str) -> list[str]:
     return out
 
 
-class ProvinceName(InvalidLine):
+class ProvinceName(UnknownName):
     """A word where a province number belongs (``A8->Luoyang``): orders name
     provinces by the map's numbers. It keeps the line as :func:`read` split
     it (``tokens``, upper case) and where the word stands (``index``), so
@@ -66,22 +66,8 @@ class ProvinceName(InvalidLine):
     that name, or of one close to it, in its place; ``choices`` are those
     lines, in its hint."""
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        line: str = "",
-        hint: str = "",
-        tokens: Sequence[str] = (),
-        index: int = 0,
-        choices: Sequence[str] = (),
-    ) -> None:
-        super().__init__(message, line=line, hint=hint)
-        self.tokens = tuple(tokens)
-        self.index = index
-        self.choices = tuple(choices)
-        self.rest = 0
-        """While :func:`read` runs: how many tokens were left from the word on."""
+    rest: int = 0
+    """While :func:`read` runs: how many tokens were left from the word on."""
 
 
 _WORDS = frozenset(

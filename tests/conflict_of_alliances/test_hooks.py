@@ -254,7 +254,7 @@ def test_policy_conditions_are_checked_and_made_canonical(
     ("character-card", ["AREA", "han-dan"], "conditions: CARD <card>..."),
     ("character-card", ["CARD", "mounted-attack"], "character cards: fan-ju"),
     ("combat", ["AREA", "han-dan"], "windows: before-combat, character-card"),
-    ("before-combat", ["AREA", "han-dan", "AND"], "e.g. AREA han-dan AND FORCE zhao"),
+    ("before-combat", ["AREA", "han-dan", "AND"], "write a condition on each side of AND"),
 ])
 def test_bad_policy_conditions_are_refused_with_the_choices(
         window: str, words: list[str], hint: str) -> None:

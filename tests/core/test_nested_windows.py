@@ -434,9 +434,11 @@ def test_policy_conditions_are_checked_and_read_only_the_seats_view() -> None:
     cond = GAME.policy_condition
     assert cond("counter", ["target", "me", "AND", "depth", "2"]) == "TARGET ME AND DEPTH 2"
     assert cond("counter", ["by", "d"]) == "BY Dusk"
-    for words in (["depth", "4"], ["raining"], ["by", "nobody"], ["target", "me", "and"]):
+    for words in (["depth", "4"], ["raining"], ["by", "nobody"]):
         with pytest.raises(RuleError, match="not a"):
             cond("counter", words)
+    with pytest.raises(RuleError, match="AND joins two conditions"):
+        cond("counter", ["target", "me", "and"])
     with pytest.raises(RuleError):
         cond("gift", ["target", "me"])
     seed = find_seed(3, lambda h: counters(h, B) == 0 and len(h[A]) > counters(h, A))

@@ -75,6 +75,7 @@ from judge.engine import (
     VerbSpec,
     WindowSpec,
     Zone,
+    conjuncts,
     private,
     public,
 )
@@ -374,14 +375,8 @@ class Counterspell(GameBase):
         if window != WINDOW:
             return super().policy_condition(window, words)
         hint = "conditions: TARGET ME, HOLDING COUNTER, DEPTH <1-3>, BY <player>, joined by AND"
-        clauses: list[list[str]] = [[]]
-        for w in words:
-            if w.upper() == "AND":
-                clauses.append([])
-            else:
-                clauses[-1].append(w)
         out: list[str] = []
-        for clause in clauses:
+        for clause in conjuncts(words):
             up = [w.upper() for w in clause]
             if up in (["TARGET", "ME"], ["HOLDING", "COUNTER"]):
                 out.append(" ".join(up))
