@@ -1196,6 +1196,9 @@ class MaildirInbound:
         for sub in ("tmp", "new", "cur"):  # Maildir() skips this when the folder exists
             (self.path / sub).mkdir(parents=True, exist_ok=True)
         self._colon = self._box.colon
+        #: Where ``fetch`` found each message, so that ``done`` moves it by
+        #: its known path: a poll lists the folder once, whatever its size.
+        self._seen: dict[str, Path] = {}
 
     def _folder(self, name: str) -> Path:
         folder = self.path / f".{name}"
@@ -1228,11 +1231,13 @@ class MaildirInbound:
     def fetch(self) -> Iterator[tuple[str, bytes]]:
         """Every message still new, oldest first. A message that vanishes
         while we look (another reader took it) is skipped."""
+        self._seen = {}
         for _, key, path in self._new_files():
             try:
                 raw = path.read_bytes()
             except FileNotFoundError:
                 continue
+            self._seen[key] = path
             yield key, raw
 
     def done(self, key: str, ok: bool) -> None:
@@ -1241,7 +1246,10 @@ class MaildirInbound:
         Calling it again for a message already moved does nothing; a key that
         is in none of the folders raises KeyError."""
         target = self._folder("Processed" if ok else "Failed")
-        for _, found, path in self._new_files():
+        known = self._seen.pop(key, None)
+        candidates = ([(key, known)] if known is not None and known.exists()
+                      else [(found, path) for _, found, path in self._new_files()])
+        for found, path in candidates:
             if found == key:
                 final = target / "cur" / f"{key}{self._colon}2,S"
                 raw = path.read_bytes()

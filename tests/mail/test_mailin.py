@@ -683,3 +683,29 @@ class TestMaildirInbound:
         assert next(it)[0] == "1717400001.M1P1.host"
         b.unlink()  # another reader took it meanwhile
         assert list(it) == []
+
+
+def test_a_poll_lists_the_maildir_once_whatever_its_size(tmp_path: Path) -> None:
+    """The Maildir transport listed and stat'ed all of new/ and cur/ for every
+    mail it moved, so a backlog cost O(n^2): now a poll lists the folder once
+    and moves each mail by the path it found it at."""
+    from judge.mailin import MaildirInbound
+
+    box = MaildirInbound(tmp_path / "in")
+    for i in range(50):
+        (tmp_path / "in" / "new" / f"{1000 + i}.M{i}.test").write_bytes(
+            b"From: a@b.example\r\nSubject: x\r\n\r\nHELP\r\n")
+    listed = 0
+    real = box._new_files
+
+    def counting() -> list[tuple[tuple[int, int, int, str], str, Path]]:
+        nonlocal listed
+        listed += 1
+        return real()
+
+    box._new_files = counting  # type: ignore[method-assign]
+    for key, _raw in box.fetch():
+        box.done(key, ok=True)
+    assert listed == 1
+    assert len(list((tmp_path / "in" / ".Processed" / "cur").iterdir())) == 50
+    assert list((tmp_path / "in" / "new").iterdir()) == []
