@@ -237,11 +237,6 @@ class Step:
     entries: list[Entry]
     events: list[Event]
 
-    @property
-    def moved(self) -> bool:
-        """Whether the game itself moved on (its state changed)."""
-        return any(e.kind in MOVES for e in self.entries)
-
 
 #: Log entry kinds that move the game on (events come from them).
 MOVES = frozenset({"setup", "act", "resolve", "default", "draw", "concede", "conceded"})

@@ -39,8 +39,6 @@ from judge.store import Seat
 if TYPE_CHECKING:
     from judge.session import Loaded, Workspace
 
-MAIL_MODES = ("each", "decisions", "digest")
-ACK_MODES = ("all", "errors")
 FINISHED = "finished"
 
 #: At most this many legal lines are listed as choices in a request.

@@ -141,7 +141,3 @@ def handles(*names: str) -> Callable[[Handler], Handler]:
         return fn
 
     return bind
-
-
-def mask_signon(text: str) -> str:
-    return redact.mask_secrets(text)

@@ -556,33 +556,30 @@ def set_absence(ctx: Ctx, command: grammar.Command) -> None:
                 f"{float(settings['max_extend_hours']):g} hours")
 
 
-@handles("SET MAIL")
+#: The seat's mail settings: command -> (seat field, each mode -> what it means).
+MAIL_SETTINGS: dict[str, tuple[str, dict[str, str]]] = {
+    "SET MAIL": ("mail_mode", {
+        "each": "a report after every move you may see",
+        "decisions": "a mail when you must decide, and a digest each game turn",
+        "digest": "a digest each game turn and a mail on your own turn; response windows "
+                  "are answered by your standing answers or the default"}),
+    "SET ACK": ("ack_mode", {
+        "all": "every mail of yours acknowledged at once",
+        "errors": "a mail of yours with no refused line acknowledged in the judge's next "
+                  "mail to you"}),
+}
+
+
+@handles("SET MAIL", "SET ACK")
 def set_mail(ctx: Ctx, command: grammar.Command) -> None:
     _s, g, seat = ctx.seat_game()
+    column, modes = MAIL_SETTINGS[command.name]
     mode = command.args["mode"].lower()
-    if mode not in notify.MAIL_MODES:
-        raise CommandError(f"{mode!r} is not a mail setting",
-                           "SET MAIL each, SET MAIL decisions or SET MAIL digest")
-    g.set_seat(seat, mail_mode=mode)
-    what = {"each": "a report after every move you may see",
-            "decisions": "a mail when you must decide, and a digest each game turn",
-            "digest": "a digest each game turn and a mail on your own turn; response "
-                      "windows are answered by your standing answers or the default"}[mode]
-    ctx.mail.ok(command.line, f"you now get {what}")
-
-
-@handles("SET ACK")
-def set_ack(ctx: Ctx, command: grammar.Command) -> None:
-    _s, g, seat = ctx.seat_game()
-    mode = command.args["mode"].lower()
-    if mode not in notify.ACK_MODES:
-        raise CommandError(f"{mode!r} is not an acknowledgement setting",
-                           "SET ACK all or SET ACK errors")
-    g.set_seat(seat, ack_mode=mode)
-    what = ("every mail of yours is acknowledged at once" if mode == "all" else
-            "a mail of yours with no refused line is acknowledged in the judge's next "
-            "mail to you")
-    ctx.mail.ok(command.line, what)
+    if mode not in modes:
+        raise CommandError(f"{mode!r} is not a setting of {command.name}",
+                           " or ".join(f"{command.name} {m}" for m in modes))
+    g.set_seat(seat, **{column: mode})
+    ctx.mail.ok(command.line, f"you now get {modes[mode]}")
 
 
 def press_mode(settings: dict[str, object]) -> str:

@@ -7,8 +7,8 @@ import json
 import re
 
 from judge import adjudicator as adj
-from judge import grammar, registry, scheduler
-from judge.commands.base import GM, Ctx, Signon, handles, mask_signon
+from judge import grammar, redact, registry, scheduler
+from judge.commands.base import GM, Ctx, Signon, handles
 from judge.engine import Game, option_values
 from judge.rng import Rng, commitment
 from judge.session import CommandError, Loaded, Workspace
@@ -33,7 +33,7 @@ def signon(ctx: Ctx, command: grammar.Command) -> None:
     if ctx.mail.first_signon is None:
         ctx.mail.first_signon = s
         ctx.mail.reply_to = s.address
-    ctx.mail.ok(line, f"signed on as {s.role} in {s.game}", mask_signon(line.text))
+    ctx.mail.ok(line, f"signed on as {s.role} in {s.game}", redact.mask_secrets(line.text))
 
 
 def _window_help(game: Game) -> str:

@@ -266,3 +266,17 @@ def test_after_a_rollback_every_seat_gets_the_report_rolled_back_to(post: Post) 
         assert any("rolled back to S1901M" in str(m["Subject"]) for m in mine), power
         assert any("report for" in str(m["Subject"]) and "S1901M" in str(m["Subject"])
                    for m in mine), power
+
+
+def test_mail_settings_are_taken_and_a_wrong_mode_is_refused(post: Post) -> None:
+    from tests.core.helpers import start_sealed
+
+    seats = start_sealed(post)
+    north = seats.addresses["North"]
+    post.send(north, f"{seats.signon('North')}\nSET MAIL digest\nSET ACK sometimes\n")
+    text = post.text(post.new()[-1])
+    assert "you now get a digest each game turn" in text
+    assert "'sometimes' is not a setting of SET ACK" in text
+    assert "SET ACK all or SET ACK errors" in text
+    seat = post.judge.store.seat("g1", "North")
+    assert seat is not None and seat.mail_mode == "digest" and seat.ack_mode == "all"

@@ -536,21 +536,6 @@ SCHEMA_BREAKS: list[tuple[str, Callable[[Any], None], str, str]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("name", "change", "field", "complaint"),
-    SCHEMA_BREAKS,
-    ids=[f"{b[0]}:{b[2]}" for b in SCHEMA_BREAKS],
-)
-def test_each_schema_rejects_a_broken_file(
-    tmp_path: Path, name: str, change: Callable[[Any], None], field: str, complaint: str
-) -> None:
-    folder = broken_copy(tmp_path, name, change)
-    with pytest.raises(DataError) as caught:
-        load(folder)
-    lines = str(caught.value).splitlines()
-    assert any(ln.startswith(f"{name}: {field}: ") and complaint in ln for ln in lines), lines
-
-
 def _drop_general(d: Any) -> None:
     del d["generals"]["sima-yi"]
 
@@ -587,12 +572,15 @@ CROSS_BREAKS: list[tuple[str, Callable[[Any], None], str, str]] = [
 
 @pytest.mark.parametrize(
     ("name", "change", "field", "complaint"),
-    CROSS_BREAKS,
-    ids=[f"{b[0]}:{b[3]}" for b in CROSS_BREAKS],
+    SCHEMA_BREAKS + CROSS_BREAKS,
+    ids=[f"schema:{b[0]}:{b[2]}" for b in SCHEMA_BREAKS]
+    + [f"cross:{b[0]}:{b[3]}" for b in CROSS_BREAKS],
 )
-def test_the_cross_checks_reject_a_broken_file(
+def test_a_broken_file_is_refused_naming_the_file_and_field(
     tmp_path: Path, name: str, change: Callable[[Any], None], field: str, complaint: str
 ) -> None:
+    """Each schema (SCHEMA_BREAKS) and each cross-check (CROSS_BREAKS)
+    rejects a broken copy of one file, naming the file and the field."""
     folder = broken_copy(tmp_path, name, change)
     with pytest.raises(DataError) as caught:
         load(folder)
