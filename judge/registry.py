@@ -8,8 +8,12 @@ A game lives in ``games/<id>/`` and exports ``GAME``, an object satisfying
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
 from judge.engine import Game
+
+if TYPE_CHECKING:
+    from judge.pictures.scene import Drawing
 
 #: Game ids shipped with the judge, in the order HELP lists them.
 BUILTIN: tuple[str, ...] = (
@@ -76,3 +80,19 @@ def get(name: str) -> Game:
             return g
     known = ", ".join(g.id for g in available()) or "none"
     raise UnknownGame(f"no game called {name!r} (games here: {known})")
+
+
+def drawing(game_id: str) -> Drawing | None:
+    """How the game draws pictures of itself (``games/<id>/picture.py``'s
+    ``DRAWING``), or ``None`` for a game with no pictures."""
+    game = _load(game_id)
+    if game is None:
+        return None
+    try:
+        module = importlib.import_module(f"games.{game.id}.picture")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"games.{game.id}.picture":
+            return None
+        raise
+    found: Drawing | None = getattr(module, "DRAWING", None)
+    return found

@@ -1,0 +1,134 @@
+"""A scene drawn as a palette PNG with Pillow.
+
+Flat colours on a palette image: no anti-aliasing, which keeps a map picture
+small (tens of kilobytes) and quick to draw and encode. Text uses DejaVu Sans
+(Debian's fonts-dejavu-core), else Pillow's own font.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import math
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+if TYPE_CHECKING:
+    from judge.pictures.scene import Point, Scene
+
+FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+
+@cache
+def font(size: int, bold: bool) -> Font:
+    path = FONT_DIR / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
+    if path.is_file():
+        return ImageFont.truetype(str(path), size)
+    return ImageFont.load_default(size)
+
+
+@cache
+def rgb(colour: str) -> tuple[int, int, int]:
+    c = colour.lstrip("#")
+    return (int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16))
+
+
+def _dashes(points: Sequence[Point], pattern: Sequence[float]) -> list[list[Point]]:
+    """The dashes of a polyline (``pattern``: on, off, on, off...)."""
+    out: list[list[Point]] = []
+    i, left, on = 0, pattern[0], True
+    current: list[Point] = [points[0]]
+    for (x1, y1), (x2, y2) in itertools.pairwise(points):
+        seg = math.hypot(x2 - x1, y2 - y1)
+        pos = 0.0
+        while seg - pos > left:
+            pos += left
+            p = (x1 + (x2 - x1) * pos / seg, y1 + (y2 - y1) * pos / seg)
+            if on:
+                current.append(p)
+                out.append(current)
+            current = [p]
+            on = not on
+            i = (i + 1) % len(pattern)
+            left = pattern[i]
+        left -= seg - pos
+        if on:
+            current.append((x2, y2))
+    if on and len(current) > 1:
+        out.append(current)
+    return out
+
+
+def paint(scene: Scene) -> bytes:
+    im = Image.new("P", (scene.width, scene.height))
+    im.putpalette(list(rgb(scene.background)))
+    draw = ImageDraw.Draw(im)
+    for kind, _, args in scene.items:
+        _PAINTERS[kind](draw, *args)
+    buf = io.BytesIO()
+    im.save(buf, "PNG", compress_level=6)
+    return buf.getvalue()
+
+
+def _shape(draw: ImageDraw.ImageDraw, rings: Sequence[Sequence[Point]], fill: str,
+           stroke: str | None, width: float) -> None:
+    if fill != "none":
+        for ring in rings:
+            draw.polygon([(x, y) for x, y in ring], fill=rgb(fill))
+    if stroke:
+        w = max(1, round(width))
+        for ring in rings:
+            pts = [(x, y) for x, y in ring]
+            draw.line([*pts, pts[0]], fill=rgb(stroke), width=w)
+
+
+def _line(draw: ImageDraw.ImageDraw, points: Sequence[Point], stroke: str, width: float,
+          dash: str | None) -> None:
+    w = max(1, round(width))
+    parts = [list(points)]
+    if dash:
+        parts = _dashes(points, [float(v) for v in dash.split()])
+    for part in parts:
+        draw.line([(x, y) for x, y in part], fill=rgb(stroke), width=w,
+                  joint="curve" if w > 2 else None)
+        if w > 3:
+            r = w / 2
+            for x, y in (part[0], part[-1]):
+                draw.ellipse((x - r + 0.5, y - r + 0.5, x + r - 0.5, y + r - 0.5),
+                             fill=rgb(stroke))
+
+
+def _circle(draw: ImageDraw.ImageDraw, c: Point, r: float, fill: str, stroke: str | None,
+            width: float) -> None:
+    box = (c[0] - r, c[1] - r, c[0] + r, c[1] + r)
+    draw.ellipse(box, fill=None if fill == "none" else rgb(fill),
+                 outline=rgb(stroke) if stroke else None, width=max(1, round(width)))
+
+
+def _rect(draw: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float, fill: str,
+          stroke: str | None, width: float, rx: float) -> None:
+    draw.rounded_rectangle((x, y, x + w, y + h), radius=rx,
+                           fill=None if fill == "none" else rgb(fill),
+                           outline=rgb(stroke) if stroke else None, width=max(1, round(width)))
+
+
+def _text(draw: ImageDraw.ImageDraw, c: Point, text: str, size: float, fill: str,
+          anchor: str, bold: bool, halo: str | None) -> None:
+    f = font(round(size), bold)
+    draw.text(c, text, font=f, fill=rgb(fill), anchor="lm" if anchor == "start" else "mm",
+              stroke_width=max(1, round(size / 8)) if halo else 0,
+              stroke_fill=rgb(halo) if halo else None)
+
+
+_PAINTERS: dict[str, Any] = {
+    "shape": _shape,
+    "line": _line,
+    "circle": _circle,
+    "rect": _rect,
+    "text": _text,
+}

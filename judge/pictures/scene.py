@@ -1,0 +1,155 @@
+"""A picture as a list of SVG elements, and the few shapes maps are drawn with.
+
+Written by hand rather than through an SVG library: a map needs polygons,
+lines, circles and text, and a plain string keeps a drawing well inside its
+time budget. Every number is rounded to one decimal so that the same scene
+always gives the same bytes (the picture cache and the golden images rely
+on it).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+from xml.sax.saxutils import escape, quoteattr
+
+Point = tuple[float, float]
+
+FONT = "DejaVu Sans"
+
+
+def _n(v: float) -> str:
+    text = f"{v:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def path_of(rings: Iterable[Sequence[Point]]) -> str:
+    """SVG path data of closed rings."""
+    out = []
+    for ring in rings:
+        if len(ring) < 2:
+            continue
+        out.append("M" + " ".join(f"{_n(x)} {_n(y)}" for x, y in ring) + "Z")
+    return "".join(out)
+
+
+def attrs(**kw: str | float | None) -> str:
+    parts = []
+    for k, v in kw.items():
+        if v is None:
+            continue
+        name = k.rstrip("_").replace("_", "-")
+        parts.append(f"{name}={quoteattr(_n(v) if isinstance(v, float | int) else v)}")
+    return " ".join(parts)
+
+
+@dataclass
+class Scene:
+    """A drawing being built: ``width`` x ``height`` units, as a list of
+    shapes that :meth:`svg` writes as SVG and :meth:`png` draws with Pillow
+    (palette PNG: flat colours, small files, quick to encode)."""
+
+    width: int
+    height: int
+    background: str = "#ffffff"
+    #: (kind, svg element, arguments for the PNG painter)
+    items: list[tuple[str, str, tuple[Any, ...]]] = field(default_factory=list)
+
+    def extend(self, items: Iterable[tuple[str, str, tuple[Any, ...]]]) -> None:
+        self.items.extend(items)
+
+    def shape(self, rings: Iterable[Sequence[Point]], fill: str, stroke: str | None = None,
+              width: float = 1.0, region: str | None = None) -> None:
+        """Closed rings (``region``: the name of the region they draw, kept
+        as the element's ``class`` in the SVG)."""
+        rings = [r for r in rings if len(r) > 2]
+        d = path_of(rings)
+        if d:
+            el = f"<path {attrs(class_=f'region {region}' if region else None, d=d, fill=fill, fill_rule='evenodd', stroke=stroke, stroke_width=width if stroke else None, stroke_linejoin='round' if stroke else None)}/>"  # noqa: E501
+            self.items.append(("shape", el, (rings, fill, stroke, width)))
+
+    def line(self, points: Sequence[Point], stroke: str, width: float = 2.0,
+             dash: str | None = None) -> None:
+        if len(points) < 2:
+            return
+        d = "M" + " L".join(f"{_n(x)} {_n(y)}" for x, y in points)
+        el = f"<path {attrs(d=d, fill='none', stroke=stroke, stroke_width=width, stroke_linecap='round', stroke_linejoin='round', stroke_dasharray=dash)}/>"  # noqa: E501
+        self.items.append(("line", el, (list(points), stroke, width, dash)))
+
+    def circle(self, c: Point, r: float, fill: str, stroke: str | None = None,
+               width: float = 1.0) -> None:
+        el = f"<circle {attrs(cx=c[0], cy=c[1], r=r, fill=fill, stroke=stroke, stroke_width=width if stroke else None)}/>"  # noqa: E501
+        self.items.append(("circle", el, (c, r, fill, stroke, width)))
+
+    def rect(self, x: float, y: float, w: float, h: float, fill: str, stroke: str | None = None,
+             width: float = 1.0, rx: float = 0.0) -> None:
+        el = f"<rect {attrs(x=x, y=y, width=w, height=h, rx=rx or None, fill=fill, stroke=stroke, stroke_width=width if stroke else None)}/>"  # noqa: E501
+        self.items.append(("rect", el, (x, y, w, h, fill, stroke, width, rx)))
+
+    def text(self, c: Point, text: str, size: float = 12.0, fill: str = "#000000",
+             anchor: str = "middle", bold: bool = False, halo: str | None = None,
+             italic: bool = False) -> None:
+        """Text centred (by default; ``anchor="start"``: starting) on ``c``;
+        ``halo``: an outline that keeps it legible over any colour."""
+        extra = {
+            "font_weight": "bold" if bold else None,
+            "font_style": "italic" if italic else None,
+            "stroke": halo,
+            "stroke_width": size / 4 if halo else None,
+            "paint_order": "stroke" if halo else None,
+            "stroke_linejoin": "round" if halo else None,
+        }
+        el = f"<text {attrs(x=c[0], y=c[1] + size * 0.35, font_size=size, font_family=FONT, text_anchor=anchor, fill=fill, **extra)}>{escape(text)}</text>"  # noqa: E501
+        self.items.append(("text", el, (c, text, size, fill, anchor, bold, halo)))
+
+    def arrow(self, points: Sequence[Point], stroke: str, width: float = 3.0,
+              head: float = 12.0, dash: str | None = None, shorten: float = 0.0) -> None:
+        """A line through ``points`` ending in an arrowhead at the last one
+        (drawn ``shorten`` units before it, so it stops at a unit's edge)."""
+        pts = list(points)
+        if len(pts) < 2:
+            return
+        (x1, y1), (x2, y2) = pts[-2], pts[-1]
+        d = math.hypot(x2 - x1, y2 - y1)
+        if d < 1e-6:
+            return
+        ux, uy = (x2 - x1) / d, (y2 - y1) / d
+        cut = min(shorten, d * 0.5)
+        tip = (x2 - ux * cut, y2 - uy * cut)
+        base = (tip[0] - ux * head, tip[1] - uy * head)
+        self.line([*pts[:-1], base], stroke, width, dash=dash)
+        left = (base[0] - uy * head * 0.5, base[1] + ux * head * 0.5)
+        right = (base[0] + uy * head * 0.5, base[1] - ux * head * 0.5)
+        self.shape([[tip, left, right]], fill=stroke)
+
+    def cross(self, c: Point, size: float, stroke: str = "#d00000", width: float = 4.0) -> None:
+        """An X: a failed order."""
+        s = size / 2
+        self.line([(c[0] - s, c[1] - s), (c[0] + s, c[1] + s)], stroke, width)
+        self.line([(c[0] - s, c[1] + s), (c[0] + s, c[1] - s)], stroke, width)
+
+    def svg(self) -> str:
+        head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" '
+                f'height="{self.height}" viewBox="0 0 {self.width} {self.height}">')
+        bg = f'<rect width="{self.width}" height="{self.height}" fill="{self.background}"/>'
+        return head + bg + "\n".join(el for _, el, _ in self.items) + "</svg>\n"
+
+    def png(self) -> bytes:
+        from judge.pictures.raster import paint
+
+        return paint(self)
+
+
+def toward(a: Point, b: Point, t: float) -> Point:
+    """The point a fraction ``t`` of the way from ``a`` to ``b``."""
+    return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+
+
+class Drawing(Protocol):
+    """How one game draws a view of itself (``games/<id>/picture.py``)."""
+
+    def scene(self, view: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> Scene:
+        """The scene of ``view``, with the result events ``results`` (may be empty)."""
+        ...
