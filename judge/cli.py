@@ -10,18 +10,23 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from judge import adjudicator as adj
 from judge import config as cfg
-from judge import league as league_rules
-from judge import registry
-from judge.commands import league as league_commands
-from judge.engine import OfflineAdjudicator
-from judge.rng import VerifyError
-from judge.service import CommandError, Judge
+
+if TYPE_CHECKING:
+    from judge.service import CommandError, Judge
+
+# The rest of the library is imported by the commands that use it, so that a
+# command starts with only what it needs (`judge adjudicate` never loads the
+# mail stack, the store or the templates).
+
+SCORING = ("draw-size", "sum-of-squares", "wdl")
+"""The league scoring systems (``judge.league.SCORING``, named here so that
+the command line can list them without loading the league code)."""
+DEFAULT_SCORING = "draw-size"
 
 
 def _home(ctx: click.Context) -> Path:
@@ -29,6 +34,8 @@ def _home(ctx: click.Context) -> Path:
 
 
 def _open(ctx: click.Context) -> Judge:
+    from judge.service import Judge
+
     try:
         return Judge.open(_home(ctx))
     except cfg.ConfigError as exc:
@@ -80,6 +87,7 @@ def init(ctx: click.Context, home_opt: str | None, address: str | None, imap_url
         --imap imaps://judge@mail.example.org --smtp smtp://judge@mail.example.org
     """
     from judge import mailconfig
+    from judge.service import Judge
     from judge.store import Store
 
     home = cfg.find_home(home_opt or ctx.obj.get("home"))
@@ -186,6 +194,8 @@ def game_create(ctx: click.Context, name: str, kind: str, options: tuple[str, ..
     Example:
       judge game create league42 --game classic --option max_year=1910 --gm gm@example.org
     """
+    from judge.session import CommandError
+
     judge = _open(ctx)
     try:
         opts: dict[str, str] = {}
@@ -215,6 +225,8 @@ def game_seat(ctx: click.Context, name: str, address: str, role: str | None) -> 
     Example:
       judge game seat league42 marie@example.fr --role France
     """
+    from judge.session import CommandError
+
     judge = _open(ctx)
     try:
         with judge.store.atomic():
@@ -237,6 +249,8 @@ def game_unseat(ctx: click.Context, name: str, who: str) -> None:
     Example:
       judge game unseat league42 stranger@example.net
     """
+    from judge.session import CommandError
+
     judge = _open(ctx)
     try:
         click.echo(f"{judge.unseat(name, who)} no longer has a seat in {name}")
@@ -257,6 +271,8 @@ def game_start(ctx: click.Context, name: str) -> None:
     Example:
       judge game start league42
     """
+    from judge.session import CommandError
+
     judge = _open(ctx)
     try:
         with judge.store.atomic():
@@ -300,6 +316,8 @@ def game_show(ctx: click.Context, name: str, role: str | None, as_json: bool) ->
     Example:
       judge game show league42 --as France
     """
+    from judge.session import CommandError
+
     judge = _open(ctx)
     try:
         row, g = judge.game_of(name)
@@ -343,8 +361,8 @@ def _fail(exc: CommandError) -> click.ClickException:
 
 @league.command("create")
 @click.argument("name")
-@click.option("--scoring", type=click.Choice(sorted(league_rules.SCORING)),
-              default=league_rules.DEFAULT_SCORING, show_default=True,
+@click.option("--scoring", type=click.Choice(sorted(SCORING)),
+              default=DEFAULT_SCORING, show_default=True,
               help="How a game's result becomes points.")
 @click.option("--gm", default="", help="The league's GM (default: the judge's own address).")
 @click.pass_context
@@ -356,6 +374,9 @@ def league_create(ctx: click.Context, name: str, scoring: str, gm: str) -> None:
     Example:
       judge league create autumn --scoring draw-size --gm gm@example.org
     """
+    from judge.commands import league as league_commands
+    from judge.session import CommandError
+
     judge = _open(ctx)
     try:
         with judge.store.atomic():
@@ -379,6 +400,9 @@ def league_add(ctx: click.Context, name: str, game_name: str) -> None:
     Example:
       judge league add autumn spring26
     """
+    from judge.commands import league as league_commands
+    from judge.session import CommandError
+
     judge = _open(ctx)
     try:
         row, _ = judge.game_of(game_name)
@@ -402,6 +426,9 @@ def league_show(ctx: click.Context, name: str, as_json: bool) -> None:
     Example:
       judge league show autumn
     """
+    from judge.commands import league as league_commands
+    from judge.session import CommandError
+
     judge = _open(ctx)
     try:
         with judge.store.atomic():  # a finished game's summary is kept on first use
@@ -448,6 +475,9 @@ def replay(ctx: click.Context, name: str, from_snapshot: bool) -> None:
     Example:
       judge replay league42
     """
+    from judge import adjudicator as adj
+    from judge.session import CommandError
+
     judge = _open(ctx)
     try:
         click.echo(judge.replay_check(name, full=not from_snapshot))
@@ -467,6 +497,10 @@ def verify(ctx: click.Context, name: str) -> None:
     Example:
       judge verify league42
     """
+    from judge import adjudicator as adj
+    from judge.rng import VerifyError
+    from judge.session import CommandError
+
     judge = _open(ctx)
     try:
         click.echo(judge.verify(name))
@@ -488,6 +522,12 @@ def adjudicate() -> None:
       echo '{"game": "classic", "phase": "S1901M", "orders": {"FRANCE": ["A PAR - BUR"]}}' \\
         | judge adjudicate
     """
+    from judge import registry
+    from judge.engine import OfflineAdjudicator
+
+    encode = json.JSONEncoder(sort_keys=True).encode
+    games: dict[str, OfflineAdjudicator] = {}
+    write = sys.stdout.write
     status = 0
     for number, text in enumerate(sys.stdin, 1):
         if not text.strip():
@@ -497,14 +537,19 @@ def adjudicate() -> None:
             doc = json.loads(text)
             if not isinstance(doc, dict) or "game" not in doc:
                 raise ValueError('a document is a JSON object with a "game" field')
-            g = registry.get(str(doc["game"]))
-            if not isinstance(g, OfflineAdjudicator):
-                raise ValueError(f"{g.id} has no offline adjudication")
+            name = str(doc["game"])
+            g = games.get(name)
+            if g is None:
+                found = registry.get(name)
+                if not isinstance(found, OfflineAdjudicator):
+                    raise ValueError(f"{found.id} has no offline adjudication")
+                g = games[name] = found
             out = g.adjudicate_json(doc)
         except (ValueError, registry.UnknownGame) as exc:
             out = {"error": f"line {number}: {exc}"}
             status = 1
-        click.echo(json.dumps(out, sort_keys=True))
+        write(encode(out) + "\n")
+    sys.stdout.flush()
     sys.exit(status)
 
 
@@ -520,6 +565,7 @@ def demo(kind: str, phases: int, keep: bool) -> None:
     Example:
       judge demo --game classic --phases 4
     """
+    from judge import registry
     from judge.demo import run_demo
 
     try:
