@@ -19,17 +19,20 @@ army borders touch a sea, or whose fleet borders touch inland provinces.
 
 from __future__ import annotations
 
+import hashlib
+import os
+import pickle
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from . import spelling
 
 if TYPE_CHECKING:
+    from .board import Unit
+    from .orders import Draft, Order
     from .variant import VariantRules
 
 LAND = "land"
@@ -128,6 +131,16 @@ class DipMap:
     _similar: dict[str, list[tuple[int, int]]] = field(
         default_factory=dict, repr=False, compare=False
     )
+    drafts: dict[tuple[str, str], Draft] = field(default_factory=dict, repr=False, compare=False)
+    """Order lines already read on this map, by (line, phase kind): a line is
+    parsed once however many documents or mails repeat it
+    (:func:`games.diplomacy.orders.read_order`)."""
+    bound: dict[tuple[int, Unit, Unit | None], tuple[Draft, Order]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    """Movement orders already bound whose legality the map alone decides,
+    by (draft, unit ordered, unit supported): see
+    :func:`games.diplomacy.legality.bind`."""
 
     # ------------------------------------------------------------------ lookups
 
@@ -417,9 +430,33 @@ def _build(raw: Mapping[str, Any]) -> DipMap:
 
 
 def load_map(path: Path) -> DipMap:
-    """Read and check a YAML map file."""
-    with path.open(encoding="utf-8") as fh:
-        raw = yaml.safe_load(fh)
+    """Read and check a YAML map file.
+
+    The built map is kept beside the file (``__pycache__/<name>.<key>.pickle``,
+    as Python keeps compiled modules) under a key made of the file's bytes and
+    this module's source, so a later start reads it back instead of parsing
+    the YAML again; a changed map file or map model is read afresh. Where the
+    folder cannot be written, the map is simply built each time."""
+    data = path.read_bytes()
+    key = hashlib.sha256(data + Path(__file__).read_bytes()).hexdigest()[:20]
+    cache = path.parent / "__pycache__" / f"{path.name}.{key}.pickle"
+    try:
+        dm = pickle.loads(cache.read_bytes())
+        if isinstance(dm, DipMap):
+            return dm
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError):
+        pass
+    import yaml  # only when the map is not cached: the parser takes longer to load than the map
+
+    raw = yaml.load(data, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     if not isinstance(raw, dict):
         raise MapError(f"{path.name}: not a mapping")
-    return build_map(raw)
+    dm = build_map(raw)
+    try:
+        cache.parent.mkdir(exist_ok=True)
+        tmp = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(pickle.dumps(dm, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(tmp, cache)
+    except OSError:
+        pass
+    return dm

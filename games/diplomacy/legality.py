@@ -105,17 +105,21 @@ def bind(sit: Situation, power: int, draft: Draft) -> Order:
 def _own_unit(sit: Situation, power: int, where: Ref | None, units: Mapping[int, Unit]) -> Unit:
     assert where is not None
     unit = units.get(where.province)
+    if unit is not None and unit.power == power:
+        return unit
     name = _name(sit.board, where.province)
     if unit is None:
         what = "dislodged unit" if sit.kind == RETREATS else "unit"
         raise UnitNotFound(f"there is no {what} in {name}")
-    if unit.power != power:
-        owner = sit.board.dm.powers[unit.power].adjective
-        raise UnitNotFound(f"the unit in {name} is {owner}, not yours")
-    return unit
+    owner = sit.board.dm.powers[unit.power].adjective
+    raise UnitNotFound(f"the unit in {name} is {owner}, not yours")
 
 
 # ---------------------------------------------------------------------- movement
+
+
+_MAX_BOUND = 100_000
+"""The most orders kept bound per map (then the store starts afresh)."""
 
 
 def _bind_movement(sit: Situation, power: int, d: Draft) -> Order:
@@ -123,16 +127,41 @@ def _bind_movement(sit: Situation, power: int, d: Draft) -> Order:
         raise IllegalLine(
             "only hold, move, support and convoy orders are given in a movement phase"
         )
-    unit = _own_unit(sit, power, d.where, sit.board.units)
+    board = sit.board
+    unit = _own_unit(sit, power, d.where, board.units)
+    if d.kind == CONVOY:
+        return _bind_convoy(board, unit, d)
+    # A hold, a move that needs no convoy and a support that needs none for
+    # the move it supports are legal or not by the map alone, given the unit
+    # ordered and the unit supported: such an order, once bound, is kept
+    # (DipMap.bound, keyed by the draft object, which read_order keeps).
+    other = board.units.get(d.target.province) if d.target is not None else None
+    key = (id(d), unit, other)
+    dm = board.dm
+    known = dm.bound.get(key)
+    if known is not None and known[0] is d:
+        return known[1]
     if d.kind == HOLD:
-        return Order(HOLD, unit.type, unit.loc)
-    if d.kind == MOVE:
+        order = Order(HOLD, unit.type, unit.loc)
+    elif d.kind == MOVE:
         assert d.dest is not None
-        dest, via = move_destination(sit.board, unit, d.dest, d.via)
-        return Order(MOVE, unit.type, unit.loc, dest, via=via)
-    if d.kind == SUPPORT:
-        return _bind_support(sit.board, unit, d)
-    return _bind_convoy(sit.board, unit, d)
+        dest, via = move_destination(board, unit, d.dest, d.via)
+        order = Order(MOVE, unit.type, unit.loc, dest, via=via)
+        if unit.type == "A" and (via or dest not in dm.army_adj[dm.locations[unit.loc].province]):
+            return order  # by convoy: depends on the fleets on the board
+    else:
+        order = _bind_support(board, unit, d)
+        if (
+            other is not None
+            and other.type == "A"
+            and order.dest >= 0
+            and dm.locations[order.dest].province not in dm.army_adj[order.target]
+        ):
+            return order  # a convoyed move supported: depends on the fleets
+    if len(dm.bound) >= _MAX_BOUND:
+        dm.bound.clear()
+    dm.bound[key] = (d, order)
+    return order
 
 
 def move_destination(board: Board, unit: Unit, dest: Ref, via: bool) -> tuple[int, bool]:
@@ -141,15 +170,14 @@ def move_destination(board: Board, unit: Unit, dest: Ref, via: bool) -> tuple[in
     dm = board.dm
     src = dm.locations[unit.loc].province
     dp = dest.province
+    if unit.type == "A" and not via and dp in dm.army_adj[src]:
+        return dp, False
     here, there = _name(board, src), _name(board, dp)
     if dp == src:
         raise IllegalLine(f"a unit cannot move to the province it is in ({here})")
     if unit.type == "A":
         if dm.is_sea(dp):
             raise IllegalLine(f"an army cannot move into a sea ({there})")
-        adjacent = dp in dm.army_adj[src]
-        if adjacent and not via:
-            return dp, False
         if convoy_route_exists(dm, src, dp, fleet_provinces(board)):
             return dp, via
         if via:

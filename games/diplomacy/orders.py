@@ -376,8 +376,24 @@ def read_order(dm: DipMap, line: str, phase_kind: str) -> Draft:
     """Read one order line for a phase of kind ``phase_kind`` (M, R or A).
 
     Raises ``InvalidLine`` or ``AmbiguousLine`` quoting ``line``. The result
-    still has to be checked against the board.
+    still has to be checked against the board. A line read once is not
+    parsed again (``DipMap.drafts``; lines that fail are not kept).
     """
+    known = dm.drafts.get((line, phase_kind))
+    if known is not None:
+        return known
+    draft = _read_order(dm, line, phase_kind)
+    if len(dm.drafts) >= _MAX_DRAFTS:
+        dm.drafts.clear()
+    dm.drafts[(line, phase_kind)] = draft
+    return draft
+
+
+_MAX_DRAFTS = 100_000
+"""The most order lines kept read per map (then the store starts afresh)."""
+
+
+def _read_order(dm: DipMap, line: str, phase_kind: str) -> Draft:
     bad = _STRAY.search(line)
     if bad:
         raise InvalidLine(f"unexpected character {bad.group(0)!r}", line=line)
