@@ -126,6 +126,11 @@ class DipMap:
     centres: tuple[int, ...] = ()
     home_of: tuple[int, ...] = ()
     """Per province: the power index whose home centre it is, or -1."""
+    loc_province: tuple[int, ...] = ()
+    """Per location: its province."""
+    rank: tuple[int, ...] = ()
+    """Per province: its place in the alphabetical order of the abbreviations
+    (the order reports list units and centres in)."""
     rules: VariantRules | None = None
     """A variant's rule hooks (:mod:`games.diplomacy.variant`); ``None``: standard rules."""
     _similar: dict[str, list[tuple[int, int]]] = field(
@@ -419,6 +424,8 @@ def _build(raw: Mapping[str, Any]) -> DipMap:
         hyphenated={k: tuple(v) for k, v in hyphenated.items()},
         centres=tuple(pv.idx for pv in provinces if pv.centre),
         home_of=tuple(next((pw.idx for pw in powers if pv.idx in pw.home), -1) for pv in provinces),
+        loc_province=tuple(loc.province for loc in locations),
+        rank=_ranks([pv.id for pv in provinces]),
     )
     for pw in dm.powers:
         for utype, loc in pw.units:
@@ -427,6 +434,14 @@ def _build(raw: Mapping[str, Any]) -> DipMap:
     if not 0 < dm.victory <= len(dm.centres):
         raise MapError("victory must be between 1 and the number of supply centres")
     return dm
+
+
+def _ranks(keys: list[str]) -> tuple[int, ...]:
+    """Per index: its place when ``keys`` are sorted."""
+    rank = [0] * len(keys)
+    for i, p in enumerate(sorted(range(len(keys)), key=keys.__getitem__)):
+        rank[p] = i
+    return tuple(rank)
 
 
 def load_map(path: Path) -> DipMap:

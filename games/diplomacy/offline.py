@@ -156,5 +156,5 @@ def adjudicate_document(
     ``strengths`` is the variant hook of :class:`~games.diplomacy.game.DiplomacyGame`."""
     pos, orders = read_document(dm, doc)
     hook = strengths(pos) if strengths is not None and pos.phase.endswith("M") else None
-    report = run_phase(pos, orders, hook)
+    report = run_phase(pos, orders, hook, texts=False)
     return write_result(dm, game_id, report)

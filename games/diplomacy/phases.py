@@ -99,11 +99,19 @@ class Position:
     def centre_count(self, power: int) -> int:
         return sum(1 for p in self.owner.values() if p == power)
 
+    def centre_counts(self) -> list[int]:
+        """Supply centres owned, by power index."""
+        counts = [0] * len(self.dm.powers)
+        for p in self.owner.values():
+            counts[p] += 1
+        return counts
+
     def adjustments(self) -> dict[int, int]:
         """Power -> builds (positive) or removals (negative), all powers."""
-        return {
-            pw.idx: self.centre_count(pw.idx) - self.board.count(pw.idx) for pw in self.dm.powers
-        }
+        counts = self.centre_counts()
+        for u in self.board.units.values():
+            counts[u.power] -= 1
+        return dict(enumerate(counts))
 
     def buildable(self, power: int) -> list[int]:
         """Owned, empty home centres of ``power`` (or the variant's build sites)."""
@@ -136,7 +144,7 @@ class Position:
             found = dm.rules.winners(self)
             if found is not None:
                 return found
-        return [pw.idx for pw in dm.powers if self.centre_count(pw.idx) >= dm.victory]
+        return [p for p, n in enumerate(self.centre_counts()) if n >= dm.victory]
 
 
 @dataclass
@@ -197,12 +205,16 @@ def run_phase(
     pos: Position,
     orders: Mapping[int, Sequence[str]],
     strengths: Strengths | None = None,
+    *,
+    texts: bool = True,
 ) -> PhaseReport:
     """Play ``pos.phase`` with ``orders`` (power index -> order lines, in the
-    order given) and advance to the next phase with something to decide."""
+    order given) and advance to the next phase with something to decide.
+    With ``texts=False`` the entries of a movement phase leave ``order``
+    empty (a caller that reports only results: the offline format)."""
     _, _, kind = split_phase(pos.phase)
     if kind == MOVEMENT:
-        return _movement(pos, orders, strengths)
+        return _movement(pos, orders, strengths, texts)
     if kind == RETREATS:
         return _retreats(pos, orders)
     return _adjustments(pos, orders)
@@ -210,6 +222,8 @@ def run_phase(
 
 def _unit_text(dm: DipMap, unit: Unit) -> str:
     return f"{unit.type} {dm.loc_text(unit.loc)}"
+
+
 
 
 def _collect(
@@ -256,7 +270,7 @@ def _collect(
 
 
 def _movement(
-    pos: Position, orders: Mapping[int, Sequence[str]], strengths: Strengths | None
+    pos: Position, orders: Mapping[int, Sequence[str]], strengths: Strengths | None, texts: bool
 ) -> PhaseReport:
     dm = pos.dm
     sit = Situation(pos.board, MOVEMENT)
@@ -265,16 +279,18 @@ def _movement(
         strengths = dm.rules.movement_strengths(pos.board, legal) or strengths
     result = adjudicate_movement(pos.board, legal, tuple(bad), strengths)
     entries: list[Entry] = []
-    for prov in sorted(pos.board.units, key=lambda p: dm.provinces[p].id):
-        unit = pos.board.units[prov]
-        order = legal.get(prov)
+    units = pos.board.units
+    text = dm.loc_text
+    for prov in sorted(units, key=dm.rank.__getitem__):
+        unit = units[prov]
+        order = legal.get(prov) if texts else None
         entries.append(
             Entry(
-                power=unit.power,
-                unit=_unit_text(dm, unit),
-                order=order_text(dm, order) if order else None,
-                codes=list(result.codes[prov]),
-                reason=bad.get(prov, ""),
+                unit.power,
+                f"{unit.type} {text(unit.loc)}",
+                order_text(dm, order) if order else None,
+                result.codes[prov],
+                bad.get(prov, ""),
             )
         )
     dislodged: dict[int, Dislodged] = {}

@@ -18,6 +18,20 @@ from .legality import Dislodged
 from .phases import Position
 
 
+def _spelling(dm: DipMap, upper: bool) -> tuple[list[str], list[str]]:
+    """Power names and location texts by index, in one spelling, built once per map."""
+    key = (id(dm), upper)
+    found = _SPELLINGS.get(key)
+    if found is None or found[0] is not dm:
+        powers = [pw.name.upper() if upper else pw.name for pw in dm.powers]
+        locs = [loc.text.upper() if upper else loc.text for loc in dm.locations]
+        found = _SPELLINGS[key] = (dm, powers, locs)
+    return found[1], found[2]
+
+
+_SPELLINGS: dict[tuple[int, bool], tuple[DipMap, list[str], list[str]]] = {}
+
+
 def power_name(dm: DipMap, idx: int, upper: bool) -> str:
     name = dm.powers[idx].name
     return name.upper() if upper else name
@@ -109,16 +123,18 @@ def read_units(dm: DipMap, raw: Any) -> Board:
     if not isinstance(raw, Mapping):
         raise ValueError("units must map each power to a list of units")
     board = Board(dm)
+    units = board.units
+    province = dm.loc_province
     for pname, lst in raw.items():
         power = read_power(dm, pname)
         if not isinstance(lst, list):
             raise ValueError(f"units of {pname}: expected a list")
         for text in lst:
             unit = read_unit(dm, text, power)
-            try:
-                board.place(unit)
-            except ValueError as exc:
-                raise ValueError(f"units: {exc}") from None
+            prov = province[unit.loc]
+            if prov in units:
+                raise ValueError(f"units: two units in {dm.provinces[prov].id}")
+            units[prov] = unit
     return board
 
 
@@ -211,17 +227,20 @@ def read_dislodged(dm: DipMap, raw: Any, board: Board) -> dict[int, Dislodged]:
 
 
 def write_units(dm: DipMap, board: Board, upper: bool) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {power_name(dm, pw.idx, upper): [] for pw in dm.powers}
-    for prov in sorted(board.units, key=lambda p: dm.provinces[p].id):
-        u = board.units[prov]
-        out[power_name(dm, u.power, upper)].append(unit_name(dm, u, upper))
+    powers, locs = _spelling(dm, upper)
+    out: dict[str, list[str]] = {name: [] for name in powers}
+    units = board.units
+    for prov in sorted(units, key=dm.rank.__getitem__):
+        u = units[prov]
+        out[powers[u.power]].append(f"{u.type} {locs[u.loc]}")
     return {k: v for k, v in out.items() if v}
 
 
 def write_centres(dm: DipMap, owner: Mapping[int, int], upper: bool) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {power_name(dm, pw.idx, upper): [] for pw in dm.powers}
-    for prov in sorted(owner, key=lambda p: dm.provinces[p].id):
-        out[power_name(dm, owner[prov], upper)].append(loc_name(dm, prov, upper))
+    powers, locs = _spelling(dm, upper)
+    out: dict[str, list[str]] = {name: [] for name in powers}
+    for prov in sorted(owner, key=dm.rank.__getitem__):
+        out[powers[owner[prov]]].append(locs[prov])
     return {k: v for k, v in out.items() if v}
 
 
