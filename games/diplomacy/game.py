@@ -73,7 +73,7 @@ VERBS: tuple[VerbSpec, ...] = (
     VerbSpec("<unit> - <province>", "move (also ->, M, move)", "A Par - Bur"),
     VerbSpec(
         "<unit> - <province> via convoy",
-        "move by convoy, even to a neighbour",
+        "move by convoy, even to a neighbour (also: a VIA at the end)",
         "A Lon - Bel via convoy",
     ),
     VerbSpec("<unit> S <unit>", "support a unit that holds", "A Mun S A Ber"),

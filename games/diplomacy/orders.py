@@ -15,7 +15,7 @@ coasts as ``/nc``, ``(nc)``, `` nc`` or ``north coast``)::
 
     A Par H              A Par hold             A Par
     A Par - Bur          A Par-Bur              A Paris -> Burgundy     A PAR M BUR
-    A Lon - Nwy via convoy                      A Yor - Nth - Nwy  (path ignored)
+    A Lon - Nwy via convoy   A LON - NWY VIA    A Yor - Nth - Nwy  (path ignored)
     A Mun S A Par - Bur  A Mun supports Par     F Nth C A Lon - Nwy
     A Mun R Boh          A Mun D                Disband A Mun
     Build A Par          Build F StP/nc         Remove A Par            Waive
@@ -341,6 +341,9 @@ class _Reader:
         return ""
 
     def via_convoy(self) -> bool:
+        """``via convoy`` (``by convoy``, in brackets or not), or a ``VIA``
+        that ends the line, as MILA's engine and DAIDE's notation write a
+        move by convoy (``A LON - NWY VIA``)."""
         save = self.i
         paren = bool(self.take({"("}))
         if self.take(_VIA) and self.take(_CONVOY):
@@ -348,6 +351,9 @@ class _Reader:
                 raise self.invalid("unclosed '('")
             return True
         self.i = save
+        if self.peek() == "via" and self.i == len(self.toks) - 1:
+            self.i += 1
+            return True
         return False
 
     def _misspelt_phrase(self) -> bool:

@@ -9,7 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from games.classic import GAME
+from games.diplomacy.orders import MOVEMENT, read_order
 from judge import cli, league
+from judge.engine import InvalidLine
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -72,3 +77,45 @@ def test_adjudicate_does_not_import_the_mail_stack() -> None:
 def test_the_command_line_lists_the_league_scoring_systems() -> None:
     assert sorted(cli.SCORING) == sorted(league.SCORING)
     assert cli.DEFAULT_SCORING == league.DEFAULT_SCORING
+
+
+# ---------------------------------------------------------------------- VIA
+
+
+def _swap(england: str) -> dict[str, object]:
+    """An English army and a German one trading places, a German fleet
+    offering the English army a convoy: by land they meet head to head."""
+    return GAME.adjudicate_json(
+        {
+            "game": "classic",
+            "phase": "S1901M",
+            "units": {"ENGLAND": ["A EDI"], "GERMANY": ["A YOR", "F NTH"]},
+            "orders": {"ENGLAND": [england], "GERMANY": ["F NTH C A EDI - YOR", "A YOR - EDI"]},
+        }
+    )
+
+
+def test_a_trailing_via_is_a_move_by_convoy() -> None:
+    out = _swap("A EDI - YOR VIA")
+    assert out["results"] == {"A EDI": [], "A YOR": [], "F NTH": []}
+    assert out["units"] == {"ENGLAND": ["A YOR"], "GERMANY": ["A EDI", "F NTH"]}
+    assert _swap("A Edi - Yor via convoy")["units"] == out["units"]
+
+
+def test_without_via_the_armies_meet_head_to_head() -> None:
+    out = _swap("A EDI - YOR")
+    assert out["results"]["A EDI"] == ["bounce"] and out["results"]["A YOR"] == ["bounce"]
+    assert out["units"] == {"ENGLAND": ["A EDI"], "GERMANY": ["F NTH", "A YOR"]}
+
+
+def test_via_reads_as_via_convoy_in_any_case() -> None:
+    dm = GAME.map
+    written = read_order(dm, "A LON - NWY VIA", MOVEMENT)
+    assert written.via and written == read_order(dm, "A Lon - Nwy via convoy", MOVEMENT)
+    assert read_order(dm, "a lon - nwy via", MOVEMENT) == written
+    assert not read_order(dm, "A LON - NWY", MOVEMENT).via
+
+
+def test_via_must_end_the_line() -> None:
+    with pytest.raises(InvalidLine, match="'via x' at the end"):
+        read_order(GAME.map, "A LON - NWY VIA X", MOVEMENT)
