@@ -17,14 +17,34 @@ strengths (walls, floating fortresses, graded support cuts).
 
 Run: ``.venv/bin/python bench/adjudicate.py [--phases N] [--units N] [--seed S]
 [--map classic|warring_states]``.
+
+With ``--vs-reference`` it compares ``judge adjudicate`` with the reference
+engine, MILA's ``diplomacy`` package, on the classic map: both read the same
+JSON lines (order lines in upper case, armies moving by convoy to a province
+they do not border written with MILA's trailing ``VIA``), each as one whole
+process (start-up included: the reference's script makes a ``Game`` per
+phase, sets units, phase and orders and calls ``process()``), alternating for
+``--rounds`` rounds after a warm-up run of each. It prints the median wall and
+CPU time of each command, the ratio of the medians, and in how many phases the
+two engines leave the same units where they stand. The reference engine is
+installed only for this benchmark, never as a dependency of the judge:
+``.venv/bin/pip install diplomacy``. Both commands run as an installed
+program would: with compiled bytecode (``PYTHONDONTWRITEBYTECODE`` is left
+out of their environment).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import json
+import os
 import random
+import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -125,8 +145,13 @@ def random_phase(
     for r, q in moves.items():
         v = board.units[r]
         if v.type == "A" and q not in DM.army_adj[r]:
-            lines[v.power].append(f"A {DM.provinces[r].id} - {DM.provinces[q].id}")
+            lines[v.power].append(f"A {DM.provinces[r].id} - {DM.provinces[q].id}{_CONVOYED}")
     return board, lines
+
+
+_CONVOYED = " via convoy"
+"""How :func:`random_phase` writes an army's move by convoy (``reference_document``
+turns it into MILA's trailing ``VIA``)."""
 
 
 def _warring_states_orders(rnd: random.Random, board: Board, lines: dict[int, list[str]]) -> None:
@@ -193,9 +218,129 @@ def document(board: Board, lines: dict[int, list[str]], game_id: str = "classic"
     }
 
 
+def reference_document(board: Board, lines: dict[int, list[str]]) -> dict[str, Any]:
+    """The classic document of one phase as both engines read it: MILA's
+    notation (upper case, ``A LON - NWY VIA``)."""
+    doc = document(board, lines)
+    doc["orders"] = {
+        power: [
+            (line[: -len(_CONVOYED)] + " VIA" if line.endswith(_CONVOYED) else line).upper()
+            for line in ls
+        ]
+        for power, ls in doc["orders"].items()
+    }
+    return doc
+
+
+# The reference engine's side: one process reading the same JSON lines and
+# printing, per phase, the units left standing (dislodged ones excluded).
+REFERENCE = """
+import json, sys
+from diplomacy import Game
+out = []
+for text in sys.stdin:
+    doc = json.loads(text)
+    game = Game()
+    game.set_current_phase(doc["phase"])
+    game.clear_units()
+    for power, units in doc["units"].items():
+        game.set_units(power, units)
+    for power, orders in doc["orders"].items():
+        game.set_orders(power, orders)
+    game.process()
+    out.append(json.dumps({p: sorted(u for u in units if not u.startswith("*"))
+                           for p, units in game.get_units().items() if units}))
+sys.stdout.write("\\n".join(out) + "\\n")
+"""
+
+
+def _timed(command: list[str], stdin: Path, env: dict[str, str]) -> tuple[float, float, str]:
+    """Wall and CPU seconds of one run of ``command`` reading ``stdin``, and its output."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    with stdin.open("rb") as fh:
+        run = subprocess.run(command, stdin=fh, capture_output=True, env=env, check=False)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if run.returncode not in (0, 1):  # 1: some document refused, reported per line
+        raise SystemExit(f"{command[0]} failed:\n{run.stderr.decode(errors='replace')}")
+    return wall, cpu, run.stdout.decode()
+
+
+def _standing(out: dict[str, Any]) -> dict[str, list[str]]:
+    return {p: sorted(units) for p, units in out.get("units", {}).items() if units}
+
+
+def vs_reference(args: argparse.Namespace) -> int:
+    """``judge adjudicate`` against MILA's engine as whole commands (see the module doc)."""
+    if importlib.util.find_spec("diplomacy") is None:
+        print(
+            "the reference engine is not installed: it is MILA's `diplomacy` package, "
+            "installed only for this benchmark (never a dependency of the judge):\n"
+            "    .venv/bin/pip install diplomacy",
+            file=sys.stderr,
+        )
+        return 2
+    judge = Path(sys.executable).with_name("judge")
+    if not judge.exists():
+        print(f"no judge command beside {sys.executable}: pip install -e . first", file=sys.stderr)
+        return 2
+    rnd = random.Random(args.seed)
+    docs = [reference_document(*random_phase(rnd, args.units)) for _ in range(args.phases)]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    ours = [str(judge), "adjudicate"]
+    theirs = [sys.executable, "-c", REFERENCE]
+    with tempfile.TemporaryDirectory() as tmp:
+        stdin = Path(tmp) / "phases.jsonl"
+        stdin.write_text("".join(json.dumps(d) + "\n" for d in docs), encoding="utf-8")
+        _, _, judged = _timed(ours, stdin, env)  # warm-up: bytecode, the map kept built
+        _, _, referred = _timed(theirs, stdin, env)
+        times: dict[str, list[tuple[float, float]]] = {"judge": [], "reference": []}
+        for _ in range(args.rounds):
+            times["judge"].append(_timed(ours, stdin, env)[:2])
+            times["reference"].append(_timed(theirs, stdin, env)[:2])
+    results = [json.loads(x) for x in judged.splitlines()]
+    refused = sum(1 for r in results if "error" in r)
+    same = sum(
+        1
+        for r, m in zip(results, referred.splitlines(), strict=True)
+        if "error" not in r and _standing(r) == json.loads(m)
+    )
+    lines = sum(len(x) for d in docs for x in d["orders"].values())
+    via = sum(1 for d in docs for x in d["orders"].values() for line in x if line.endswith(" VIA"))
+    print(
+        f"{args.phases} random classic movement phases, {args.units} units each "
+        f"(seed {args.seed}), {lines / args.phases:.1f} order lines a phase "
+        f"({via} moves written '... VIA'), as one process each; "
+        f"{args.rounds} rounds alternating after a warm-up"
+    )
+    med: dict[str, tuple[float, float]] = {}
+    for name, xs in times.items():
+        wall = statistics.median(w for w, _ in xs)
+        cpu = statistics.median(c for _, c in xs)
+        med[name] = (wall, cpu)
+        print(
+            f"{name:<10} wall median {wall * 1e3:8.1f} ms (min {min(w for w, _ in xs) * 1e3:.1f})"
+            f"   cpu median {cpu * 1e3:8.1f} ms   {wall / args.phases * 1e3:.3f} ms a phase"
+        )
+    print(
+        f"judge adjudicate is {med['reference'][0] / med['judge'][0]:.1f}x the reference "
+        f"in wall time, {med['reference'][1] / med['judge'][1]:.1f}x in CPU time "
+        f"(ratios of the medians)"
+    )
+    print(
+        f"same units standing after the phase in {same} of {args.phases} phases"
+        + (f"; {refused} documents refused by the judge" if refused else "")
+    )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--phases", type=int, default=2000)
+    ap.add_argument(
+        "--phases", type=int, default=None, help="phases (2000; with --vs-reference 1000)"
+    )
     ap.add_argument("--units", type=int, default=30)
     ap.add_argument("--seed", type=int, default=1901)
     ap.add_argument(
@@ -205,7 +350,17 @@ def main(argv: list[str] | None = None) -> int:
         help="time each phase this many times and keep its best time (default 5)",
     )
     ap.add_argument("--map", choices=sorted(GAMES), default="classic", help="which game's map")
+    ap.add_argument(
+        "--vs-reference",
+        action="store_true",
+        help="compare `judge adjudicate` with MILA's engine (classic map, default 1000 phases)",
+    )
+    ap.add_argument("--rounds", type=int, default=7, help="--vs-reference: timed rounds (7)")
     args = ap.parse_args(argv)
+    if args.phases is None:
+        args.phases = 1000 if args.vs_reference else 2000
+    if args.vs_reference:
+        return vs_reference(args)
     game = GAMES[args.map]
     rnd = random.Random(args.seed)
     phases = [random_phase(rnd, args.units, game) for _ in range(args.phases)]

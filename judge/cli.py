@@ -522,9 +522,15 @@ def adjudicate() -> None:
       echo '{"game": "classic", "phase": "S1901M", "orders": {"FRANCE": ["A PAR - BUR"]}}' \\
         | judge adjudicate
     """
+    import gc
+
     from judge import registry
     from judge.engine import OfflineAdjudicator
 
+    # A stream of documents allocates much and keeps little: what was loaded
+    # at start stays out of the collector's sight, and it runs less often.
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 20)
     encode = json.JSONEncoder(sort_keys=True).encode
     games: dict[str, OfflineAdjudicator] = {}
     write = sys.stdout.write

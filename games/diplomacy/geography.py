@@ -140,12 +140,17 @@ class DipMap:
     """Order lines already read on this map, by (line, phase kind): a line is
     parsed once however many documents or mails repeat it
     (:func:`games.diplomacy.orders.read_order`)."""
-    bound: dict[tuple[int, Unit, Unit | None], tuple[Draft, Order]] = field(
+    units_read: dict[str, tuple[Unit, ...]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    """Unit texts already read (``"F STP/SC"``) -> that unit of each power,
+    by power index: :func:`games.diplomacy.serial.read_unit`."""
+    bound: dict[tuple[int, int, str, int, str], tuple[Draft, Order]] = field(
         default_factory=dict, repr=False, compare=False
     )
     """Movement orders already bound whose legality the map alone decides,
-    by (draft, unit ordered, unit supported): see
-    :func:`games.diplomacy.legality.bind`."""
+    by (draft, location and type of the unit ordered and of the unit
+    supported): see :func:`games.diplomacy.legality.bind`."""
 
     # ------------------------------------------------------------------ lookups
 

@@ -118,6 +118,14 @@ def _own_unit(sit: Situation, power: int, where: Ref | None, units: Mapping[int,
 # ---------------------------------------------------------------------- movement
 
 
+def memo_key(d: Draft, unit: Unit, other: Unit | None) -> tuple[int, int, str, int, str]:
+    """The key of ``DipMap.bound`` for draft ``d`` given to ``unit``, naming
+    ``other`` (the unit in ``d.target``'s province, if any)."""
+    if other is None:
+        return (id(d), unit.loc, unit.type, -1, "")
+    return (id(d), unit.loc, unit.type, other.loc, other.type)
+
+
 _MAX_BOUND = 100_000
 """The most orders kept bound per map (then the store starts afresh)."""
 
@@ -134,9 +142,10 @@ def _bind_movement(sit: Situation, power: int, d: Draft) -> Order:
     # A hold, a move that needs no convoy and a support that needs none for
     # the move it supports are legal or not by the map alone, given the unit
     # ordered and the unit supported: such an order, once bound, is kept
-    # (DipMap.bound, keyed by the draft object, which read_order keeps).
+    # (DipMap.bound, keyed by the draft object, which read_order keeps, and
+    # where the two units stand and what they are, whoever owns them).
     other = board.units.get(d.target.province) if d.target is not None else None
-    key = (id(d), unit, other)
+    key = memo_key(d, unit, other)
     dm = board.dm
     known = dm.bound.get(key)
     if known is not None and known[0] is d:

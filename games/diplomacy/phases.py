@@ -35,7 +35,7 @@ from judge.engine import RuleError
 
 from .board import Board, Unit, distances
 from .geography import DipMap
-from .legality import Dislodged, Situation, UnitNotFound, bind
+from .legality import Dislodged, Situation, UnitNotFound, bind, memo_key
 from .orders import (
     ADJUSTMENTS,
     BUILD,
@@ -241,8 +241,24 @@ def _collect(
     bad: dict[int, str] = {}
     ignored: list[Ignored] = []
     stray: dict[int, str] = {}
+    # Lines read and bound before (DipMap.drafts, DipMap.bound) are taken
+    # straight from there; the standard rules only, movement phases only.
+    quick = sit.kind == MOVEMENT and dm.rules is None
+    drafts, bound, on_board = dm.drafts, dm.bound, sit.board.units
     for power in sorted(orders):
         for line in orders[power]:
+            if quick:
+                d = drafts.get((line, MOVEMENT))
+                if d is not None and d.where is not None:
+                    u = on_board.get(d.where.province)
+                    if u is not None and u.power == power:
+                        t = d.target
+                        hit = bound.get(
+                            memo_key(d, u, on_board.get(t.province) if t is not None else None)
+                        )
+                        if hit is not None and hit[0] is d:
+                            legal[d.where.province] = hit[1]
+                            continue
             if not line.strip():
                 continue
             try:

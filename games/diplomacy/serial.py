@@ -56,7 +56,6 @@ def read_power(dm: DipMap, name: Any) -> int:
 
 
 _PROVINCES: dict[tuple[int, str], int] = {}
-_UNITS: dict[tuple[int, str], tuple[str, int]] = {}
 
 
 def read_province(dm: DipMap, text: Any) -> int:
@@ -97,9 +96,9 @@ def read_unit(dm: DipMap, text: Any, power: int) -> Unit:
     must name its coast; an army's coast is ignored."""
     if not isinstance(text, str):
         raise ValueError(f"expected a unit like 'A PAR', got {text!r}")
-    known = _UNITS.get((id(dm), text))
+    known = dm.units_read.get(text)
     if known is not None:
-        return Unit(power, known[0], known[1])
+        return known[power]
     utype, _, where = text.strip().partition(" ")
     utype = utype.upper()
     if utype in ("ARMY", "FLEET"):
@@ -114,8 +113,8 @@ def read_unit(dm: DipMap, text: Any, power: int) -> Unit:
         if utype == "F" and prov.coasts and not dm.locations[loc].coast:
             raise ValueError(f"{text!r}: say which coast of {prov.name} the fleet is on")
         raise ValueError(f"{text!r}: {'an army' if utype == 'A' else 'a fleet'} cannot stand there")
-    if len(_UNITS) < 100_000:
-        _UNITS[(id(dm), text)] = (utype, loc)
+    if len(dm.units_read) < 100_000:
+        dm.units_read[text] = tuple(Unit(p, utype, loc) for p in range(len(dm.powers)))
     return Unit(power, utype, loc)
 
 
@@ -125,12 +124,14 @@ def read_units(dm: DipMap, raw: Any) -> Board:
     board = Board(dm)
     units = board.units
     province = dm.loc_province
+    known = dm.units_read
     for pname, lst in raw.items():
         power = read_power(dm, pname)
         if not isinstance(lst, list):
             raise ValueError(f"units of {pname}: expected a list")
         for text in lst:
-            unit = read_unit(dm, text, power)
+            seen = known.get(text) if isinstance(text, str) else None
+            unit = seen[power] if seen is not None else read_unit(dm, text, power)
             prov = province[unit.loc]
             if prov in units:
                 raise ValueError(f"units: two units in {dm.provinces[prov].id}")
