@@ -29,7 +29,6 @@ from judge.commands.base import GM
 from judge.engine import DecisionKind, RuleError
 from judge.mailin import IncomingMail
 from judge.session import CommandError, Workspace
-from judge.store import check_token
 
 if TYPE_CHECKING:
     from judge.service import Judge
@@ -76,7 +75,7 @@ def prepare(judge: Judge, mail: IncomingMail) -> Prepared:
         name, role = command.args["game"], command.args["role"]
         stored = judge.store.token_hash(name, role)
         pre.checked[(name.lower(), role.lower())] = (
-            stored or "", check_token(command.args["token"], stored))
+            stored or "", judge.store.check_token(command.args["token"], stored))
     return pre
 
 
@@ -354,7 +353,7 @@ def authenticate(judge: Judge, ws: Workspace, mail: IncomingMail,
         before = checked.get((name.lower(), role.lower()))
         if before is not None and before[0] == (stored or ""):
             return before[1]
-        return check_token(token, stored)
+        return store.check_token(token, stored)
 
     store = judge.store
     for command in commands:

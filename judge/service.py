@@ -38,13 +38,17 @@ from judge.mailout import (
 from judge.relay import RELAY_WINDOW, Relay
 from judge.rng import Draw, VerifyError, commitment, new_seed, recompute
 from judge.session import CommandError, Loaded, Workspace, seats_for
-from judge.store import Store, is_busy
+from judge.store import Store, is_busy, load_token_key
 
 __all__ = ["RELAY_WINDOW", "CommandError", "Crash", "Judge"]
 
 log = logging.getLogger("judge")
 
 GM = "GM"
+
+#: The home's token key (judge.store.load_token_key): beside the database,
+#: never in it.
+TOKEN_KEY_FILE = "token.key"
 
 
 def utcnow() -> datetime:
@@ -108,7 +112,8 @@ class Judge:
     def open(cls, home: Path, now: Callable[[], datetime] = utcnow) -> Judge:
         config = cfg.load(home)
         store = Store.open(config.db_path)
-        try:  # the transports the config names: Maildir, stdout, IMAP, SMTP
+        try:
+            store.token_key = load_token_key(config.home / TOKEN_KEY_FILE)  # the transports the config names: Maildir, stdout, IMAP, SMTP
             inbound = mailconfig.open_inbound(config, store)
             outbound = mailconfig.open_outbound(config)
         except BaseException:

@@ -298,6 +298,14 @@ def _m8(db: sqlite_utils.Database) -> None:
                                  pk=("game", "address"))
 
 
+def _m9(db: sqlite_utils.Database) -> None:
+    # Known tokens (Store.check_token): per stored scrypt hash, an HMAC of the
+    # token that matched it, under a key kept outside the database (the
+    # home's token key file), so that a seat's next mail costs an HMAC, not a
+    # scrypt, in any later run. Without the key a tag tells nothing.
+    db.table("token_tags").create({"token_hash": str, "tag": str}, pk="token_hash")
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "initial tables", _m1),
     (2, "IMAP checkpoint; outbox in_reply_to", _m2),
@@ -307,6 +315,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (6, "leagues: their games, standby lists, seat handovers, finished games' summaries", _m6),
     (7, "seats: announced absences", _m7),
     (8, "observers", _m8),
+    (9, "known tokens: keyed tags of matched token hashes", _m9),
 ]
 
 
@@ -396,11 +405,36 @@ def is_busy(exc: BaseException) -> bool:
     return "database is locked" in text or "database table is locked" in text
 
 
+def load_token_key(path: Path) -> bytes:
+    """The home's token key (32 random bytes, made on first use), in a file
+    only its owner may read: it keys the tags of known tokens
+    (:meth:`Store.check_token`) and is never stored in the database."""
+    try:
+        key = path.read_bytes()
+    except FileNotFoundError:
+        key = secrets.token_bytes(32)
+        try:
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+        except FileExistsError:  # another process made it first
+            return load_token_key(path)
+        with os.fdopen(fd, "wb") as out:
+            out.write(key)
+        return key
+    if path.stat().st_mode & 0o077:
+        path.chmod(0o600)
+    if len(key) < 32:
+        raise ValueError(f"{path.name}: the token key is damaged ({len(key)} bytes); "
+                         "delete it (known seats are then checked with scrypt once more)")
+    return key
+
+
 class Store:
     """The judge's database. Open with :meth:`open`; close with :meth:`close`."""
 
     def __init__(self, db: sqlite_utils.Database) -> None:
         self.db = db
+        #: The key of known-token tags (:meth:`check_token`); None: none are kept.
+        self.token_key: bytes | None = None
 
     @classmethod
     def open(cls, path: Path | str, busy_timeout: float | None = None) -> Store:
@@ -592,6 +626,41 @@ class Store:
                 "(lower(role) = lower(?) or (role is null and lower(wanted) = lower(?))) "
                 "order by role is null limit 1", [game, game.lower(), role, role]))
         return str(rows[0]["h"]) if rows else None
+
+    def _tag(self, stored: str, token: str) -> str:
+        assert self.token_key is not None
+        return hmac.new(self.token_key, f"{stored}\0{token}".encode(),
+                        hashlib.sha256).hexdigest()
+
+    def check_token(self, token: str, stored: str | None) -> bool:
+        """:func:`check_token`, remembering across runs the hashes a token
+        matched: with a token key (:attr:`token_key`) a match is recorded as
+        an HMAC of the hash and the token under that key, and a later check
+        of the same token against the same hash costs an HMAC instead of a
+        scrypt. A tag that does not match proves nothing and the full scrypt
+        runs, so a wrong guess costs what it always did; a stolen database
+        without the key file gives an attacker nothing the hashes did not."""
+        if self.token_key is None or not stored:
+            return check_token(token, stored)
+        rows = list(self._query("select tag from token_tags where token_hash = ?", [stored]))
+        if rows and hmac.compare_digest(str(rows[0]["tag"]), self._tag(stored, token)):
+            return True
+        if not check_token(token, stored):
+            return False
+        try:
+            self._write("insert or replace into token_tags (token_hash, tag) values (?, ?)",
+                        [stored, self._tag(stored, token)])
+        except sqlite3.OperationalError as exc:
+            if not is_busy(exc):
+                raise  # busy: recorded at the next match
+        return True
+
+    def prune_token_tags(self) -> int:
+        """Forget the tags of hashes no seat or game holds any more."""
+        return int(self._write(
+            "delete from token_tags where token_hash not in (select token_hash from seats "
+            "where token_hash is not null union select gm_token_hash from games "
+            "where gm_token_hash is not null)", []).rowcount)
 
     def observers(self, game: str) -> list[str]:
         return [r["address"] for r in self._query(
