@@ -20,8 +20,9 @@ of a kind is worked out once beforehand in a throw-away home, by the judge
 itself: there, the seat that must decide (``notify.must_decide``; for
 classic, the powers that owe orders, in turn) writes a mail of legal lines
 (classic: a whole ``ORDERS`` block from :class:`tests.support.classic_mail.
-ClassicByMail`; Conflict of Alliances: one line of ``Game.legal``, chosen
-with a seeded ``random.Random``), the judge handles it, and the next writer
+ClassicByMail`; Conflict of Alliances, scenario ``qin-dominates``: one line
+of ``Game.legal``, chosen with a seeded ``random.Random``, a PASS a tenth of
+the time when there is anything else), the judge handles it, and the next writer
 is whoever must decide then. In the measured home each game gets the same
 bodies under its own SIGNON, from its own seat's address. Mails are dropped
 round by round (mail 1 of every game, then mail 2, ...), so a game's mails
@@ -83,6 +84,8 @@ GM = "gm@league.example"
 #: Game settings of every game: no window waits out a minimum open time
 #: (the mail sequence must not depend on the clock).
 SETTINGS = {"window_min_minutes": "0"}
+#: Options per kind: Conflict of Alliances' longer scenario (7 turns).
+OPTIONS: dict[str, dict[str, str]] = {"conflict_of_alliances": {"scenario": "qin-dominates"}}
 
 
 def write_config(home: Path) -> None:
@@ -103,7 +106,7 @@ def open_judge(home: Path) -> Judge:
 
 def new_game(judge: Judge, name: str, kind: str) -> dict[str, str]:
     """Create, seat and start ``name``; returns each role's token."""
-    judge.create_game(name, kind, {}, GM)
+    judge.create_game(name, kind, OPTIONS.get(kind, {}), GM)
     game = registry.get(kind)
     with judge.store.atomic():
         ws = judge.workspace()
@@ -170,7 +173,9 @@ def script(kind: str, count: int, work: Path) -> list[Mail]:
                 role = next(s.role for s in g.active_seats()
                             if s.role and notify.must_decide(g, s) is not None)
                 legal = g.game.legal(table.state, role)
-                lines = [rnd.choice(legal)]
+                acts = [line for line in legal if line != "PASS"]
+                # A player mostly acts rather than passes (a pass ends its phase).
+                lines = [rnd.choice(acts if acts and rnd.random() < 0.9 else legal)]
             body = f"SIGNON t {role} {tokens[role]}\n" + "\n".join(lines) + "\n"
             line = judge.handle(f"s{i}", mail_bytes(judge, seat_address("t", role), body,
                                                     f"<s{i}.{kind}@players.example>"))
