@@ -233,7 +233,7 @@ def build(path: Path, games: int, per_game: int, scripts: dict[str, list[Mail]])
 def serve_once(home: Path) -> tuple[float, float]:
     """Run one ``judge serve --once`` on ``home``; (seconds, peak RSS in MB)."""
     start = time.perf_counter()
-    proc = subprocess.Popen(  # noqa: S603
+    proc = subprocess.Popen(
         [sys.executable, "-c", "from judge.cli import main; main()", "--home", str(home),
          "serve", "--once"],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -152,8 +152,10 @@ def check_mail(ctx: click.Context, timeout: float) -> None:
 
 @main.command()
 @click.option("--once", is_flag=True, help="Do one full cycle and exit.")
+@click.option("--check", is_flag=True,
+              help="Check every report's JSON attachment against its view schema.")
 @click.pass_context
-def serve(ctx: click.Context, once: bool) -> None:
+def serve(ctx: click.Context, once: bool, check: bool) -> None:
     """Run the daemon: poll mail, handle it, run deadlines, relay the outbox.
     Only one may serve a home: a second one says which process holds the
     home's lock (judge.lock) and exits with status 1.
@@ -162,8 +164,10 @@ def serve(ctx: click.Context, once: bool) -> None:
     Example:
       judge --home ./league serve --once
     """
-    from judge import daemon
+    from judge import daemon, reports
 
+    if check:
+        reports.CHECK_VIEWS = True
     try:
         daemon.serve(_home(ctx), once=once, echo=click.echo)
     except (cfg.ConfigError, daemon.HomeLocked) as exc:

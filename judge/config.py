@@ -29,6 +29,9 @@ database = "judge.db"
 creators = ["*"]
 # Seconds between polls of the inbox in `judge serve`.
 poll_seconds = 30
+# Days a sent mail is kept in the outbox (its text, tokens masked, without
+# attachments), then deleted.
+keep_sent_days = 30
 
 [mail.in]
 transport = "maildir"
@@ -84,6 +87,7 @@ class Config:
     database: str = "judge.db"
     creators: list[str] = field(default_factory=lambda: ["*"])
     poll_seconds: float = 30.0
+    keep_sent_days: float = 30.0
     mail_in: dict[str, Any] = field(default_factory=lambda: {"transport": "maildir",
                                                               "path": "mail/in"})
     mail_out: dict[str, Any] = field(default_factory=lambda: {"transport": "maildir",
@@ -158,6 +162,7 @@ def load(home: Path) -> Config:
         database=str(j.get("database", "judge.db")),
         creators=[str(c).lower() for c in j.get("creators", ["*"])],
         poll_seconds=float(j.get("poll_seconds", 30)),
+        keep_sent_days=float(j.get("keep_sent_days", 30)),
         mail_in=dict(mail.get("in", {"transport": "maildir", "path": "mail/in"})),
         mail_out=dict(mail.get("out", {"transport": "maildir", "path": "mail/out"})),
         max_bytes=int(limits.get("max_bytes", 2_000_000)),

@@ -23,10 +23,12 @@ again, under the same Message-ID, which mail clients fold into one. At most
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
 import os
 import secrets
 import socket
+from collections.abc import Iterator
 from concurrent.futures import Future
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -44,6 +46,9 @@ log = logging.getLogger("judge")
 RELAY_WINDOW = 8
 """How many outbox mails may be on their way at once (see :meth:`Relay.run`);
 also how many one relay claims at a time."""
+
+DUE_PAGE = 200
+"""How many outbox rows (without their text) the relay reads at a time."""
 
 CLAIM_LEASE = timedelta(minutes=10)
 """How long a claim holds: far longer than any send (the SMTP timeout is a
@@ -197,25 +202,46 @@ class Relay:
         started = 0
         self.judge.fresh_mail = False
         background = self.judge.background
-        store = self.judge.store
-        due = [m for m in store.due_mail(scheduler.iso(self.judge.now()), self.claimant)
-               if m["id"] not in self.in_flight and m["id"] not in self.unrecorded]  # fmt: skip
-        while due and not self.down:
+        due = self._due(scheduler.iso(self.judge.now()))
+        while not self.down:
             room = RELAY_WINDOW - len(self.in_flight) if background is not None else RELAY_WINDOW
             if room <= 0:
                 self.judge.fresh_mail = True  # the rest starts at the next call
                 break
-            batch, due = due[:room], due[room:]
+            batch = list(itertools.islice(due, room))
+            if not batch:
+                break
             took = self._claim([m["id"] for m in batch], self.judge.now())
-            mine = [m for m in batch if m["id"] in took]
+            mine = self._with_text([m for m in batch if m["id"] in took])
             if background is not None:
                 for mrow in mine:
-                    future = background.start(mrow["envelope_from"], mrow["to_addr"], mrow["raw"])
+                    future = background.start(mrow["envelope_from"], mrow["to_addr"],
+                                              mrow.pop("raw"))
                     self.in_flight[mrow["id"]] = (mrow, future)
                     started += 1
                 continue
             started += self._send_each(mine, sent)
         return started
+
+    def _due(self, now: str) -> Iterator[dict[str, Any]]:
+        """The due mail not on its way already, oldest first, read from the
+        outbox a page at a time and without its text (a backlog of any size
+        costs one page of rows in memory)."""
+        store = self.judge.store
+        after = 0
+        while True:
+            page = store.due_mail(now, self.claimant, after=after, limit=DUE_PAGE)
+            if not page:
+                return
+            after = int(page[-1]["id"])
+            for mrow in page:
+                if mrow["id"] not in self.in_flight and mrow["id"] not in self.unrecorded:
+                    yield mrow
+
+    def _with_text(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``rows`` with each one's message text (``raw``), read for just these."""
+        texts = self.judge.store.mail_texts([m["id"] for m in rows])
+        return [{**m, "raw": texts[m["id"]]} for m in rows if m["id"] in texts]
 
     def _send_each(self, rows: list[dict[str, Any]], sent: list[str]) -> int:
         """Send claimed ``rows`` one by one (a transport without a
@@ -229,7 +255,8 @@ class Relay:
                 failure: Failure = None
                 tried += 1
                 try:
-                    self.judge.outbound.send(mrow["envelope_from"], mrow["to_addr"], mrow["raw"])
+                    self.judge.outbound.send(mrow["envelope_from"], mrow["to_addr"],
+                                             mrow.pop("raw"))
                 except (TemporaryFailure, PermanentFailure) as exc:
                     failure = exc
                 self._record(mrow, failure, sent)

@@ -9,6 +9,7 @@ body of each game's turn report. Schemas live in ``schemas/``.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from functools import cache
@@ -32,6 +33,13 @@ def _data_dir(name: str) -> Path:
 
 TEMPLATE_DIRS: list[Path] = [_data_dir("templates")]
 SCHEMA_DIRS: list[Path] = [_data_dir("schemas")]
+
+#: Whether each report's JSON attachment is checked against the game's view
+#: schema before it is queued: in the tests (they set it) and when
+#: ``JUDGE_CHECK_VIEWS=1`` (``judge serve --check``). Off by default: a view
+#: is the game's own output, checked by every test that builds one, and the
+#: check cost a third of an order mail's handling.
+CHECK_VIEWS = os.environ.get("JUDGE_CHECK_VIEWS", "") not in ("", "0")
 
 
 def add_template_dir(path: Path) -> None:
@@ -115,6 +123,8 @@ def validate(schema_name: str, document: Any) -> None:
 
 
 def view_attachment(game: Game, view: Mapping[str, JSON]) -> bytes:
-    """The JSON attachment of a report: the view itself, checked against its schema."""
-    validate(game.view_schema, view)
+    """The JSON attachment of a report: the view itself (checked against its
+    schema with :data:`CHECK_VIEWS`)."""
+    if CHECK_VIEWS:
+        validate(game.view_schema, view)
     return json.dumps(view, indent=2, sort_keys=True, ensure_ascii=False).encode("utf-8")

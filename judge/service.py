@@ -55,6 +55,19 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def kept_copy(mail: OutgoingMail) -> OutgoingMail:
+    """What the outbox keeps of ``mail`` once it has left (for
+    ``judge.keep_sent_days``): its headers and text with every token masked,
+    its attachments named, not kept (a report's view can be rebuilt from the
+    log)."""
+    body = redact.mask_secrets_text(mail.body)
+    if mail.attachments:
+        body = body.rstrip("\n") + "\n\n" + "\n".join(
+            f"[attachment {a.filename} ({len(a.data)} bytes): not kept]"
+            for a in mail.attachments) + "\n"
+    return dataclasses.replace(mail, body=body, attachments=())
+
+
 class Crash(Exception):
     """Raised by fault injection in tests to simulate a crash at a named step."""
 
@@ -81,6 +94,8 @@ class Judge:
         self.relayer = Relay(self)
         self.cycling = False
         self.fresh_mail = True
+        #: When the outbox and the token tags were last pruned (:meth:`prune`).
+        self.pruned: datetime | None = None
 
     @property
     def outbound(self) -> OutboundTransport:
@@ -112,8 +127,8 @@ class Judge:
     def open(cls, home: Path, now: Callable[[], datetime] = utcnow) -> Judge:
         config = cfg.load(home)
         store = Store.open(config.db_path)
-        try:
-            store.token_key = load_token_key(config.home / TOKEN_KEY_FILE)  # the transports the config names: Maildir, stdout, IMAP, SMTP
+        try:  # the token key, and the transports the config names: Maildir, stdout, IMAP, SMTP
+            store.token_key = load_token_key(config.home / TOKEN_KEY_FILE)
             inbound = mailconfig.open_inbound(config, store)
             outbound = mailconfig.open_outbound(config)
         except BaseException:
@@ -243,8 +258,7 @@ class Judge:
             date=format_datetime(now),
         )
         self.fresh_mail = True  # the relay has something new to start
-        masked = redact.mask_secrets_text(body)
-        kept = compose(dataclasses.replace(mail, body=masked)) if masked != body else None
+        kept = compose(kept_copy(mail))
         self.store.queue_mail(
             {
                 "message_id": message_id,
@@ -491,6 +505,11 @@ class Judge:
                     if not is_busy(exc):
                         raise
                     waited.append(part)
+            try:
+                self.prune()
+            except Exception as exc:
+                if not is_busy(exc):
+                    raise
         finally:
             self.cycling = False
         if waited:
@@ -499,6 +518,23 @@ class Judge:
             log.warning("%s", line)
             lines.append(line)
         return lines
+
+    def prune(self, *, every: timedelta = timedelta(hours=1)) -> int:
+        """At most once per ``every``: delete what the outbox keeps of mail
+        that left more than ``judge.keep_sent_days`` ago, and the tags of
+        tokens no seat holds any more; returns how many outbox rows went."""
+        now = self.now()
+        if self.pruned is not None and now - self.pruned < every:
+            return 0
+        self.pruned = now
+        before = scheduler.iso(now - timedelta(days=self.config.keep_sent_days))
+        with self.store.atomic():
+            gone = self.store.prune_sent(before)
+            self.store.prune_token_tags()
+        if gone:
+            log.info("outbox: %d mails sent before %s deleted (judge.keep_sent_days)",
+                     gone, before)
+        return gone
 
     def _read_mail(self, lines: list[str]) -> None:
         """Handle each new mail; a busy database stops the reading, leaving

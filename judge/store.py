@@ -790,16 +790,36 @@ class Store:
             ignore=True,
         )
 
-    def due_mail(self, now: str, claimant: str | None = None) -> list[dict[str, Any]]:
-        """Queued mail due at ``now``, oldest first. With ``claimant``, rows
-        another relay holds a live claim on are left out (the others may
-        still be taken before the caller claims them: :meth:`claim_mail`)."""
-        sql = "select * from outbox where status = 'queued' and next_attempt <= ?"
-        params: list[Any] = [now]
+    #: The outbox columns :meth:`due_mail` reads: all but the texts.
+    _MAIL_META = ("id, message_id, to_addr, envelope_from, subject, kind, game, status, "
+                  "attempts, next_attempt, last_error, created, sent, in_reply_to, decision, "
+                  "claimed_by, claimed_until")
+
+    def due_mail(self, now: str, claimant: str | None = None, *, after: int = 0,
+                 limit: int | None = None) -> list[dict[str, Any]]:
+        """Queued mail due at ``now``, oldest first, without its text (the
+        relay reads that per batch: :meth:`mail_texts`); only rows after id
+        ``after``, at most ``limit`` of them. With ``claimant``, rows another
+        relay holds a live claim on are left out (the others may still be
+        taken before the caller claims them: :meth:`claim_mail`)."""
+        sql = (f"select {self._MAIL_META} from outbox where status = 'queued' "
+               "and next_attempt <= ? and id > ?")
+        params: list[Any] = [now, after]
         if claimant is not None:
             sql += " and (claimed_until = '' or claimed_until < ? or claimed_by = ?)"
             params += [now, claimant]
-        return list(self._query(sql + " order by id", params))
+        sql += " order by id"
+        if limit is not None:
+            sql += f" limit {int(limit)}"
+        return list(self._query(sql, params))
+
+    def mail_texts(self, ids: Sequence[int]) -> dict[int, bytes]:
+        """The message text (``raw``) of outbox rows ``ids``."""
+        if not ids:
+            return {}
+        marks = ", ".join("?" * len(ids))
+        return {int(r["id"]): bytes(r["raw"]) for r in self._query(
+            f"select id, raw from outbox where id in ({marks})", list(ids))}
 
     # Claims: a relay (judge.relay) claims an outbox row before it sends it:
     # ``claimed_by`` names the relay (``host:pid:random``), ``claimed_until``
@@ -867,6 +887,13 @@ class Store:
         self._update("outbox", "id", mail_id,
                      {"status": "failed", "last_error": error, **_UNCLAIMED})
         self._forget_secrets(mail_id)
+
+    def prune_sent(self, before: str) -> int:
+        """Delete the outbox rows of mail that left (sent, failed for good,
+        bounced) before ``before``; returns how many."""
+        return int(self._write(
+            "delete from outbox where status in ('sent', 'failed', 'bounced') "
+            "and (case when sent != '' then sent else created end) < ?", [before]).rowcount)
 
     def outbox(self, status: str | None = None) -> list[dict[str, Any]]:
         if status is None:

@@ -9,6 +9,7 @@ would do the same; this file can then go.)
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -16,10 +17,12 @@ _ROOT = str(Path(__file__).resolve().parent.parent)
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
 
+# Every report's attachment is checked against its view schema in the tests
+# (judge.reports.CHECK_VIEWS), in this process and in the judges it starts.
+os.environ["JUDGE_CHECK_VIEWS"] = "1"
+
 # Property tests: in CI (CI=true) the examples are derived from the test's name,
 # so a run is reproducible; elsewhere hypothesis explores afresh each time.
-import os  # noqa: E402
-
 from hypothesis import settings  # noqa: E402
 
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
