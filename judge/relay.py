@@ -103,6 +103,11 @@ class Relay:
         #: Whether it may hold claims (so a judge that never relayed, a CLI
         #: command, closes without a write).
         self.claimed = False
+        #: Whether a send went through since the server was last found away
+        #: (False at first: an earlier run may have left mail waiting for it).
+        self.seen_back = False
+        #: Set when mail that waited for the server was made due again.
+        self.resumed = False
 
     def run(self, *, wait: bool = True) -> list[str]:
         """Send what the outbox holds, with retries on temporary failures;
@@ -143,6 +148,9 @@ class Relay:
             # last look needs starting; retries wait for the full pass.
             started = self._start(sent) if wait or self.judge.fresh_mail else 0
             if not background:
+                if self.resumed and not self.down:  # what waited for the server goes now
+                    self.resumed = False
+                    continue
                 return sent
             finished = self.collect(sent, wait=wait)
             if not wait or not (started or finished) or self.down:
@@ -326,12 +334,14 @@ class Relay:
         if isinstance(failure, TemporaryFailure):
             attempts = int(mrow["attempts"]) + 1
             wait = min(60 * 2**attempts, 6 * 3600)
+            away = isinstance(failure, ServerUnavailable)
             self.judge.store.mark_retry(
-                mrow["id"], attempts, scheduler.iso(now + timedelta(seconds=wait)), str(failure)
-            )
-            if isinstance(failure, ServerUnavailable):
+                mrow["id"], attempts, scheduler.iso(now + timedelta(seconds=wait)), str(failure),
+                unreachable=away)
+            if away:
                 log.warning("relay: %s; the outbox waits", failure)
                 self.down = True
+                self.seen_back = False
             return
         if isinstance(failure, PermanentFailure):
             with self.judge.store.atomic():  # 5xx: the address is bouncing; tell the GM
@@ -341,3 +351,10 @@ class Relay:
         self.judge.fault("sent")
         self.judge.store.mark_sent(mrow["id"], scheduler.iso(now))
         sent.append(mrow["message_id"])
+        if not self.seen_back:  # the server takes mail: nothing waits for it any more
+            self.seen_back = True
+            back = self.judge.store.server_back(scheduler.iso(now))
+            if back:
+                log.info("relay: the server is back; %d mail(s) that waited for it go now", back)
+                self.judge.fresh_mail = True
+                self.resumed = True

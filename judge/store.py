@@ -306,6 +306,12 @@ def _m9(db: sqlite_utils.Database) -> None:
     db.table("token_tags").create({"token_hash": str, "tag": str}, pk="token_hash")
 
 
+def _m10(db: sqlite_utils.Database) -> None:
+    # A mail whose retry waits because the server could not be reached at all
+    # (judge.relay): when the server answers again its wait is cut short.
+    db.table("outbox").add_column("waits_for_server", int, not_null_default=0)
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "initial tables", _m1),
     (2, "IMAP checkpoint; outbox in_reply_to", _m2),
@@ -316,6 +322,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (7, "seats: announced absences", _m7),
     (8, "observers", _m8),
     (9, "known tokens: keyed tags of matched token hashes", _m9),
+    (10, "outbox: retries that wait for an unreachable server", _m10),
 ]
 
 
@@ -793,7 +800,7 @@ class Store:
     #: The outbox columns :meth:`due_mail` reads: all but the texts.
     _MAIL_META = ("id, message_id, to_addr, envelope_from, subject, kind, game, status, "
                   "attempts, next_attempt, last_error, created, sent, in_reply_to, decision, "
-                  "claimed_by, claimed_until")
+                  "claimed_by, claimed_until, waits_for_server")
 
     def due_mail(self, now: str, claimant: str | None = None, *, after: int = 0,
                  limit: int | None = None) -> list[dict[str, Any]]:
@@ -875,13 +882,26 @@ class Store:
                     [mail_id])
 
     def mark_sent(self, mail_id: int, now: str) -> None:
-        self._update("outbox", "id", mail_id, {"status": "sent", "sent": now, **_UNCLAIMED})
+        self._update("outbox", "id", mail_id, {"status": "sent", "sent": now,
+                                               "waits_for_server": 0, **_UNCLAIMED})
         self._forget_secrets(mail_id)
 
-    def mark_retry(self, mail_id: int, attempts: int, next_attempt: str, error: str) -> None:
+    def mark_retry(self, mail_id: int, attempts: int, next_attempt: str, error: str, *,
+                   unreachable: bool = False) -> None:
+        """Try ``mail_id`` again at ``next_attempt``; ``unreachable``: it
+        failed because the server could not be reached at all (see
+        :meth:`server_back`)."""
         fields = {"attempts": attempts, "next_attempt": next_attempt, "last_error": error,
-                  **_UNCLAIMED}
+                  "waits_for_server": int(unreachable), **_UNCLAIMED}
         self._update("outbox", "id", mail_id, fields)
+
+    def server_back(self, now: str) -> int:
+        """The server answers again: every queued mail that waits out a
+        backoff only because it could not be reached is due at ``now``;
+        returns how many."""
+        return int(self._write(
+            "update outbox set next_attempt = ?, waits_for_server = 0 "
+            "where status = 'queued' and waits_for_server = 1", [now]).rowcount)
 
     def mark_failed(self, mail_id: int, error: str) -> None:
         self._update("outbox", "id", mail_id,

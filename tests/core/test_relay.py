@@ -12,6 +12,9 @@ import time
 from collections import defaultdict
 from concurrent.futures import Future, ThreadPoolExecutor
 
+import pytest
+
+from judge import scheduler
 from judge.mailout import BackgroundOutbound, ServerUnavailable
 from judge.service import RELAY_WINDOW, Judge
 
@@ -110,3 +113,44 @@ def test_server_away_costs_one_attempt_per_pass(judge: Judge, post: Post) -> Non
     post.clock.advance(hours=1)
     judge.cycle()
     assert judge.store.outbox("queued") == [] and len(transport.carried) == 5
+
+
+class Flaky:
+    """Sends one mail at a time (no background), or raises ``failure``."""
+
+    name = "flaky"
+
+    def __init__(self, failure: Exception | None = None) -> None:
+        self.failure = failure
+        self.carried: list[str] = []
+
+    def send(self, envelope_from: str, to_addr: str, message: bytes) -> None:
+        if self.failure is not None:
+            raise self.failure
+        self.carried.append(to_addr)
+
+
+@pytest.mark.parametrize("background", [True, False], ids=["background", "one-by-one"])
+def test_server_back_sends_what_waited_for_it_at_once(judge: Judge, post: Post,
+                                                      background: bool) -> None:
+    """An outage over several passes leaves several mails waiting out their
+    own backoffs (up to minutes); the first mail the server takes again
+    makes all of them due, so the same pass sends the whole outbox."""
+    away = ServerUnavailable("SMTP 127.0.0.1:25: connection refused")
+    transport: Background | Flaky = Background(away) if background else Flaky(away)
+    judge.outbound = transport
+    for i in range(5):
+        post.deliver(post.raw(f"p{i}@players.example", "HELP\n"))
+    for _ in range(6):  # passes a minute apart while the server is away
+        judge.cycle()
+        post.clock.advance(minutes=1)
+    queued = judge.store.outbox("queued")
+    assert len(queued) == 5
+    now = scheduler.iso(judge.now())
+    waiting = [r for r in queued if r["next_attempt"] > now]
+    assert len(waiting) >= 2, queued  # backoffs of minutes still to run
+    transport.failure = None
+    post.deliver(post.raw("late@players.example", "HELP\n"))  # due now: it goes first
+    judge.cycle()
+    assert judge.store.outbox("queued") == []
+    assert len(transport.carried) == 6
