@@ -292,7 +292,7 @@ def measure(work: Path, label: str, games: int, per_game: int,
     }
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=1000,
                         help="games of the large shape (half classic)")
@@ -302,7 +302,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--keep", action="store_true", help="keep the homes (their path is "
                         "printed)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.games < 2 or args.mails < args.games:
         parser.error("at least 2 games and a mail per game")
     set_kdf_cost(args.kdf_n)
@@ -333,7 +333,7 @@ def main() -> None:
     }
     if args.json:
         print(json.dumps(result))
-        return
+        return 0
     for label, r in (("large", large), ("small", small)):
         per_year = r["db_kb_per_game_year"]
         print(f"{label}: {r['games']} games x {r['mails'] // r['games']} mails = {r['mails']} "
@@ -344,7 +344,8 @@ def main() -> None:
     print(f"cost per mail, {large['games']}x{large['mails'] // large['games']} over "
           f"{small['games']}x{small['mails'] // small['games']}: {result['shape_ratio']:.2f} "
           "(target: within 0.8-1.2); target for the large poll: < 120 s, < 200 MB")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

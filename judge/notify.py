@@ -135,8 +135,7 @@ def observers_after(ws: Workspace, g: Loaded) -> None:
     watchers = ws.judge.store.observers(g.name)
     if not watchers:
         return
-    events = [e for _entry, evs in g.entries for e in evs if e.visible_to(None)]
-    text, attachment, phase = report_text(ws, g, None, events)
+    text, attachment, phase = public_report(ws, g)
     kind = "final report" if g.ended_now else "report"
     for address in watchers:
         ws.judge.queue_mail(
@@ -152,13 +151,21 @@ def gm_after(ws: Workspace, g: Loaded) -> None:
     copies = g.settings(ws.judge.config.settings).get("gm_copies") == "yes"
     if not (g.ended_now or (copies and g.new_turn)):
         return
-    events = [e for _entry, evs in g.entries for e in evs if e.visible_to(None)]
-    text, attachment, phase = report_text(ws, g, None, events)
+    text, attachment, phase = public_report(ws, g)
     kind = "final report" if g.ended_now else "report"
     ws.judge.queue_mail(
         g.row["gm_address"], f"[{g.name}] {kind} for the GM: {phase}", text, "report",
         game=g.name, attachments=[Attachment(f"{g.name}-public.json", "application/json",
                                              attachment)])
+
+
+def public_report(ws: Workspace, g: Loaded) -> tuple[str, bytes, str]:
+    """The public report of what ``g``'s new entries did (text, attachment,
+    phase): built once per write of the game, for the GM and every observer."""
+    if g.public is None:
+        events = [e for _entry, evs in g.entries for e in evs if e.visible_to(None)]
+        g.public = report_text(ws, g, None, events)
+    return g.public
 
 
 def send_report(ws: Workspace, g: Loaded, seat: Seat, events: Sequence[Event],

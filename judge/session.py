@@ -54,6 +54,8 @@ class Loaded:
     new_turn: bool = False
     ended_now: bool = False
     message_ids: list[str] = field(default_factory=list)
+    #: The public report of this write (:func:`judge.notify.public_report`).
+    public: tuple[str, bytes, str] | None = None
 
     @property
     def seed(self) -> bytes:
@@ -264,6 +266,7 @@ class Workspace:
             for seat_id, fields in g.seat_changes.items():
                 store.update_seat(seat_id, **fields)
             g.entries = []
+            g.public = None
             g.row_changes = {}
             g.seat_changes = {}
             g.clock_changed = False
