@@ -271,7 +271,18 @@ def check(home: Home) -> dict[str, Any]:
 
 
 def db_bytes(home: Path) -> int:
-    return sum(p.stat().st_size for p in home.glob("judge.db*"))
+    """The bytes the database holds (its pages less the free ones: the file
+    keeps pages freed by the relay, and reuses them)."""
+    import sqlite3
+
+    conn = sqlite3.connect(home / "judge.db")
+    try:
+        pages = conn.execute("pragma page_count").fetchone()[0]
+        free = conn.execute("pragma freelist_count").fetchone()[0]
+        size = conn.execute("pragma page_size").fetchone()[0]
+    finally:
+        conn.close()
+    return int((pages - free) * size)
 
 
 def measure(work: Path, label: str, games: int, per_game: int,
