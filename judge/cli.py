@@ -517,6 +517,34 @@ def verify(ctx: click.Context, name: str) -> None:
 
 
 @main.command()
+@click.argument("folder", metavar="DIR", required=False)
+@click.option("--pictures", type=click.Choice(["svg", "png"]), default=None,
+              help="The maps' format (default: [publish] pictures, else svg).")
+@click.option("--force", is_flag=True, help="Render every page again, changed or not.")
+@click.pass_context
+def publish(ctx: click.Context, folder: str | None, pictures: str | None, force: bool) -> None:
+    """Write the public pages of every game (observer's view only) into DIR
+    (default: [publish] dir of judge.toml).
+
+    \b
+    Example:
+      judge publish /var/www/judge
+    """
+    from judge import publish as site
+
+    judge = _open(ctx)
+    try:
+        target = Path(folder) if folder else judge.config.publish_path
+        if target is None:
+            raise click.UsageError("name the folder (judge publish DIR) or set [publish] dir")
+        done = site.publish(judge, target, fmt=pictures or judge.config.publish_pictures,
+                            draw=site.default_draw(), force=force)
+        click.echo(done.line(target))
+    finally:
+        judge.close()
+
+
+@main.command()
 def adjudicate() -> None:
     """Adjudicate positions offline: one JSON document per line on stdin, one
     result per line on stdout (for tools). The document's "game" names the game.

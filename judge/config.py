@@ -60,6 +60,12 @@ press_per_hour = 30
 press_recipients_per_mail = 20
 strangers_per_hour = 30
 
+# The public pages (judge publish): with dir set, `judge serve` writes them
+# there after each cycle that moved a game on; maps as "svg" or "png".
+# [publish]
+# dir = "public"
+# pictures = "svg"
+
 # Defaults for every new game; a GM changes them per game with SET.
 [settings]
 orders_hours = 48.0
@@ -104,6 +110,14 @@ class Config:
     press_recipients_per_mail: int = 20
     strangers_per_hour: int = 30
     settings: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_SETTINGS))
+    publish_dir: str = ""
+    """Where the daemon writes the public pages ("": it does not)."""
+    publish_pictures: str = "svg"
+
+    @property
+    def publish_path(self) -> Path | None:
+        """The folder of the public pages, if the config names one."""
+        return self.path(self.publish_dir) if self.publish_dir else None
 
     @property
     def db_path(self) -> Path:
@@ -177,6 +191,8 @@ def load(home: Path) -> Config:
         press_recipients_per_mail=int(limits.get("press_recipients_per_mail", 20)),
         strangers_per_hour=int(limits.get("strangers_per_hour", 30)),
         settings=settings,
+        publish_dir=str(raw.get("publish", {}).get("dir", "")),
+        publish_pictures=str(raw.get("publish", {}).get("pictures", "svg")),
     )
     # Transports and their keys are checked by the schema (mailconfig.validate).
     return config

@@ -24,7 +24,7 @@ from pathlib import Path
 from types import TracebackType
 
 from judge import config as cfg
-from judge import mailconfig
+from judge import mailconfig, publish
 from judge.service import Judge
 
 __all__ = ["LOCK_NAME", "HomeLock", "HomeLocked", "serve"]
@@ -143,6 +143,9 @@ def _loop(judge: Judge, once: bool, echo: Callable[[str], None]) -> None:
         try:
             for line in judge.cycle():  # a busy database waits inside: no exception
                 echo(line)
+            published = publish.after_cycle(judge)  # the public pages, if configured
+            if published:
+                echo(published)
         except Exception:
             if once:
                 raise

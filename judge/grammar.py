@@ -68,8 +68,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 "Closes an ORDERS block; outside a block, ends the mail (a signature below "
                 "it is ignored).", "END"),
     CommandSpec("PRESS TO", "<roles...>", "player",
-                "Send a message to the named seats (comma separated) or ALL; the text follows "
-                "on the next lines, closed by ENDPRESS.", "PRESS TO England, Germany"),
+                "Send a message to the named seats (comma separated) or ALL; PUBLIC: to all, "
+                "and shown on the game's public page; the text follows on the next lines, "
+                "closed by ENDPRESS.", "PRESS TO England, Germany"),
     CommandSpec("ENDPRESS", "", "player", "Closes a PRESS message.", "ENDPRESS"),
     CommandSpec("WAIT", "", "player",
                 "Do not process this phase early, before its deadline.", "WAIT"),

@@ -312,6 +312,17 @@ def _m10(db: sqlite_utils.Database) -> None:
     db.table("outbox").add_column("waits_for_server", int, not_null_default=0)
 
 
+def _m11(db: sqlite_utils.Database) -> None:
+    # Press marked public (PRESS TO PUBLIC): kept for the game's public pages
+    # (judge.publish), with the sender as the press setting showed it, the
+    # phase it was sent in and the log entry it follows. Private press is
+    # never kept.
+    db.table("public_press").create(
+        {"id": int, "game": str, "sender": str, "phase": str, "after_n": int, "text": str,
+         "at": str}, pk="id", foreign_keys=[("game", "games", "name")])
+    db.table("public_press").create_index(["game"])
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "initial tables", _m1),
     (2, "IMAP checkpoint; outbox in_reply_to", _m2),
@@ -323,6 +334,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (8, "observers", _m8),
     (9, "known tokens: keyed tags of matched token hashes", _m9),
     (10, "outbox: retries that wait for an unreachable server", _m10),
+    (11, "press marked public", _m11),
 ]
 
 
@@ -681,6 +693,17 @@ class Store:
             self._write("delete from observers where game = ? and address = ?",
                         [game, address.lower()])
 
+    def add_public_press(self, game: str, sender: str, phase: str, after_n: int, text: str,
+                         now: str) -> None:
+        """Keep a press message marked public (shown on the game's public page)."""
+        self._insert("public_press", {"game": game, "sender": sender, "phase": phase,
+                                      "after_n": after_n, "text": text, "at": now})
+
+    def public_press(self, game: str) -> list[dict[str, Any]]:
+        """``game``'s public press, oldest first."""
+        return list(self._query("select * from public_press where game = ? order by id",
+                                [game]))
+
     def is_registered(self, address: str) -> bool:
         rows = list(
             self._query(
@@ -731,6 +754,14 @@ class Store:
         """The log entries after entry ``n`` (not undone), oldest first."""
         return list(self._query(
             "select * from actions where game = ? and n > ? and undone = 0 order by n", [game, n]))
+
+    def last_of_kinds(self, game: str, kinds: Sequence[str]) -> int:
+        """The number of the latest log entry (not undone) of one of ``kinds``; 0: none."""
+        marks = ", ".join("?" * len(kinds))
+        rows = list(self._query(
+            f"select max(n) as n from actions where game = ? and undone = 0 and kind in ({marks})",
+            [game, *kinds]))
+        return int(rows[0]["n"] or 0)
 
     def last_action(self, game: str) -> int:
         rows = list(self._query("select max(n) as n from actions where game = ?", [game]))

@@ -601,7 +601,8 @@ def press(ctx: Ctx, command: grammar.Command) -> None:
         raise CommandError(f"{s.game} is played without press")
     seats = [x for x in g.seats if x.role and x.status == "active"]
     names = grammar.split_roles(command.args["roles"])
-    if [n.upper() for n in names] == ["ALL"]:
+    public = [n.upper() for n in names] == ["PUBLIC"]  # to all, and on the public page
+    if public or [n.upper() for n in names] == ["ALL"]:
         if mode == "named":
             raise CommandError(f"press in {s.game} goes only to named powers",
                                "PRESS TO <role>, <role>")
@@ -625,6 +626,11 @@ def press(ctx: Ctx, command: grammar.Command) -> None:
     if g.settings(ctx.judge.config.settings).get("gm_copies") == "yes":
         copies.append(g.row["gm_address"])  # the GM's master copy
     sender = "a power" if mode == "grey" else s.role  # grey press hides its sender
+    if public:
+        ctx.judge.store.add_public_press(
+            s.game, sender, str(g.row["phase"]),
+            ctx.judge.store.last_action(s.game) + len(g.entries), text,
+            scheduler.iso(ctx.ws.now))
     for address in copies:
         ctx.judge.queue_mail(
             address,
@@ -633,4 +639,5 @@ def press(ctx: Ctx, command: grammar.Command) -> None:
             "press",
             game=s.game,
         )
-    ctx.mail.ok(command.line, f"press sent to {to_names}")
+    ctx.mail.ok(command.line, f"press sent to {to_names}"
+                + (" and kept for the game's public page" if public else ""))
