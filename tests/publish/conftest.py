@@ -1,0 +1,87 @@
+"""Fixtures of the public pages' tests: a judge in a temporary home (the
+core tests' Maildir transports and test clock) with the test-only games
+registered, and helpers that play games by mail and read a published site."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from judge import adjudicator as adj
+from judge import config as cfg
+from judge import registry, reports
+from judge.service import Judge
+from judge.store import set_kdf_cost
+from tests.core.conftest import SUPPORT, Clock, Post
+from tests.core.helpers import GM_ADDR, token_in
+from tests.support.counterspell import GAME as COUNTERSPELL
+
+
+@pytest.fixture(autouse=True)
+def _test_games() -> Iterator[None]:
+    set_kdf_cost(2**8)
+    registry.register(COUNTERSPELL)
+    reports.add_template_dir(SUPPORT / "templates")
+    reports.add_schema_dir(SUPPORT)
+    yield
+    registry.unregister(COUNTERSPELL.id)
+
+
+@pytest.fixture
+def post(tmp_path: Path) -> Iterator[Post]:
+    home = tmp_path / "home"
+    cfg.init_home(home)
+    clock = Clock()
+    judge = Judge.open(home, now=clock)
+    yield Post(judge, home, clock)
+    judge.close()
+
+
+def start(post: Post, kind: str, roles: list[str], options: str = "",
+          game: str = "g1") -> dict[str, str]:
+    """CREATE, a JOIN per role (``<role>@players.example``), START, by mail;
+    each role's token (and the GM's, under ``"GM"``)."""
+    post.send(GM_ADDR, f"CREATE {game} {kind} {options}\n")
+    gm = token_in(post, GM_ADDR)
+    tokens = {}
+    for role in roles:
+        address = address_of(role)
+        post.send(address, f"JOIN {game} {role}\n")
+        tokens[role] = token_in(post, address)
+    post.send(GM_ADDR, f"SIGNON {game} GM {gm}\nSTART\n")
+    return {**tokens, "GM": gm}
+
+
+def address_of(role: str) -> str:
+    return f"{role.lower()}@players.example"
+
+
+def play(post: Post, tokens: dict[str, str], steps: int, seed: int = 1,
+         game: str = "g1") -> None:
+    """Up to ``steps`` mails of random legal lines from the seats the game
+    waits for, moving the clock past windows' minimum open time."""
+    chooser = random.Random(seed)
+    for _ in range(steps):
+        post.clock.advance(minutes=31)
+        post.judge.cycle()
+        row, g = post.judge.game_of(game)
+        if row["status"] != "active":
+            return
+        table = post.judge.table(game)
+        due = adj.open_decisions(g, table)
+        if not due:
+            return
+        for role in due[0].roles:
+            lines = g.legal(table.state, role)
+            if lines:
+                post.send(address_of(role),
+                          f"SIGNON {game} {role} {tokens[role]}\n{chooser.choice(lines)}\n")
+
+
+def site_text(folder: Path) -> dict[str, bytes]:
+    """Every file of a published site, by path relative to it."""
+    return {str(p.relative_to(folder)): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}

@@ -1,0 +1,177 @@
+"""The public site: what its pages show, that publishing again changes only
+what changed, the daemon's hook, the command and the config key."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from judge import cli, publish
+from judge import config as cfg
+from judge.commands import league as league_commands
+from tests.core.conftest import Post
+from tests.core.helpers import CLASSIC_POWERS, GM_ADDR
+from tests.publish.conftest import address_of, play, site_text, start
+from tests.publish.test_privacy import SPELLERS, view_dump
+
+
+def gm(tokens: dict[str, str], game: str = "g1") -> str:
+    return f"SIGNON {game} GM {tokens['GM']}"
+
+
+class Links(HTMLParser):
+    """The relative links (href, src) of a page, and whether it has a viewport."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[str] = []
+        self.viewport = False
+        self.scripts = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        got = dict(attrs)
+        for key in ("href", "src"):
+            value = got.get(key)
+            if value and "://" not in value:
+                self.links.append(value)
+        if tag == "meta" and got.get("name") == "viewport":
+            self.viewport = True
+        self.scripts += tag == "script"
+
+
+def check_pages(folder: Path) -> int:
+    """Every page has a viewport and no script, and every link leads to a file."""
+    pages = sorted(folder.rglob("*.html"))
+    for page in pages:
+        parsed = Links()
+        parsed.feed(page.read_text(encoding="utf-8"))
+        assert parsed.viewport, page
+        assert parsed.scripts == 0, page
+        for link in parsed.links:
+            assert (page.parent / link).resolve().is_file(), f"{page}: {link}"
+    return len(pages)
+
+
+def test_a_classic_game_page_by_page(post: Post, tmp_path: Path) -> None:
+    tokens = start(post, "classic", list(CLASSIC_POWERS))
+    france = f"SIGNON g1 France {tokens['France']}"
+    post.send(address_of("France"), f"{france}\nA Par - Bur\nA Mar - Spa\n")
+    post.send(GM_ADDR, f"{gm(tokens)}\nPROCESS\n")
+    out = tmp_path / "site"
+    done = publish.publish(post.judge, out, draw=view_dump)
+    assert done.games == 1 and done.rendered == 1 and done.pictures == 2
+    files = site_text(out)
+    assert {"index.html", "style.css", "games/g1/index.html", "games/g1/0.html",
+            "games/g1/1.html", "games/g1/0.svg", "games/g1/1.svg"} <= set(files)
+    index = files["index.html"].decode()
+    assert re.search(r"g1</a></td>\s*<td>Diplomacy</td>\s*<td[^>]*>active</td>\s*"
+                     r"<td>F1901M</td>", index)
+    turn = files["games/g1/1.html"].decode()
+    assert "S1901M" in turn and "France: A Par - Bur (ok)" in turn
+    assert "France: A Mar - Spa (ok)" in turn
+    assert "<li>Fall 1901" not in turn  # that turn has not been played
+    game = files["games/g1/index.html"].decode()
+    assert "Now: after S1901M" in game and 'href="1.html"' in game
+    assert check_pages(out) == 4
+
+
+def test_publishing_again_writes_only_what_changed(post: Post, tmp_path: Path) -> None:
+    tokens = start(post, "classic", list(CLASSIC_POWERS))
+    post.send(GM_ADDR, f"{gm(tokens)}\nPROCESS\n")
+    out = tmp_path / "site"
+    (out / "games").mkdir(parents=True)
+    (out / "games" / "README.txt").write_text("the operator's own file\n")
+    publish.publish(post.judge, out, draw=view_dump)
+    first = site_text(out)
+    again = publish.publish(post.judge, out, draw=view_dump)
+    assert (again.rendered, again.written, again.removed) == (0, 0, 0)
+    assert site_text(out) == first
+    # Orders held are not public: the pages stay as they were.
+    post.send(address_of("France"), f"SIGNON g1 France {tokens['France']}\nA Par - Bur\n")
+    assert publish.publish(post.judge, out, draw=view_dump).rendered == 0
+    # A new phase: that game is rendered again; the maps drawn before are kept.
+    post.send(GM_ADDR, f"{gm(tokens)}\nPROCESS\n")
+    moved = publish.publish(post.judge, out, draw=view_dump)
+    assert (moved.rendered, moved.pictures) == (1, 1)
+    assert "games/g1/2.html" in moved.paths and "games/g1/0.svg" not in moved.paths
+    # Forced: everything is rendered, nothing differs, so nothing is written.
+    forced = publish.publish(post.judge, out, draw=view_dump, force=True)
+    assert (forced.rendered, forced.pictures, forced.written) == (1, 3, 0)
+    # Rolled back: the turn that is gone leaves the site; the operator's file stays.
+    post.send(GM_ADDR, f"{gm(tokens)}\nROLLBACK\n")
+    back = publish.publish(post.judge, out, draw=view_dump)
+    assert back.removed == 2
+    assert not (out / "games" / "g1" / "2.html").exists()
+    assert (out / "games" / "README.txt").read_text() == "the operator's own file\n"
+    assert check_pages(out) == 4
+
+
+def test_a_league_page_masks_addresses_and_a_finished_game_shows_its_seed(
+        post: Post, tmp_path: Path) -> None:
+    judge = post.judge
+    with judge.store.atomic():
+        league_commands.create_league(judge, "autumn", "draw-size", GM_ADDR)
+    post.send(GM_ADDR, "CREATE g1 counterspell players=3 rounds=1\n")
+    with judge.store.atomic():
+        league_commands.add_game(judge, "autumn", "g1", "forming")
+    tokens: dict[str, str] = {}
+    from tests.core.helpers import token_in
+
+    gm_token = token_in(post, GM_ADDR)
+    for role in SPELLERS:
+        post.send(address_of(role), f"JOIN g1 {role}\n")
+        tokens[role] = token_in(post, address_of(role))
+    post.send(GM_ADDR, f"SIGNON g1 GM {gm_token}\nSTART\n")
+    play(post, tokens, 200)
+    row = judge.store.game("g1")
+    assert row is not None and row["status"] == "finished"
+    out = tmp_path / "site"
+    publish.publish(judge, out, draw=view_dump)
+    files = site_text(out)
+    page = files["leagues/autumn.html"].decode()
+    assert "am...@players.example" in page and "amber@players.example" not in page
+    assert "Standings" in page and 'href="../games/g1/index.html"' in page
+    text = b"\n".join(files.values()).decode()
+    assert "@players.example" not in text.replace("...@players.example", "")
+    game = files["games/g1/index.html"].decode()
+    assert row["seed"] in game and "The game is over" in game
+    assert 'href="leagues/autumn.html"' in files["index.html"].decode()
+    assert check_pages(out) >= 4
+
+
+def test_the_command_and_the_daemon_publish(post: Post, tmp_path: Path) -> None:
+    tokens = start(post, "classic", list(CLASSIC_POWERS))
+    home = post.home
+    runner = CliRunner()
+    out = tmp_path / "by-hand"
+    got = runner.invoke(cli.main, ["--home", str(home), "publish", str(out)])
+    assert got.exit_code == 0, got.output
+    assert "published 1 game(s)" in got.output and (out / "games/g1/index.html").is_file()
+    got = runner.invoke(cli.main, ["--home", str(home), "publish"])
+    assert got.exit_code != 0 and "[publish] dir" in got.output
+    # Configured: `serve --once` writes the site after its cycle, then only on change.
+    with (home / cfg.CONFIG_NAME).open("a") as f:
+        f.write('\n[publish]\ndir = "public"\npictures = "png"\n')
+    assert cfg.load(home).publish_path == home / "public"
+    post.deliver(post.raw(GM_ADDR, f"{gm(tokens)}\nPROCESS\n"))
+    got = runner.invoke(cli.main, ["--home", str(home), "serve", "--once"])
+    assert got.exit_code == 0, got.output
+    assert "published 1 game(s)" in got.output
+    assert "F1901M" in (home / "public/games/g1/index.html").read_text()
+    got = runner.invoke(cli.main, ["--home", str(home), "serve", "--once"])
+    assert got.exit_code == 0 and "published" not in got.output
+
+
+@pytest.mark.parametrize("bad", ['[publish]\ndirectory = "x"\n', '[publish]\npictures = "gif"\n'])
+def test_a_wrong_publish_key_is_named(tmp_path: Path, bad: str) -> None:
+    home = tmp_path / "home"
+    cfg.init_home(home)
+    with (home / cfg.CONFIG_NAME).open("a") as f:
+        f.write("\n" + bad)
+    with pytest.raises(cfg.ConfigError) as err:
+        cfg.load(home)
+    assert "publish" in str(err.value)
