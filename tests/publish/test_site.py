@@ -36,7 +36,7 @@ class Links(HTMLParser):
         got = dict(attrs)
         for key in ("href", "src"):
             value = got.get(key)
-            if value and "://" not in value:
+            if value and "://" not in value and not value.startswith("data:"):
                 self.links.append(value)
         if tag == "meta" and got.get("name") == "viewport":
             self.viewport = True
