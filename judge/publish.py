@@ -389,9 +389,18 @@ def _write(folder: Path, rel: str, data: bytes) -> bool:
     return True
 
 
-def default_draw() -> Draw | None:
-    """The map drawer of judge.pictures, when it is installed."""
-    return None
+def default_draw() -> Draw:
+    """The maps of judge.pictures (the view carries the last phase's orders,
+    which it draws over the position); :class:`NoPicture` for a game it
+    does not draw."""
+    from judge import pictures
+
+    def draw(kind: str, view: Mapping[str, JSON], fmt: str) -> bytes:
+        if not pictures.supported(kind):
+            raise NoPicture(kind)
+        return pictures.picture(kind, view, fmt=fmt)
+
+    return draw
 
 
 def publish(judge: Any, folder: Path, *, fmt: str = "svg", draw: Draw | None = None,

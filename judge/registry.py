@@ -91,7 +91,7 @@ def drawing(game_id: str) -> Drawing | None:
     try:
         module = importlib.import_module(f"games.{game.id}.picture")
     except ModuleNotFoundError as exc:
-        if exc.name == f"games.{game.id}.picture":
+        if exc.name in (f"games.{game.id}", f"games.{game.id}.picture"):  # a test game
             return None
         raise
     found: Drawing | None = getattr(module, "DRAWING", None)

@@ -22,7 +22,6 @@ from pathlib import Path
 import pytest
 
 from judge import publish
-from judge.engine import JSON
 from tests.core.conftest import Post
 from tests.core.helpers import CLASSIC_POWERS, GM_ADDR
 from tests.publish.conftest import address_of, start
@@ -74,15 +73,6 @@ def server(tmp_path: Path) -> Iterator[tuple[str, Path, list[tuple[str, int]]]]:
         httpd.server_close()
 
 
-def svg_map(kind: str, view: dict[str, JSON], fmt: str) -> bytes:
-    """A small real SVG standing in for a map: the phase, in a box."""
-    phase = str(view.get("phase", ""))
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="600" height="400" '
-            f'viewBox="0 0 600 400"><rect width="600" height="400" fill="#9cc3e6"/>'
-            f'<text x="300" y="200" font-size="40" text-anchor="middle">{phase}</text>'
-            f"</svg>").encode()
-
-
 def _run(browser: str, profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
@@ -97,7 +87,7 @@ def test_chromium_opens_every_page_and_shoots_a_game_page(
     tokens = start(post, "classic", list(CLASSIC_POWERS))
     post.send(address_of("France"), f"SIGNON g1 France {tokens['France']}\nA Par - Bur\n")
     post.send(GM_ADDR, f"{gm(tokens)}\nPROCESS\n")
-    publish.publish(post.judge, site, draw=svg_map)
+    publish.publish(post.judge, site, draw=publish.default_draw())
     pages = sorted(str(p.relative_to(site)) for p in site.rglob("*.html"))
     assert len(pages) == 4
     for page in pages:

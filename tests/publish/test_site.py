@@ -175,3 +175,18 @@ def test_a_wrong_publish_key_is_named(tmp_path: Path, bad: str) -> None:
     with pytest.raises(cfg.ConfigError) as err:
         cfg.load(home)
     assert "publish" in str(err.value)
+
+
+@pytest.mark.parametrize("fmt", ["svg", "png"])
+def test_the_maps_are_drawn_by_the_picture_module(post: Post, tmp_path: Path, fmt: str) -> None:
+    tokens = start(post, "classic", list(CLASSIC_POWERS))
+    post.send(GM_ADDR, f"{gm(tokens)}\nPROCESS\n")
+    start(post, "counterspell", SPELLERS, "players=3", game="g2")
+    out = tmp_path / "site"
+    done = publish.publish(post.judge, out, fmt=fmt, draw=publish.default_draw())
+    assert done.pictures == 2  # classic's two turns; Counterspell has no map
+    head = (out / f"games/g1/1.{fmt}").read_bytes()[:200]
+    assert head.startswith(b"\x89PNG") if fmt == "png" else b"<svg" in head
+    assert not list((out / "games/g2").glob(f"*.{fmt}"))
+    assert "<img" not in (out / "games/g2/index.html").read_text()
+    assert f'<img src="1.{fmt}"' in (out / "games/g1/index.html").read_text()
