@@ -474,8 +474,11 @@ def publish(judge: Any, folder: Path, *, fmt: str = "svg", draw: Draw | None = N
         if _write(folder, rel, data):
             done.written += 1
             done.paths.append(rel)
+    root = folder.resolve()
     for rel in sorted(set(old.get("files", [])) - owned):
         target = folder / rel
+        if root not in target.resolve().parents:
+            continue  # the manifest names a file outside the site: never touched
         if target.is_file():
             target.unlink()
             done.removed += 1

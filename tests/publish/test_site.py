@@ -3,6 +3,7 @@ what changed, the daemon's hook, the command and the config key."""
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -190,3 +191,17 @@ def test_the_maps_are_drawn_by_the_picture_module(post: Post, tmp_path: Path, fm
     assert not list((out / "games/g2").glob(f"*.{fmt}"))
     assert "<img" not in (out / "games/g2/index.html").read_text()
     assert f'<img src="1.{fmt}"' in (out / "games/g1/index.html").read_text()
+
+
+def test_a_manifest_naming_files_outside_the_site_removes_none(post: Post, tmp_path: Path) -> None:
+    start(post, "classic", list(CLASSIC_POWERS))
+    out = tmp_path / "site"
+    publish.publish(post.judge, out, draw=view_dump)
+    outside = tmp_path / "precious.txt"
+    outside.write_text("keep me\n")
+    manifest = json.loads((out / publish.MANIFEST).read_text())
+    manifest["files"] += ["../precious.txt", str(outside)]
+    manifest["site"] = ""
+    (out / publish.MANIFEST).write_text(json.dumps(manifest))
+    done = publish.publish(post.judge, out, draw=view_dump)
+    assert done.removed == 0 and outside.read_text() == "keep me\n"
