@@ -29,8 +29,8 @@ from typing import Any
 
 from .geography import DipMap
 from .phases import PhaseReport, Position, run_phase, split_phase
-from .resolver import Strengths
-from .serial import position_json, power_name, read_position, read_power
+from .resolver import VOID, Strengths
+from .serial import position_json, power_name, read_position, read_power, upper_locations
 
 _KNOWN_KEYS = {
     "game",
@@ -94,6 +94,15 @@ def write_result(dm: DipMap, game_id: str, report: PhaseReport) -> dict[str, Any
     """The output document for one played phase."""
     results: dict[str, list[str]] = {}
     reasons: dict[str, str] = {}
+    if report.start is not None and report.movement is not None:
+        # A movement phase played without entries: each unit's codes by province.
+        codes, void = report.movement.codes, report.void
+        locs = upper_locations(dm)
+        for prov, u in report.start.items():
+            key = f"{u.type} {locs[u.loc]}"
+            results[key] = codes[prov]
+            if prov in void and VOID in codes[prov]:
+                reasons[key] = void[prov]
     for e in report.entries:
         if not e.unit:
             continue  # a waived build names no unit
@@ -156,5 +165,5 @@ def adjudicate_document(
     ``strengths`` is the variant hook of :class:`~games.diplomacy.game.DiplomacyGame`."""
     pos, orders = read_document(dm, doc)
     hook = strengths(pos) if strengths is not None and pos.phase.endswith("M") else None
-    report = run_phase(pos, orders, hook, texts=False)
+    report = run_phase(pos, orders, hook, entries=False)
     return write_result(dm, game_id, report)

@@ -184,6 +184,12 @@ class PhaseReport:
     destroyed: list[Entry] = field(default_factory=list)
     """Dislodged units with nowhere to go, disbanded without a retreat phase."""
     movement: MovementResult | None = None
+    start: Mapping[int, Unit] | None = None
+    """A movement phase played with ``entries=False``: the units at its start
+    by province (what became of each is in ``movement.codes``)."""
+    void: Mapping[int, str] = field(default_factory=dict)
+    """A movement phase played with ``entries=False``: why the orders of a
+    unit (by province) were void."""
 
 
 def locate(dm: DipMap, line: str) -> int | None:
@@ -206,15 +212,17 @@ def run_phase(
     orders: Mapping[int, Sequence[str]],
     strengths: Strengths | None = None,
     *,
-    texts: bool = True,
+    entries: bool = True,
 ) -> PhaseReport:
     """Play ``pos.phase`` with ``orders`` (power index -> order lines, in the
     order given) and advance to the next phase with something to decide.
-    With ``texts=False`` the entries of a movement phase leave ``order``
-    empty (a caller that reports only results: the offline format)."""
+    With ``entries=False`` the report of a movement phase has no entries for
+    the units on the board: ``start``, ``movement.codes`` and ``void`` say
+    what became of each (for a caller that reports only results: the
+    offline format)."""
     _, _, kind = split_phase(pos.phase)
     if kind == MOVEMENT:
-        return _movement(pos, orders, strengths, texts)
+        return _movement(pos, orders, strengths, entries)
     if kind == RETREATS:
         return _retreats(pos, orders)
     return _adjustments(pos, orders)
@@ -286,7 +294,10 @@ def _collect(
 
 
 def _movement(
-    pos: Position, orders: Mapping[int, Sequence[str]], strengths: Strengths | None, texts: bool
+    pos: Position,
+    orders: Mapping[int, Sequence[str]],
+    strengths: Strengths | None,
+    with_entries: bool,
 ) -> PhaseReport:
     dm = pos.dm
     sit = Situation(pos.board, MOVEMENT)
@@ -296,16 +307,15 @@ def _movement(
     result = adjudicate_movement(pos.board, legal, tuple(bad), strengths)
     entries: list[Entry] = []
     units = pos.board.units
-    text = dm.loc_text
-    for prov in sorted(units, key=dm.rank.__getitem__):
+    for prov in sorted(units, key=dm.rank.__getitem__) if with_entries else ():
         unit = units[prov]
-        order = legal.get(prov) if texts else None
+        order = legal.get(prov)
         entries.append(
             Entry(
                 unit.power,
-                f"{unit.type} {text(unit.loc)}",
+                _unit_text(dm, unit),
                 order_text(dm, order) if order else None,
-                result.codes[prov],
+                list(result.codes[prov]),
                 bad.get(prov, ""),
             )
         )
@@ -317,6 +327,8 @@ def _movement(
     season, year, _ = split_phase(pos.phase)
     after = Position(f"{season}{year}R", result.board, dict(pos.owner), dislodged)
     report = PhaseReport(pos.phase, entries, ignored, after, movement=result)
+    if not with_entries:
+        report.start, report.void = units, bad
     if any(d.retreats for d in dislodged.values()):
         return report
     _disband_stranded(report)

@@ -32,6 +32,11 @@ def _spelling(dm: DipMap, upper: bool) -> tuple[list[str], list[str]]:
 _SPELLINGS: dict[tuple[int, bool], tuple[DipMap, list[str], list[str]]] = {}
 
 
+def upper_locations(dm: DipMap) -> list[str]:
+    """Location texts in the offline spelling (``"STP/SC"``), by index."""
+    return _spelling(dm, True)[1]
+
+
 def power_name(dm: DipMap, idx: int, upper: bool) -> str:
     name = dm.powers[idx].name
     return name.upper() if upper else name
