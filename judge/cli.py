@@ -10,7 +10,7 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -554,41 +554,9 @@ def adjudicate() -> None:
       echo '{"game": "classic", "phase": "S1901M", "orders": {"FRANCE": ["A PAR - BUR"]}}' \\
         | judge adjudicate
     """
-    import gc
+    from judge.offline import adjudicate_stream
 
-    from judge import registry
-    from judge.engine import OfflineAdjudicator
-
-    # A stream of documents allocates much and keeps little: what was loaded
-    # at start stays out of the collector's sight, and it runs less often.
-    gc.freeze()
-    gc.set_threshold(20_000, 20, 20)
-    encode = json.JSONEncoder(sort_keys=True).encode
-    games: dict[str, OfflineAdjudicator] = {}
-    write = sys.stdout.write
-    status = 0
-    for number, text in enumerate(sys.stdin, 1):
-        if not text.strip():
-            continue
-        out: dict[str, Any]
-        try:
-            doc = json.loads(text)
-            if not isinstance(doc, dict) or "game" not in doc:
-                raise ValueError('a document is a JSON object with a "game" field')
-            name = str(doc["game"])
-            g = games.get(name)
-            if g is None:
-                found = registry.get(name)
-                if not isinstance(found, OfflineAdjudicator):
-                    raise ValueError(f"{found.id} has no offline adjudication")
-                g = games[name] = found
-            out = g.adjudicate_json(doc)
-        except (ValueError, registry.UnknownGame) as exc:
-            out = {"error": f"line {number}: {exc}"}
-            status = 1
-        write(encode(out) + "\n")
-    sys.stdout.flush()
-    sys.exit(status)
+    sys.exit(adjudicate_stream(sys.stdin, sys.stdout))
 
 
 @main.command()

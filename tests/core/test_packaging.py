@@ -16,4 +16,4 @@ def test_every_template_folder_and_schema_is_shipped() -> None:
         if folder.is_dir() and any(folder.glob("*.j2")):
             assert f"templates/{folder.name}/*.j2" in globs, folder.name
     assert "schemas/*.json" in globs
-    assert data["project"]["scripts"]["judge"] == "judge.cli:main"
+    assert data["project"]["scripts"]["judge"] == "judge.entry:run"

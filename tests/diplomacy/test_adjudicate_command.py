@@ -42,19 +42,29 @@ MAIL_STACK = (
 _PROBE = """
 import atexit, json, sys
 atexit.register(lambda: sys.stderr.write("MODULES " + json.dumps(sorted(sys.modules)) + "\\n"))
-from judge.cli import main
-main(["adjudicate"], prog_name="judge")
 """
+#: The program as installed (the console script), and the click command.
+ROUTES = {
+    "program": "sys.argv = ['judge', 'adjudicate']\nfrom judge.entry import run\nrun()\n",
+    "click": "from judge.cli import main\nmain(['adjudicate'], prog_name='judge')\n",
+}
 
 
-def test_adjudicate_does_not_import_the_mail_stack() -> None:
+@pytest.mark.parametrize(
+    ("route", "also_absent"),
+    [("program", ("click", "logging", "tomllib")), ("click", ())],
+    ids=["judge adjudicate", "through the click group"],
+)
+def test_adjudicate_does_not_import_the_mail_stack(
+    route: str, also_absent: tuple[str, ...]
+) -> None:
     doc = {
         "game": "classic",
         "phase": "S1901M",
         "orders": {"ENGLAND": ["F LON - NTH", "A LVP - YOR"], "FRANCE": ["A PAR - BUR"]},
     }
     run = subprocess.run(
-        [sys.executable, "-c", _PROBE],
+        [sys.executable, "-c", _PROBE + ROUTES[route]],
         input=json.dumps(doc) + "\n",
         capture_output=True,
         text=True,
@@ -68,9 +78,8 @@ def test_adjudicate_does_not_import_the_mail_stack() -> None:
     line = next(x for x in run.stderr.splitlines() if x.startswith("MODULES "))
     modules = set(json.loads(line.removeprefix("MODULES ")))
     assert "games.classic" in modules  # the probe did see the command run
-    loaded = sorted(
-        m for m in modules if any(m == bad or m.startswith(bad + ".") for bad in MAIL_STACK)
-    )
+    absent = (*MAIL_STACK, *also_absent)
+    loaded = sorted(m for m in modules if any(m == x or m.startswith(x + ".") for x in absent))
     assert loaded == []
 
 

@@ -1,0 +1,54 @@
+"""The offline adjudication stream behind ``judge adjudicate``: one JSON
+document per line in, one result per line out, for tools.
+
+It loads only the game whose ``"game"`` a document names (through
+:mod:`judge.registry`) and nothing of the mail service, the store or the
+templates, so that a tool piping many positions through one process pays
+only for adjudication.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+from collections.abc import Iterable
+from typing import IO, Any
+
+from judge import registry
+from judge.engine import OfflineAdjudicator
+
+
+def adjudicate_stream(lines: Iterable[str], out: IO[str]) -> int:
+    """Adjudicate each JSON document of ``lines`` and write its result (or
+    ``{"error": "line N: ..."}``) as one line of ``out``. Returns the exit
+    status: 0, or 1 when some document was refused."""
+    # A stream of documents allocates much and keeps little: what was loaded
+    # at start stays out of the collector's sight, and it runs less often.
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 20)
+    encode = json.JSONEncoder(sort_keys=True).encode
+    games: dict[str, OfflineAdjudicator] = {}
+    write = out.write
+    status = 0
+    for number, text in enumerate(lines, 1):
+        if not text.strip():
+            continue
+        result: dict[str, Any]
+        try:
+            doc = json.loads(text)
+            if not isinstance(doc, dict) or "game" not in doc:
+                raise ValueError('a document is a JSON object with a "game" field')
+            name = str(doc["game"])
+            game = games.get(name)
+            if game is None:
+                found = registry.get(name)
+                if not isinstance(found, OfflineAdjudicator):
+                    raise ValueError(f"{found.id} has no offline adjudication")
+                game = games[name] = found
+            result = game.adjudicate_json(doc)
+        except (ValueError, registry.UnknownGame) as exc:
+            result = {"error": f"line {number}: {exc}"}
+            status = 1
+        write(encode(result) + "\n")
+    out.flush()
+    return status
