@@ -67,6 +67,20 @@ KIND_NAMES = {MOVEMENT: "movement", RETREATS: "retreats", ADJUSTMENTS: "adjustme
 
 def split_phase(phase: str) -> tuple[str, int, str]:
     """``"F1901R"`` -> ``("F", 1901, "R")``; ValueError for a malformed name."""
+    known = _PHASES.get(phase)
+    if known is not None:
+        return known
+    parts = _split_phase(phase)
+    if len(_PHASES) < 10_000:
+        _PHASES[phase] = parts
+    return parts
+
+
+_PHASES: dict[str, tuple[str, int, str]] = {}
+"""Phase names already split."""
+
+
+def _split_phase(phase: str) -> tuple[str, int, str]:
     m = PHASE_RE.match(phase.strip().upper())
     if not m:
         raise ValueError(f"not a phase name: {phase!r} (like S1901M, F1901R, W1901A)")
@@ -356,8 +370,9 @@ def _after_retreats(report: PhaseReport, season: str, year: int) -> None:
         pos.phase = f"F{year}M"
         return
     # End of the fall turn: centres change hands (rule: ownership after fall).
+    provinces = pos.dm.provinces
     for prov, unit in pos.board.units.items():
-        if pos.dm.provinces[prov].centre:
+        if provinces[prov].centre:
             pos.owner[prov] = unit.power
     pos.phase = f"W{year}A"
     if not pos.deciders():
