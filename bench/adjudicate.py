@@ -248,8 +248,9 @@ for text in sys.stdin:
     for power, orders in doc["orders"].items():
         game.set_orders(power, orders)
     game.process()
-    out.append(json.dumps({p: sorted(u for u in units if not u.startswith("*"))
-                           for p, units in game.get_units().items() if units}))
+    standing = {p: sorted(u for u in units if not u.startswith("*"))
+                for p, units in game.get_units().items()}
+    out.append(json.dumps({p: units for p, units in standing.items() if units}))
 sys.stdout.write("\\n".join(out) + "\\n")
 """
 
