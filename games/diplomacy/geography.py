@@ -23,6 +23,7 @@ import hashlib
 import os
 import pickle
 import re
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -455,8 +456,9 @@ def load_map(path: Path) -> DipMap:
     The built map is kept beside the file (``__pycache__/<name>.<key>.pickle``,
     as Python keeps compiled modules) under a key made of the file's bytes and
     this module's source, so a later start reads it back instead of parsing
-    the YAML again; a changed map file or map model is read afresh. Where the
-    folder cannot be written, the map is simply built each time."""
+    the YAML again; a changed map file or map model is read afresh (and the
+    stale copy removed). Where the folder cannot be written, or Python is
+    told not to write bytecode, the map is simply built each time."""
     data = path.read_bytes()
     key = hashlib.sha256(data + Path(__file__).read_bytes()).hexdigest()[:20]
     cache = path.parent / "__pycache__" / f"{path.name}.{key}.pickle"
@@ -464,7 +466,7 @@ def load_map(path: Path) -> DipMap:
         dm = pickle.loads(cache.read_bytes())
         if isinstance(dm, DipMap):
             return dm
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError):
+    except Exception:  # no copy, or a damaged one: build it
         pass
     import yaml  # only when the map is not cached: the parser takes longer to load than the map
 
@@ -472,8 +474,12 @@ def load_map(path: Path) -> DipMap:
     if not isinstance(raw, dict):
         raise MapError(f"{path.name}: not a mapping")
     dm = build_map(raw)
+    if sys.dont_write_bytecode:
+        return dm
     try:
         cache.parent.mkdir(exist_ok=True)
+        for stale in cache.parent.glob(f"{path.name}.*.pickle"):
+            stale.unlink()
         tmp = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
         tmp.write_bytes(pickle.dumps(dm, protocol=pickle.HIGHEST_PROTOCOL))
         os.replace(tmp, cache)
