@@ -416,6 +416,10 @@ def start(game: Game, options: Mapping[str, JSON], seed: bytes) -> Step:
     rng = Rng(seed, 0)
     state = game.setup(dict(options), rng)
     table = Table(game=game.id, options=dict(options), state=state, counter=rng.counter)
+    for role in game.roles(state):  # the game's standing answers to begin with
+        for window, answer_text, when in game.standing_answers(state, role):
+            table.policies.setdefault(role, {}).setdefault(window, []).append(
+                {"answer": answer_text, "when": when})
     _outcome(game, table)
     _sync(game, table)
     entry = Entry("setup", None, {"options": dict(options)}, rng.draws)

@@ -389,6 +389,9 @@ class Game(Protocol):
     """The kinds of response window, for POLICY."""
     playthrough_options: Mapping[str, JSON]
     """Options under which random playthroughs end quickly (contract suite, demo)."""
+    team_victories: bool
+    """A victory may be shared by a team (Kingdom Wars: every player of the
+    winning kingdom), not only won by one player."""
     victory_playthroughs: Sequence[Mapping[str, JSON]]
     """Option sets (over ``playthrough_options``) under which a seeded random
     playthrough ends in a victory: one winner, no draw."""
@@ -465,6 +468,14 @@ class Game(Protocol):
         """The text of a card, skill or rule for ``HELP <topic>``, if any."""
         ...
 
+    def standing_answers(self, state: State, role: Role) -> list[tuple[str, str, str]]:
+        """The standing answers each seat starts with, as ``(window, answer,
+        condition)`` (``("negation", "ASK", "CAN")``): a game with many
+        windows offered to everyone (Kingdom Wars) asks a seat only when it
+        can answer, unless the seat says otherwise with POLICY. The seat
+        sees and changes them like its own."""
+        ...
+
     def introduction(self, state: State, role: Role) -> str:
         """Text for ``role``'s first report (its cards' texts, say)."""
         ...
@@ -507,6 +518,7 @@ class GameBase:
     windows: tuple[WindowSpec, ...] = ()
     playthrough_options: Mapping[str, JSON] = {}
     victory_playthroughs: Sequence[Mapping[str, JSON]] = ()
+    team_victories: bool = False
 
     def pending(self, state: State) -> list[Decision]:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -547,6 +559,9 @@ class GameBase:
 
     def help_topic(self, topic: str) -> str | None:
         return None
+
+    def standing_answers(self, state: State, role: Role) -> list[tuple[str, str, str]]:
+        return []
 
     def introduction(self, state: State, role: Role) -> str:
         return ""

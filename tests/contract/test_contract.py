@@ -113,9 +113,12 @@ def check_ends(game: Game, p: Playthrough) -> None:
 def check_victory(game: Game, p: Playthrough) -> None:
     """A playthrough under one of the game's ``victory_playthroughs`` ends in a
     victory: an outcome with one winner, not a draw (nor one shared by several
-    players at the agreed end)."""
+    players at the agreed end); in a game of teams (``team_victories``), the
+    winners of one team, at least one."""
     assert p.outcome is not None, f"{game.id} seed {p.seed} {p.options}: no outcome"
-    assert len(p.outcome.winners) == 1 and not p.outcome.draw, (
+    wanted = len(p.outcome.winners) >= 1 if game.team_victories else len(
+        p.outcome.winners) == 1
+    assert wanted and not p.outcome.draw, (
         f"{game.id} seed {p.seed} {p.options}: ends without a victory: {p.outcome}"
     )
 

@@ -195,6 +195,7 @@ class _Pure(GameBase):
         self.windows = game.windows
         self.playthrough_options = game.playthrough_options
         self.victory_playthroughs = game.victory_playthroughs
+        self.team_victories = game.team_victories
         self.steps = 0
 
     def _pure(self, state: State, before: str, what: str) -> None:
@@ -267,6 +268,9 @@ class _Pure(GameBase):
 
     def policy_holds(self, view: Mapping[str, JSON], decision: Decision, condition: str) -> bool:
         return self.inner.policy_holds(view, decision, condition)
+
+    def standing_answers(self, state: State, role: Role) -> list[tuple[str, str, str]]:
+        return self.inner.standing_answers(state, role)
 
     def help_topic(self, topic: str) -> str | None:
         return self.inner.help_topic(topic)

@@ -1,0 +1,3 @@
+"""The skills of the Wei generals (see skills/__init__.py for the hooks)."""
+
+from __future__ import annotations
