@@ -94,7 +94,6 @@ def check_use(g: Ctx, seat: str, v: dict[str, Any], on: list[str], *,
         raise IllegalLine(f"{seat_label(dead[0])} is out of the game")
     if len(set(on)) != len(on):
         raise IllegalLine("a player is named twice")
-    others = [r for r in on if r != seat]
     if kind in ATTACKS:
         limit = S.modify(g, "attack_targets", 1, src=seat, card=v)
         if not on:
@@ -335,7 +334,7 @@ def _use_target(g: Ctx, t: Task) -> None:
     r = t["target"]
     if r in rec["cancel"] or r not in rec["targets"]:
         return
-    if not g.alive(r) or not g.alive(rec["user"]) and rec["card"]["kind"] in ATTACKS:
+    if not g.alive(r) or (not g.alive(rec["user"]) and rec["card"]["kind"] in ATTACKS):
         return
     if any(g.kingdom(r) == k and g.same_force(r, f) for k, f in rec["force_cancel"]):
         g.pub(f"{describe(rec['card'])} is cancelled on {seat_label(r)} (Negation on the "
@@ -891,7 +890,7 @@ def _know(g: Ctx, rec: Rec, r: str) -> None:
 
 @task("know_view")
 def _know_view(g: Ctx, t: Task) -> None:
-    from games.kingdom_wars.play import view_general  # noqa: PLC0415
+    from games.kingdom_wars.play import view_general
 
     rec = g.s["uses"][t["uid"]]
     user, r = rec["user"], t["target"]
@@ -914,5 +913,16 @@ def negation_kinds() -> tuple[str, ...]:
     return ("negation", "negation-force")
 
 
-__all__ = ["EFFECTS", "check_use", "target_choices", "use", "pick_from", "describe",
-           "is_trick", "is_delayed", "attack_limit", "in_attack_range", "label"]
+__all__ = [
+    "EFFECTS",
+    "attack_limit",
+    "check_use",
+    "describe",
+    "in_attack_range",
+    "is_delayed",
+    "is_trick",
+    "label",
+    "pick_from",
+    "target_choices",
+    "use",
+]

@@ -140,7 +140,8 @@ def _what(words: Sequence[str]) -> tuple[str, str] | None:
     if c is not None:
         return "card", c.id
     if key(text) in {key(v) for v in MARKERS.values()} | set(MARKERS):
-        return "marker", next(k for k, v in MARKERS.items() if key(v) == key(text) or k == key(text))
+        found = next(k for k, v in MARKERS.items() if key(v) == key(text) or k == key(text))
+        return "marker", found
     if key(text) in ("death-match",):
         return "rule", "death-match"
     return None
@@ -274,19 +275,22 @@ def canonical(cmd: Cmd) -> str:
             out += f" WITH {wtext}"
         if on:
             out += f" ON {on}"
-        return out
-    # USE
+        return str(out)
+    return _use_text(cmd, ctext, by_text, on)
+
+
+def _use_text(cmd: Cmd, ctext: str, by_text: str, on: str) -> str:
     if cmd.get("skill"):
         out = f"USE {DATA.skills[cmd['skill']].name}"
         if cmd.get("words"):
             out += " " + " ".join(cmd["words"])
         if ctext:
             out += f" WITH {ctext}"
-    elif by:
+    elif cmd.get("by"):
         out = f"USE {DATA.cards[cmd['kind']].name} BY {by_text} WITH {ctext}"
     else:
         out = f"USE {ctext}"
-    return out + (f" ON {on}" if on else "")
+    return str(out + (f" ON {on}" if on else ""))
 
 
 def _by_name(by: str) -> str:

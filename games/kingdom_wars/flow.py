@@ -29,7 +29,6 @@ from games.kingdom_wars.table import (
     vcard,
     vlabel,
 )
-from judge.engine import IllegalLine
 
 Cmd = dict[str, Any]
 Ask = dict[str, Any]
@@ -256,7 +255,7 @@ def _play(g: Ctx, t: Task) -> None:
 
 @answer("play")
 def _answer_play(g: Ctx, ask: Ask, role: str, cmd: Cmd) -> None:
-    from games.kingdom_wars import play  # noqa: PLC0415
+    from games.kingdom_wars import play
 
     pop_ask(g, ask)
     if cmd["verb"] == "PASS":
@@ -503,7 +502,7 @@ def _moment(g: Ctx, t: Task) -> None:
 @task("fire")
 def _fire(g: Ctx, t: Task) -> None:
     sk = S.of(t["skill"])
-    if sk is None or not g.alive(t["seat"]) and t["m"]["name"] != "death":
+    if sk is None or (not g.alive(t["seat"]) and t["m"]["name"] != "death"):
         return
     if not sk.applies(g, t["seat"], t["m"]):
         return
@@ -567,7 +566,7 @@ def respond(g: Ctx, want: str, roles: Sequence[str], what: str, window: str, *,
 
 @answer("respond")
 def _answer_respond(g: Ctx, ask: Ask, role: str, cmd: Cmd) -> None:
-    from games.kingdom_wars import play  # noqa: PLC0415
+    from games.kingdom_wars import play
 
     if cmd["verb"] == "PASS":
         ask["roles"] = [r for r in ask["roles"] if r != role]
@@ -615,7 +614,7 @@ def negation_window(g: Ctx, v: dict[str, Any], user: str | None, target: str,
 
 @answer("negate")
 def _answer_negate(g: Ctx, ask: Ask, role: str, cmd: Cmd) -> None:
-    from games.kingdom_wars import play  # noqa: PLC0415
+    from games.kingdom_wars import play
 
     ask["roles"] = [r for r in ask["roles"] if r != role]
     if cmd["verb"] == "PASS":

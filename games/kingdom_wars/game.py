@@ -21,7 +21,7 @@ trigger            RESPONSE   trigger
 
 from __future__ import annotations
 
-import copy
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -263,8 +263,8 @@ class KingdomWars(GameBase):
                 return cmd
             if cmd["verb"] != "USE" or not cmd.get("skill"):
                 raise IllegalLine("this window offers skills: USE <skill> or PASS",
-                                  hint=" or ".join(flow.trigger_options(g, ask, role) +
-                                                   ["PASS"]))
+                                  hint=" or ".join([*flow.trigger_options(g, ask, role),
+                                                   "PASS"]))
             sid = cmd["skill"]
             if sid not in g.skills(role, hidden=True):
                 raise IllegalLine(f"you have no skill {DATA.skills[sid].name}")
@@ -272,7 +272,7 @@ class KingdomWars(GameBase):
             sk = S.of(sid)
             if sk is None or not any(x.startswith(f"USE {sk.name}") for x in lines):
                 raise IllegalLine(f"{DATA.skills[sid].name} cannot be used now",
-                                  hint=" or ".join(lines + ["PASS"]))
+                                  hint=" or ".join([*lines, "PASS"]))
             out = dict(cmd)
             out["cards"] = play.resolve(g, role, cmd.get("refs", []),
                                         [*g.hand(role), *g.equips(role)])
@@ -308,7 +308,7 @@ class KingdomWars(GameBase):
         if state["stage"] != "play":
             raise IllegalLine("the generals are chosen by all players together",
                               line=action.text)
-        new = copy.deepcopy(state)
+        new = copy_state(state)
         g = Ctx(new, rng)
         ask = self._ask_for(new, role)
         assert ask is not None
@@ -325,7 +325,7 @@ class KingdomWars(GameBase):
         kingdom); the starting hands dealt; the first turn begins."""
         if state["stage"] != "generals":
             raise IllegalLine("there is nothing to resolve now")
-        new = copy.deepcopy(state)
+        new = copy_state(state)
         g = Ctx(new, rng)
         for r in new["seats"]:
             given = [a for a in orders.get(r, ()) if a.data.get("verb") == "GENERALS"]
@@ -399,7 +399,7 @@ class KingdomWars(GameBase):
     # ------------------------------------------------------------------ views
 
     def view(self, state: State, role: Role | None) -> dict[str, JSON]:
-        from games.kingdom_wars import views  # noqa: PLC0415
+        from games.kingdom_wars import views
 
         top = state["asks"][-1] if state["stage"] == "play" and state["asks"] else None
         phase = (self._phase_name(state, top) if top is not None else
@@ -455,6 +455,12 @@ class KingdomWars(GameBase):
         return helptext.introduction(state, role)
 
 
+def copy_state(state: State) -> State:
+    """A deep copy of a state (plain JSON), faster than copy.deepcopy."""
+    copied: State = json.loads(json.dumps(state))
+    return copied
+
+
 def _first_pair(dealt: Sequence[str]) -> tuple[str, str]:
     for a in dealt:
         for b in dealt:
@@ -480,4 +486,4 @@ def equip_labels(state: State, seat: str) -> list[str]:
 
 
 GAME = KingdomWars()
-__all__ = ["GAME", "KingdomWars", "InvalidLine"]
+__all__ = ["GAME", "InvalidLine", "KingdomWars"]

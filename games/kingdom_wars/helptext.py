@@ -90,7 +90,7 @@ def introduction(state: dict[str, Any], role: str) -> str:
     p = state["p"].get(role)
     if p is None:
         return ""
-    lines = [f"Your generals (HELP <name> for any card, skill or general):"]
+    lines = ["Your generals (HELP <name> for any card, skill or general):"]
     for slot in ("main", "deputy"):
         lines.append(f"  {slot}: {topic(p[slot])}")
     return "\n".join(lines)

@@ -18,7 +18,17 @@ from games.kingdom_wars import flow
 from games.kingdom_wars import skills as S
 from games.kingdom_wars.commands import MARKERS, canonical, ref_text
 from games.kingdom_wars.data import DATA
-from games.kingdom_wars.table import Ctx, card, code, is_kind, label, name_of, seat_label, vcard
+from games.kingdom_wars.table import (
+    Ctx,
+    card,
+    code,
+    is_kind,
+    label,
+    name_of,
+    seat_label,
+    task,
+    vcard,
+)
 from judge.engine import AmbiguousLine, IllegalLine
 
 Cmd = dict[str, Any]
@@ -267,7 +277,7 @@ def carry_out(g: Ctx, seat: str, cmd: Cmd) -> None:
         sk.do_active(g, seat, cmd)
         return
     by = cmd.get("by")
-    if by in DATA.skills:
+    if isinstance(by, str) and by in DATA.skills:
         slot = g.slot_of_skill(seat, by)
         if slot is not None and slot in g.hidden_slots(seat):
             flow.reveal(g, seat, [slot], f"to use {DATA.skills[by].name}")
@@ -485,7 +495,7 @@ def give_response(g: Ctx, ask: Ask, seat: str, cmd: Cmd) -> None:
            {"t": "counted", "serial": ask["serial"]})
 
 
-@flow.task("trigrams_result")
+@task("trigrams_result")
 def _trigrams_result(g: Ctx, t: dict[str, Any]) -> None:
     """Eight Trigrams Formation: "If the result is red, you are deemed to have
     used or played a [Dodge]" (not from the hand)."""
@@ -500,19 +510,19 @@ def _trigrams_result(g: Ctx, t: dict[str, Any]) -> None:
         g.pub("Black: the Eight Trigrams Formation gives no Dodge.")
 
 
-@flow.task("counted")
+@task("counted")
 def _counted(g: Ctx, t: dict[str, Any]) -> None:
     flow.response_counted(g, t["serial"])
 
 
-@flow.task("to_discard")
+@task("to_discard")
 def _to_discard(g: Ctx, t: dict[str, Any]) -> None:
     for c in t["cards"]:
         if g.where(c)[0] == "proc":
             g.to_discard([c])
 
 
-@flow.task("rescue_check")
+@task("rescue_check")
 def _rescue_check(g: Ctx, t: dict[str, Any]) -> None:
     ask = next((a for a in g.s["asks"] if a["serial"] == t["serial"]), None)
     if ask is not None and g.p(t["seat"])["hp"] > 0:

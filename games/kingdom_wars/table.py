@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from games.kingdom_wars.data import DATA, DeckCard
-from judge.engine import Event, Role, private, public
+from judge.engine import Event, private, public
 from judge.rng import Rng
 
 State = dict[str, Any]
@@ -115,8 +115,9 @@ def vlabel(v: Mapping[str, Any]) -> str:
     if v.get("by") is None and len(cids) == 1 and name_of(cids[0]) == v["kind"]:
         return label(cids[0])
     what = " + ".join(label(c) for c in cids)
-    by = DATA.skill(v["by"]).name if v.get("by") and DATA.skill(v["by"]) else (
-        DATA.cards[v["by"]].name if v.get("by") in DATA.cards else str(v.get("by") or ""))
+    raw = str(v.get("by") or "")
+    found = DATA.skill(raw) if raw else None
+    by = found.name if found else (DATA.cards[raw].name if raw in DATA.cards else raw)
     inner = ", ".join(x for x in (by, what) if x)
     return f"{kind} ({inner})" if inner else kind
 
@@ -344,7 +345,7 @@ class Ctx:
     def lost(self, seat: str, cids: Sequence[str], zones: Sequence[str]) -> None:
         """Cards left ``seat``'s hand or equipment (Appendix I, Lose a card):
         the moments skills watch for."""
-        from games.kingdom_wars import flow  # noqa: PLC0415  (flow imports table)
+        from games.kingdom_wars import flow
 
         if "equip" in zones:
             flow.equip_lost(self, seat, [c for c, z in zip(cids, zones, strict=True)
@@ -421,7 +422,7 @@ class Ctx:
         """The distance from ``a`` to ``b``: +1 for a +1 mount of ``b``, -1 for a
         -1 mount of ``a`` (Mount, with its example), skill modifiers, at least 1
         (the distance to oneself is always 0)."""
-        from games.kingdom_wars import skills  # noqa: PLC0415
+        from games.kingdom_wars import skills
 
         if a == b:
             return 0
@@ -439,7 +440,7 @@ class Ctx:
     def attack_range(self, seat: str) -> int:
         """1, or the weapon's range; Six Swords of Wu lengthens the range of the
         other players of its bearer's kingdom by 1."""
-        from games.kingdom_wars import skills  # noqa: PLC0415
+        from games.kingdom_wars import skills
 
         w = self.p(seat)["equip"]["weapon"]
         r = (card(w).range or 1) if w else 1
@@ -459,7 +460,7 @@ class Ctx:
         return bool(p["hp"] < p["max_hp"])
 
     def hand_limit(self, seat: str) -> int:
-        from games.kingdom_wars import skills  # noqa: PLC0415
+        from games.kingdom_wars import skills
 
         p = self.p(seat)
         limit = max(0, int(p["hp"])) + (2 if self.s["turn_flags"].get("yinyang_limit") else 0)

@@ -159,11 +159,27 @@ def check_json_round_trip(game: Game, p: Playthrough) -> None:
     _fail(problems, "state is not plain JSON")
 
 
+MAX_STEPS_CHECKED = 200
+"""The per-reader checks (views, reports, noninterference) look at every step
+of a playthrough of up to this many steps; of a longer one (a game of twelve
+seats), at this many steps spread evenly over it, the first and last always."""
+
+
+def checked_steps(p: Playthrough) -> list[Step]:
+    """The steps the per-reader checks look at (see MAX_STEPS_CHECKED)."""
+    steps = list(p.steps)
+    if len(steps) <= MAX_STEPS_CHECKED:
+        return steps
+    last = len(steps) - 1
+    picked = sorted({round(i * last / (MAX_STEPS_CHECKED - 1)) for i in range(MAX_STEPS_CHECKED)})
+    return [steps[i] for i in picked]
+
+
 def check_views(game: Game, p: Playthrough) -> None:
     """Every view (every role and the observer) at every step is plain JSON,
     validates against the game's view schema, and names game, phase and role."""
     problems: list[str] = []
-    for step in p.steps:
+    for step in checked_steps(p):
         where = _where(game, p, step)
         for reader in _readers(game, step.state):
             view = game.view(step.state, reader)
@@ -181,7 +197,7 @@ def check_views(game: Game, p: Playthrough) -> None:
 
 def check_reports_render(game: Game, p: Playthrough) -> None:
     """The game's report template renders for every reader at every step."""
-    for step in p.steps:
+    for step in checked_steps(p):
         for reader in _readers(game, step.state):
             text = render_report(game, game.view(step.state, reader), step.events, reader)
             assert text.strip(), f"{_where(game, p, step)}: empty report for {reader}"
@@ -430,7 +446,7 @@ def check_noninterference(game: Game, p: Playthrough) -> None:
     changed = 0
     hidden = 0
     rng = random.Random(f"scramble:{game.id}:{p.seed}:{canonical(p.options)}")
-    for step in p.steps:
+    for step in checked_steps(p):
         state = step.state
         if not game.zones(state):
             problems += _no_hidden_problems(game, p, step)

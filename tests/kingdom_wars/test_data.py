@@ -67,14 +67,13 @@ def test_the_files_load_into_typed_frozen_records() -> None:
     assert isinstance(DATA.deck[0], kw.DeckCard)
 
 
-def test_the_package_is_data_only_and_not_offered_as_a_game() -> None:
-    """No GAME yet: the registry does not offer the game (README, Status)."""
+def test_the_package_is_offered_as_a_game_on_its_data() -> None:
+    """The registry offers the game, by id and alias, built on these data."""
     package = sys.modules["games.kingdom_wars"]
-    assert not hasattr(package, "GAME")
     assert package.DATA is DATA
-    assert "kingdom_wars" not in [g.id for g in registry.available()]
-    with pytest.raises(registry.UnknownGame):
-        registry.get("kingdom_wars")
+    assert "kingdom_wars" in [g.id for g in registry.available()]
+    assert registry.get("kingdom_wars") is package.GAME
+    assert registry.get("kingdom-wars") is package.GAME
 
 
 # --------------------------------------------------------------------------- counts

@@ -89,11 +89,11 @@ class Skill:
     def check_trigger(self, g: Ctx, seat: str, m: Moment, cmd: Cmd) -> Cmd:
         """Check a trigger answer's arguments; return the checked command
         (raise IllegalLine when it does not fit)."""
-        from games.kingdom_wars.commands import canonical  # noqa: PLC0415
+        from games.kingdom_wars.commands import canonical
 
         text = canonical(cmd)
         if text not in self.lines(g, seat, m):
-            from judge.engine import IllegalLine  # noqa: PLC0415
+            from judge.engine import IllegalLine
 
             raise IllegalLine(f"{self.name} cannot be used that way now",
                               hint=" or ".join(self.lines(g, seat, m)) or "PASS")
@@ -110,10 +110,10 @@ class Skill:
 
     def check_active(self, g: Ctx, seat: str, cmd: Cmd) -> Cmd:
         """Check an active use; return the checked command."""
-        from judge.engine import IllegalLine  # noqa: PLC0415
+        from judge.engine import IllegalLine
 
         lines = self.active_lines(g, seat)
-        from games.kingdom_wars.commands import canonical  # noqa: PLC0415
+        from games.kingdom_wars.commands import canonical
 
         if canonical(cmd) in lines:
             return cmd
@@ -154,6 +154,7 @@ SKILLS: dict[str, Skill] = {}
 
 def register(cls: type[Skill]) -> type[Skill]:
     """Class decorator: register one instance of ``cls`` under its ``id``."""
+    _overriding_cache.clear()
     inst = cls()
     if inst.id not in DATA.skills:
         raise ValueError(f"no skill {inst.id!r} in skills.yaml")
@@ -167,25 +168,49 @@ def of(skill_id: str) -> Skill | None:
     return SKILLS.get(skill_id)
 
 
+_overriding_cache: dict[str, frozenset[str]] = {}
+
+
+def _overriding(method: str) -> frozenset[str]:
+    """The skills whose class overrides ``method`` of :class:`Skill`."""
+    got = _overriding_cache.get(method)
+    if got is None:
+        base = getattr(Skill, method)
+        got = frozenset(sid for sid, sk in SKILLS.items()
+                        if getattr(type(sk), method) is not base)
+        _overriding_cache[method] = got
+    return got
+
+
+def _holders(g: Ctx, ids: frozenset[str]) -> list[tuple[str, Skill]]:
+    """(seat, skill) for the exposed skills among ``ids`` of the living seats."""
+    if not ids:
+        return []
+    out = []
+    for seat in g.living():
+        p = g.p(seat)
+        for slot, up in zip(("main", "deputy"), p["shown"], strict=True):
+            if not up:
+                continue
+            for sid in DATA.generals[p[slot]].skills:
+                if sid in ids and sid not in p.get("lost_skills", []):
+                    out.append((seat, SKILLS[sid]))
+    return out
+
+
 def modify(g: Ctx, what: str, value: int, **kw: Any) -> int:
     """``value`` as every exposed skill at the table changes it."""
-    for seat in g.living():
-        for sid in g.skills(seat):
-            sk = SKILLS.get(sid)
-            if sk is not None:
-                value = sk.modify(g, seat, what, value, kw)
+    for seat, sk in _holders(g, _overriding("modify")):
+        value = sk.modify(g, seat, what, value, kw)
     return value
 
 
 def forbids(g: Ctx, what: str, **kw: Any) -> str | None:
     """The first exposed skill's reason to forbid it, if any."""
-    for seat in g.living():
-        for sid in g.skills(seat):
-            sk = SKILLS.get(sid)
-            if sk is not None:
-                why = sk.forbids(g, seat, what, kw)
-                if why:
-                    return why
+    for seat, sk in _holders(g, _overriding("forbids")):
+        why = sk.forbids(g, seat, what, kw)
+        if why:
+            return why
     return None
 
 
@@ -199,4 +224,4 @@ Loader = Callable[[], None]
 
 def load_all() -> None:
     """Import the kingdom modules, which register their skills."""
-    from games.kingdom_wars.skills import neutral, shu, wei, wu  # noqa: F401, PLC0415
+    from games.kingdom_wars.skills import neutral, shu, wei, wu  # noqa: F401
