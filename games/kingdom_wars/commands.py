@@ -43,6 +43,7 @@ MARKERS = {"yin-yang": "Yin-Yang", "pioneer": "Pioneer", "perfect-pair": "Perfec
 RESPONSE_KIND = {"DODGE": "dodge", "ATTACK": "attack", "NEGATE": "negation", "PEACH": "peach",
                  "WINE": "wine"}
 
+_ATTACK_BY_FIRE = re.compile(r"\battack\s+by\s+fire\b", re.IGNORECASE)
 _CODE = re.compile(r"([SHCD])(A|K|Q|J|10|[2-9])", re.IGNORECASE)
 _RANK_NUM = {"A": 1, "J": 11, "Q": 12, "K": 13}
 
@@ -150,7 +151,8 @@ def _what(words: Sequence[str]) -> tuple[str, str] | None:
 def syntax(line: str) -> Cmd:
     """Read one line into a command, without looking at the game (InvalidLine
     when the words do not make a Kingdom Wars command)."""
-    words = line.replace(",", " ").split()
+    # "Attack by Fire" holds the keyword BY: read it as one word first.
+    words = _ATTACK_BY_FIRE.sub("attack-by-fire", line.replace(",", " ")).split()
     if not words:
         raise InvalidLine("empty line", line=line)
     verb = words[0].upper()

@@ -208,8 +208,8 @@ def _answer_reveal(g: Ctx, ask: Ask, role: str, cmd: Cmd) -> None:
 def _judgement_phase(g: Ctx, seat: str) -> None:
     """Judgement Phase: time-delay spells, "in sequence starting from the last to
     the first time-delay spell card that was placed"."""
-    for j in reversed(list(g.judges(seat))):
-        g.push({"t": "delayed", "seat": seat, "card": j["card"], "as": j["as"]})
+    g.push(*({"t": "delayed", "seat": seat, "card": j["card"], "as": j["as"]}
+             for j in reversed(list(g.judges(seat)))))
 
 
 def _draw_phase(g: Ctx, seat: str) -> None:

@@ -1,0 +1,89 @@
+"""Standing answers for Kingdom Wars windows (games/kingdom_wars/policy.py):
+the conditions the issue names ("play a Dodge when attacked while I hold one;
+never Negate unless a spell targets me or my kingdom; Peach a dying seat of my
+kingdom or myself"), each tested on the seat's own view and the window's
+public context, and the default "ask me when I can answer"."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.kingdom_wars import GAME, policy
+from judge.engine import IllegalLine
+from tests.kingdom_wars.helpers import answer, ask, copy_of, decision, play, table
+
+GENS = {"A": ("cao-cao", "xu-chu"), "B": ("liu-bei", "guan-yu"),
+        "C": ("zhang-fei", "zhao-yun"), "D": ("lv-bu", "diao-chan")}
+
+
+def holds(state: dict, role: str, window: str, words: str) -> bool:
+    cond = GAME.policy_condition(window, words.split())
+    return GAME.policy_holds(GAME.view(state, role), decision(state), cond)
+
+
+def test_conditions_are_canonical_and_checked() -> None:
+    assert GAME.policy_condition("dodge", ["holding", "dodge"]) == "HOLDING 1 Dodge"
+    assert GAME.policy_condition("negation", "TARGET kingdom AND can".split()) == (
+        "TARGET KINGDOM AND CAN")
+    assert GAME.policy_condition("rescue", ["DYING", "me"]) == "DYING ME"
+    with pytest.raises(IllegalLine, match="not a condition"):
+        GAME.policy_condition("dodge", ["DYING", "ME"])
+    with pytest.raises(IllegalLine, match="not a card"):
+        GAME.policy_condition("dodge", ["HOLDING", "2", "Kumquat"])
+
+
+def test_dodge_when_attacked_while_holding_one() -> None:
+    s = table(GENS, hands={"A": [copy_of("attack", "spades", 7)], "B": [copy_of("dodge")]})
+    s, _ = play(s, "A", "USE Attack S7 ON B")
+    assert holds(s, "B", "dodge", "HOLDING Dodge") and holds(s, "B", "dodge", "CAN")
+    assert not holds(s, "B", "dodge", "HOLDING 2 Dodge")
+    s2 = table(GENS, hands={"A": [copy_of("attack", "spades", 7)]})
+    s2, _ = play(s2, "A", "USE Attack S7 ON B")
+    assert not holds(s2, "B", "dodge", "CAN")  # nothing to answer with: the default passes
+
+
+def test_negate_only_what_targets_me_or_my_kingdom() -> None:
+    """B and C are exposed Shu: a spell on C targets B's kingdom; one on D does
+    not."""
+    s = table(GENS, hands={"A": [copy_of("duel"), copy_of("burning-bridges")],
+                           "B": [copy_of("negation")],
+                           "D": [copy_of("peach")]},
+              shown={"B": ["main"], "C": ["main"]})
+    s1, _ = play(s, "A", "USE Duel ON C")
+    assert holds(s1, "B", "negation", "TARGET KINGDOM")
+    assert not holds(s1, "B", "negation", "TARGET ME")
+    assert holds(s1, "B", "negation", "TARGET OTHER") is False
+    s2, _ = play(s, "A", "USE Burning Bridges ON D")
+    assert not holds(s2, "B", "negation", "TARGET KINGDOM")
+    assert holds(s2, "B", "negation", "BY ME") is False and holds(s2, "A", "negation", "BY ME")
+    assert holds(s2, "B", "negation", "CARD Burning Bridges")
+
+
+def test_peach_a_dying_seat_of_my_kingdom_or_myself() -> None:
+    s = table(GENS, hands={"A": [copy_of("attack", "spades", 7)], "B": [copy_of("peach")]},
+              shown={"B": ["main"], "C": ["main"]}, hp={"C": 1}, turn="A")
+    # A cannot reach C (distance 2): hurt C by hand to open the rescue window
+    from games.kingdom_wars import flow
+    from games.kingdom_wars.table import Ctx
+    from tests.kingdom_wars.helpers import rng
+
+    g = Ctx(s, rng(5))
+    s["asks"].clear()
+    g.push({"t": "play", "seat": "A"})
+    flow.damage(g, "A", "C", 1)
+    flow.run(g)
+    assert ask(s)["window"] == "rescue"
+    assert holds(s, "B", "rescue", "DYING KINGDOM") and not holds(s, "B", "rescue", "DYING ME")
+    assert holds(s, "C", "rescue", "DYING ME") and holds(s, "B", "rescue", "CAN")
+    s, _ = answer(s, {"B": ["PEACH"]})
+    assert s["p"]["C"]["hp"] == 1
+
+
+def test_every_seat_starts_asking_only_when_it_can_answer() -> None:
+    """The default standing answers: for each window kind, ASK WHEN CAN, then
+    PASS."""
+    got = GAME.standing_answers({}, "A")
+    kinds = {w.kind for w in policy.WINDOWS}
+    assert {(k, "ASK", "CAN") for k in kinds} <= set(got)
+    assert {(k, "PASS", "") for k in kinds} <= set(got)
+    assert kinds == {"negation", "dodge", "attack", "rescue", "trigger"}
