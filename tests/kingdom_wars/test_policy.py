@@ -23,7 +23,7 @@ def holds(state: dict, role: str, window: str, words: str) -> bool:
 
 def test_conditions_are_canonical_and_checked() -> None:
     assert GAME.policy_condition("dodge", ["holding", "dodge"]) == "HOLDING 1 Dodge"
-    assert GAME.policy_condition("negation", "TARGET kingdom AND can".split()) == (
+    assert GAME.policy_condition("negation", ["TARGET", "kingdom", "AND", "can"]) == (
         "TARGET KINGDOM AND CAN")
     assert GAME.policy_condition("rescue", ["DYING", "me"]) == "DYING ME"
     with pytest.raises(IllegalLine, match="not a condition"):

@@ -39,7 +39,8 @@ def test_generals_must_be_two_of_one_kingdom() -> None:
     for gid in mine:
         by.setdefault(DATA.generals[gid].kingdom, []).append(gid)
     pair = next(v for v in by.values() if len(v) >= 2)
-    other = next(gid for gid in mine if DATA.generals[gid].kingdom != DATA.generals[pair[0]].kingdom)
+    kingdom = DATA.generals[pair[0]].kingdom
+    other = next(gid for gid in mine if DATA.generals[gid].kingdom != kingdom)
     a, b, c = (DATA.generals[x].name for x in (pair[0], pair[1], other))
     GAME.parse(s, "A", f"GENERALS {a} AND {b}")
     with pytest.raises(IllegalLine, match="of one kingdom"):
@@ -363,7 +364,7 @@ def test_preparation_offers_to_expose() -> None:
     face up) at this phase"."""
     s = table(PLAIN, phase="preparation")
     assert ask(s)["kind"] == "reveal"
-    s, ev = play(s, "A", "REVEAL BOTH")
+    s, _ev = play(s, "A", "REVEAL BOTH")
     assert s["p"]["A"]["shown"] == [True, True] and s["p"]["A"]["kingdom"] == "Wei"
 
 
