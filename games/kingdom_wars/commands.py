@@ -191,6 +191,14 @@ def syntax(line: str) -> Cmd:
             raise InvalidLine("RECAST names one card", line=line, hint="RECAST Iron Chains C12")
         return {"verb": "RECAST", "refs": refs}
     parts = _split(rest, ("BY", "WITH", "ON"))
+    if verb == "MARKER":
+        got = _what(parts[""])
+        if got is None or got[0] != "marker":
+            raise InvalidLine("MARKER Yin-Yang, MARKER Pioneer ON <seat> MAIN|DEPUTY or "
+                              "MARKER Perfect Pair", line=line)
+        after = parts.get("ON", [])
+        return {"verb": "MARKER", "marker": got[1], "on": [_seat(w, line) for w in after[:1]],
+                "words": [w.upper() for w in after[1:]]}
     on = [_seat(w, line) for w in parts.get("ON", [])]
     with_refs = read_cards(parts["WITH"], line) if parts.get("WITH") else []
     by = None
@@ -199,12 +207,6 @@ def syntax(line: str) -> Cmd:
         if got is None:
             raise InvalidLine(f"{' '.join(parts['BY'])!r} is not a skill or card", line=line)
         by = got[1]
-    if verb == "MARKER":
-        got = _what(parts[""])
-        if got is None or got[0] != "marker":
-            raise InvalidLine("MARKER Yin-Yang, MARKER Pioneer ON <seat> MAIN|DEPUTY or "
-                              "MARKER Perfect Pair", line=line)
-        return {"verb": "MARKER", "marker": got[1], "on": on, "words": []}
     if verb in RESPONSE_VERBS:
         head = parts[""]
         force = bool(head) and head[0].upper() == "FORCE"
@@ -289,7 +291,8 @@ def _use_text(cmd: Cmd, ctext: str, by_text: str, on: str) -> str:
         if ctext:
             out += f" WITH {ctext}"
     elif cmd.get("by"):
-        out = f"USE {DATA.cards[cmd['kind']].name} BY {by_text} WITH {ctext}"
+        out = f"USE {DATA.cards[cmd['kind']].name} BY {by_text}" + (
+            f" WITH {ctext}" if ctext else "")
     else:
         out = f"USE {ctext}"
     return str(out + (f" ON {on}" if on else ""))

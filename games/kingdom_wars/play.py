@@ -140,6 +140,16 @@ def _check_converted_use(g: Ctx, seat: str, cmd: Cmd) -> Cmd:
             raise IllegalLine("the Feathered Fan makes a common Attack a Fire Attack",
                               hint="USE Fire Attack BY Feathered Fan WITH Attack S7 ON <seat>")
         v = vcard("fire-attack", cids, by)
+    elif by == "perfect-pair":
+        # Marker Cards: the Perfect Pair Marker may be used as a Peach.
+        if kind != "peach" or g.p(seat)["markers"]["perfect-pair"] <= 0:
+            raise IllegalLine("the Perfect Pair Marker is used as a Peach",
+                              hint="USE Peach BY Perfect Pair")
+        if g.s["death_match"]:
+            raise IllegalLine("in a Death Match a Peach cannot recover health")
+        if cmd["refs"]:
+            raise IllegalLine("the marker is the Peach: name no card")
+        v = vcard("peach", [], by)
     elif by in DATA.skills:
         sk = S.of(by)
         if sk is None or by not in g.skills(seat, hidden=True):
@@ -277,6 +287,8 @@ def carry_out(g: Ctx, seat: str, cmd: Cmd) -> None:
         sk.do_active(g, seat, cmd)
         return
     by = cmd.get("by")
+    if by == "perfect-pair":
+        g.p(seat)["markers"]["perfect-pair"] -= 1
     if isinstance(by, str) and by in DATA.skills:
         slot = g.slot_of_skill(seat, by)
         if slot is not None and slot in g.hidden_slots(seat):

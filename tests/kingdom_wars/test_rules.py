@@ -401,3 +401,30 @@ def test_lines_round_trip() -> None:
         a = GAME.parse(s, "A", line)
         assert GAME.parse(s, "A", a.text) == a
     assert hp(s, "A") == 4
+
+
+def test_perfect_pair_marker_as_a_peach_or_two_cards() -> None:
+    """Marker Cards: "Perfect Pair Marker": "During the Play Phase, you can
+    discard this marker and draw 2 cards, or use this marker as [Peach]"."""
+    s = table(PLAIN, hp={"A": 2})
+    s["p"]["A"]["markers"]["perfect-pair"] = 2
+    s, _ = play(s, "A", "USE Peach BY Perfect Pair")
+    assert hp(s, "A") == 3 and s["p"]["A"]["markers"]["perfect-pair"] == 1
+    s, _ = play(s, "A", "MARKER Perfect Pair")
+    assert len(s["p"]["A"]["hand"]) == 2 and s["p"]["A"]["markers"]["perfect-pair"] == 0
+
+
+def test_pioneer_marker_draws_to_four_and_views_a_hidden_general() -> None:
+    """Marker Cards: "Pioneer Marker": "discard this marker and draw cards to
+    make 4 hand cards and then view a General card played by another player"
+    (shown to the viewer only)."""
+    s = table(PLAIN, hands={"A": [copy_of("peach")]})
+    s["p"]["A"]["markers"]["pioneer"] = 1
+    s, ev = play(s, "A", "MARKER Pioneer ON C MAIN")
+    assert len(s["p"]["A"]["hand"]) == 4
+    named = [e for e in ev if "Sun Quan" in e.text]
+    assert named and all(e.audience == frozenset({"A"}) for e in named)
+    view = GAME.view(s, "A")
+    assert view["you"]["known"] == [{"seat": "C", "slot": "main", "general": "Sun Quan"}]
+    assert next(x for x in GAME.view(s, "B")["seats"] if x["seat"] == "C")["generals"][0][
+        "general"] is None
