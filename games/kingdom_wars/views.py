@@ -50,6 +50,9 @@ def view(state: State, role: str | None, phase: str) -> dict[str, JSON]:
             out["you"] = {"dealt": [_general(x) for x in state["dealt"][role]]}
         return out
     g = Ctx(state)
+    ranges = {r: g.attack_range(r) for r in g.living()}
+    me_alive = (role is not None and not over and role in state["p"]
+                and state["p"][role]["alive"])
     seats: list[dict[str, JSON]] = []
     for r in state["seats"]:
         p = state["p"][r]
@@ -68,12 +71,13 @@ def view(state: State, role: str | None, phase: str) -> dict[str, JSON]:
             "generals": gens, "kingdom": p["kingdom"], "ambitionist": p["ambitionist"],
             "gender": g.gender(r) if p["alive"] else None,
             "markers": dict(p["markers"]), "chained": p["chained"], "stacked": p["stacked"],
-            "attack_range": g.attack_range(r) if p["alive"] else 0,
+            "attack_range": ranges.get(r, 0),
         }
-        if (role is not None and not over and role in state["p"] and state["p"][role]["alive"]
-                and p["alive"]):
-            seat["distance"] = g.distance(role, r)
-            seat["within_reach"] = g.in_range(role, r)
+        if me_alive and p["alive"]:
+            assert role is not None
+            d = g.distance(role, r)
+            seat["distance"] = d
+            seat["within_reach"] = r != role and d <= ranges[role]
         if over:
             seat["hand_cards"] = [label(c) for c in sorted(p["hand"])]
         seats.append(seat)

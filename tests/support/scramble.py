@@ -26,6 +26,7 @@ caller), never the game's.
 from __future__ import annotations
 
 import copy
+import json
 import random
 from collections.abc import Sequence
 
@@ -83,7 +84,7 @@ def scramble(game: Game, state: State, reader: Role | None, rng: random.Random) 
     not see, by ``game.zones(state)`` (see the module docstring). ``state``
     itself is left as it is."""
     zones = game.zones(state)
-    new = copy.deepcopy(state)
+    new = json.loads(json.dumps(state))  # a state is plain JSON: the quick deep copy
     pools: dict[str, list[Zone]] = {}
     for zone in hidden_from(zones, reader):
         pools.setdefault(zone.pool, []).append(zone)
