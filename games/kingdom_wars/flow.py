@@ -480,6 +480,10 @@ def _moment(g: Ctx, t: Task) -> None:
         return
     roles: list[str] = []
     autos: list[tuple[str, S.Skill]] = []
+    # Could a hidden general hold one of these skills? Only if one of their
+    # generals is not known (exposed, by anyone) to be elsewhere: public facts.
+    exposed = {gid for r in g.s["seats"] for gid in g.shown(r)}
+    hidden_may = any(any(h not in exposed for h in DATA.skills[sk.id].holders) for sk in hooks)
     for seat in g.from_current():
         mine = g.skills(seat)
         optional = False
@@ -489,7 +493,7 @@ def _moment(g: Ctx, t: Task) -> None:
                     autos.append((seat, sk))
                 else:
                     optional = True
-        hidden_ask = bool(g.hidden_slots(seat)) and concerned(g, name, seat, m)
+        hidden_ask = hidden_may and bool(g.hidden_slots(seat)) and concerned(g, name, seat, m)
         if optional or hidden_ask:
             roles.append(seat)
     if roles:
