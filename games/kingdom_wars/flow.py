@@ -513,9 +513,46 @@ def _fire(g: Ctx, t: Task) -> None:
     sk.fire(g, t["seat"], t["m"], t["cmd"])
 
 
+MOMENT_TEXT: dict[str, str] = {
+    "turn_start": "{seat}'s turn begins",
+    "prep_start": "{seat}'s Preparation Phase begins",
+    "before_judgement": "{seat}'s Judgement Phase is about to begin",
+    "before_draw": "{seat}'s Draw Phase is about to begin",
+    "before_play": "{seat}'s Play Phase is about to begin",
+    "before_discard": "{seat}'s Discard Phase is about to begin",
+    "draw_start": "{seat}'s Draw Phase begins",
+    "draw_count": "{seat} is about to draw",
+    "play_start": "{seat}'s Play Phase begins",
+    "discard_start": "{seat}'s Discard Phase begins",
+    "discard_end": "{seat}'s Discard Phase ends",
+    "final_start": "{seat}'s Final Phase begins",
+    "turn_end": "{seat}'s turn ends",
+    "retrial": "a judgement card for {seat} is turned up",
+    "judged": "{seat}'s judgement takes effect",
+    "causing_damage": "{seat} is about to deal damage",
+    "taking_damage": "{seat} is about to take damage",
+    "damage_dealt": "{seat} has dealt damage",
+    "damaged": "{seat} has taken damage",
+    "attack_damaged": "an Attack has damaged {seat}",
+    "hp_lost": "{seat} has lost health",
+    "dying": "{seat} is dying",
+    "dying_by_damage": "{seat} is dying of damage",
+    "death": "{seat} is eliminated",
+    "recovered": "{seat} has recovered health",
+    "card_used": "{seat} uses a card",
+    "targeted": "{seat} becomes a target",
+    "targets_fixed": "{seat}'s targets are fixed",
+    "attack_dodged": "{seat}'s Attack is dodged",
+}
+"""How a moment reads in a trigger window's prompt (its name otherwise)."""
+
+
 def describe_moment(m: dict[str, Any]) -> str:
-    name = m["name"].replace("_", " ")
     seat = m.get("seat")
+    text = MOMENT_TEXT.get(m["name"])
+    if text and seat:
+        return text.format(seat=seat_label(seat))
+    name = m["name"].replace("_", " ")
     return f"{name} ({seat_label(seat)})" if seat else name
 
 
