@@ -357,9 +357,18 @@ def drive_to_window(homes: list[Home], reader: Role, chooser: random.Random,
 
 
 def _policies(home: Home, roles: list[Role]) -> None:
-    """Standing answers: ``roles`` pass every kind of window."""
+    """Standing answers: ``roles`` pass every kind of window (whatever the game
+    gave them to begin with: ``POLICY <kind> ASK`` clears that first)."""
     for role in roles:
-        home.send(role, "\n".join(f"POLICY {w.kind} PASS" for w in home.game.windows))
+        home.send(role, "\n".join(f"POLICY {w.kind} ASK\nPOLICY {w.kind} PASS"
+                                  for w in home.game.windows))
+
+
+def _no_policies(home: Home, roles: list[Role]) -> None:
+    """``roles`` keep no standing answer: every window asks them (a game may
+    give seats standing answers to begin with, Game.standing_answers)."""
+    for role in roles:
+        home.send(role, "\n".join(f"POLICY {w.kind} ASK" for w in home.game.windows))
 
 
 def _b_line(homes: list[Home], reader: Role, chooser: random.Random) -> str | None:
@@ -519,6 +528,7 @@ def test_how_and_when_others_answered_never_reaches_b(
     both = [at_once, by_hand]
     _lockstep(both, reader, setting)
     _policies(at_once, others)
+    _no_policies(by_hand, others)
     watch = Watch(at_once, by_hand, reader)
     watch.read = len(at_once.mails_to(reader))
     assert len(by_hand.mails_to(reader)) == watch.read
@@ -556,5 +566,9 @@ def test_how_and_when_others_answered_never_reaches_b(
     watch.check("the window's close", must=True)
     _lockstep(both, reader, "STATUS")
     watch.check("B's STATUS after the close", must=True)
+    if setting == "SET ACK errors":
+        # A refused line is acknowledged at once, with what B holds to mend it.
+        _lockstep(both, reader, "STATUS\nFROBNICATE THE DECK")
+        watch.check("B's refused line after the close", must=True)
     least = 2 if setting == "SET ACK errors" else 5  # acknowledgements wait for a report
     assert watch.compared >= least, f"only {watch.compared} mails to {reader} were compared"
