@@ -41,7 +41,8 @@ Modifier names (``what``) and their keywords, as the rules ask them:
 =====================  ====================================================
 
 Prohibition names (``what``): ``target`` (src, to, card: may src choose to as a
-target of card?), ``use`` (src, card: may src use card now?).
+target of card?), ``use`` (src, card: may src use card now?), ``rescue`` (src,
+to: may src save the dying to?), ``reveal`` (src: may src expose a general now?).
 """
 
 from __future__ import annotations
