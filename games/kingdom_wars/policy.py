@@ -223,7 +223,8 @@ def can_answer(view: Mapping[str, JSON], d: Decision) -> bool:
     death_match = bool(view.get("death_match"))
     if want == "skill":
         moment = d.context.get("moment")
-        return any(sk.id in skills for sk in S.hooked(str(moment)))
+        mine = d.context.get("seat") == view.get("role")
+        return any(sk.id in skills and (mine or not sk.only_own) for sk in S.hooked(str(moment)))
     makes = [k for sid in skills if (sk := S.of(sid)) for k in sk.produces]
     if want == "negation":
         return "negation" in hand or "negation-force" in hand or "negation" in makes

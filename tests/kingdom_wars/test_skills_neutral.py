@@ -122,21 +122,23 @@ def test_peerless_duel_needs_two_attacks_from_the_opponent() -> None:
     assert hp(s, "B") == 3
 
 
-def test_peerless_hidden_lv_bu_is_offered_to_expose_on_attacking() -> None:
-    """kingdom-wars-skills.yaml, meta.hidden_general_policy: "Rule-modifying
-    compulsory skills ... may be relied on while hidden only by revealing at
-    the moment the card is used"; wushuang applies "after targets of your
-    Attack ... are fixed"."""
+def test_peerless_hidden_does_not_apply_until_exposed_in_the_play_phase() -> None:
+    """Passive Skills and Limited Skills: "If the General card was remains in
+    the concealed state, these skills cannot be activated. General cards with
+    such skills can be exposed in the Play Phase"."""
     atk = copy_of("attack", "spades", 7)
     d1 = copy_of("dodge", "hearts", 2)
     s = table({"A": ("lv-bu", "diao-chan"), "B": WEI, "C": SHU, "D": WU},
               hands={"A": [atk], "B": [d1]}, shown=fillers("B", "C", "D"))
     s = at_play(s)
+    hidden, _ = play(s, "A", f"USE {label(atk)} ON B")
+    hidden = skip_triggers(hidden)
+    assert top(hidden)["want"] == "dodge" and top(hidden)["need"] == 1
+    assert "REVEAL MAIN" in offered(s, "A")
+    s, _ = play(s, "A", "REVEAL MAIN")
+    s = at_play(s)
     s, _ = play(s, "A", f"USE {label(atk)} ON B")
-    assert top(s)["kind"] == "trigger" and top(s)["m"]["name"] == "targets_fixed"
-    assert "USE Peerless" in offered(s, "A")
-    s, _ = play(s, "A", "USE Peerless")
-    assert s["p"]["A"]["shown"] == [True, False]
+    s = skip_triggers(s)
     assert top(s)["want"] == "dodge" and top(s)["need"] == 2
 
 
@@ -216,10 +218,10 @@ def test_summon_thunder_strikes_on_a_spade() -> None:
     s, _ = play(s, "B", f"DODGE {label(dodge)}")
     assert top(s)["kind"] == "trigger" and top(s)["m"]["name"] == "played_dodge"
     assert "USE Summon Thunder ON A" in offered(s, "B")
-    s, _ = play(s, "B", "USE Summon Thunder ON A")
-    s, ev = pass_all(s)
+    s, ev = play(s, "B", "USE Summon Thunder ON A")
+    s, more = pass_all(s)
     assert hp(s, "A") == 4 - 2
-    assert any("2 thunder damage" in x for x in texts(ev))
+    assert any("2 thunder damage" in x for x in texts(ev + more))
 
 
 def test_summon_thunder_no_spade_no_damage() -> None:

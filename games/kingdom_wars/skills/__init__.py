@@ -70,6 +70,10 @@ class Skill:
     offered to expose it when the moment comes)."""
     limited: bool = False
     """Once in the whole game (Limited Skills)."""
+    only_own: bool = False
+    """It answers its moments only when they are about its owner (the
+    moment's seat), so standing answers pass the others' (Eclipse the Moon at
+    another player's Final Phase)."""
     produces: tuple[str, ...] = ()
     """Card kinds a view-as skill can make (``("attack",)``)."""
 

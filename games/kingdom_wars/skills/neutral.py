@@ -74,22 +74,14 @@ def _would_be_friend(g: Ctx, seat: str, other: str) -> bool:
 class Peerless(Skill):
     """kingdom-wars-skills.yaml, wushuang: "each target must use two Dodges ...
     to cancel" your Attack; in a Duel with you "each time your opponent has to
-    play an Attack, they must play two in a row". A hidden Lv Bu is offered to
-    expose the general when his Attack or Duel has its targets, or when he is
-    the target of a Duel (the data's hidden-general policy for rule-modifying
-    compulsory skills)."""
+    play an Attack, they must play two in a row". Hidden, it does not apply:
+    "If the General card was remains in the concealed state, these skills
+    cannot be activated. General cards with such skills can be exposed in the
+    Play Phase" (Passive Skills and Limited Skills), which is how a hidden Lv
+    Bu relies on it for his own Attack."""
 
     id = "peerless"
     compulsory = True
-    moments = ("targets_fixed", "targeted")
-
-    def applies(self, g: Ctx, seat: str, m: Moment) -> bool:
-        if m.get("seat") != seat or not _hidden(g, seat, self.id):
-            return False
-        kind = m.get("kind")
-        if m["name"] == "targets_fixed":
-            return kind in (*K.ATTACKS, "duel")
-        return kind == "duel"
 
     def modify(self, g: Ctx, seat: str, what: str, value: int, kw: Mapping[str, Any]) -> int:
         if what == "dodges_needed" and kw.get("src") == seat and value > 0:
@@ -176,6 +168,7 @@ class EclipseTheMoon(Skill):
 
     id = "eclipse-the-moon"
     moments = ("final_start",)
+    only_own = True
 
     def applies(self, g: Ctx, seat: str, m: Moment) -> bool:
         return m.get("seat") == seat
@@ -537,6 +530,7 @@ class Heartbreak(Skill):
     id = "heartbreak"
     compulsory = True
     moments = ("death",)
+    only_own = True
 
     def applies(self, g: Ctx, seat: str, m: Moment) -> bool:
         killer = m.get("killer")
