@@ -760,6 +760,8 @@ def _picked(g: Ctx, t: Task) -> None:
         g.pub(f"{label(cid)} of {seat_label(r)} is discarded ({t['why']}).")
     if zone in ("hand", "equip"):
         g.lost(r, [cid], [zone])
+        if t["how"] == "discard":  # discarded by another player (Courteous Yield watches)
+            flow.moment(g, "discarded", seat=r, cards=[cid], zones=[zone])
     if t.get("then"):
         g.push(t["then"])
 

@@ -449,6 +449,7 @@ MOMENT_SCOPE: dict[str, str] = {
     "death": "any",
     "attack_damaged": "any",
     "dying_by_damage": "any",
+    "dying": "current",
 }
 
 
@@ -461,6 +462,8 @@ def concerned(g: Ctx, name: str, seat: str, m: dict[str, Any]) -> bool:
     scope = MOMENT_SCOPE.get(name, "self")
     if scope == "any":
         return True
+    if scope == "current":  # the seat it is about, and the player whose turn it is
+        return seat in (m.get("seat"), g.s["current"])
     if scope == "others":
         return seat != m.get("seat")
     return seat == m.get("seat")
@@ -484,7 +487,10 @@ def _moment(g: Ctx, t: Task) -> None:
     # generals is not known (exposed, by anyone) to be elsewhere: public facts.
     exposed = {gid for r in g.s["seats"] for gid in g.shown(r)}
     hidden_may = any(any(h not in exposed for h in DATA.skills[sk.id].holders) for sk in hooks)
-    for seat in g.from_current():
+    seats = g.from_current()
+    if name == "death" and m["seat"] not in seats:
+        seats.insert(0, m["seat"])  # the dead player's own death skills (Heartbreak)
+    for seat in seats:
         mine = g.skills(seat)
         optional = False
         for sk in hooks:
@@ -765,6 +771,51 @@ def retrial(g: Ctx, seat: str, new: str, *, keep_old: bool) -> None:
         g.lost(seat, [new], [zone])
 
 
+def points_duel(g: Ctx, a: str, b: str, why: str, then: Task) -> None:
+    """Points Duel (Appendix I): "Both sides ... place a hand card facing-down
+    and then display at the same time; the player with the larger card number
+    wins"; both cards go to the discard deck. ``then`` runs with ``winner``
+    (``a``, ``b``, or None on equal numbers) and ``shown`` (seat -> card)."""
+    g.push({"t": "points_pick", "a": a, "b": b, "why": why, "then": dict(then), "picked": {}})
+
+
+@task("points_pick")
+def _points_pick(g: Ctx, t: Task) -> None:
+    for seat, other in ((t["a"], t["b"]), (t["b"], t["a"])):
+        if seat not in t["picked"]:
+            if not g.hand(seat) or not g.alive(seat):
+                t["picked"][seat] = None
+                continue
+            ask_cards(g, seat, "SHOW", 1, 1, ["hand"],
+                      f"{t['why']}: Points Duel with {seat_label(other)}, choose a hand card "
+                      "face down", {"t": "points_picked", "seat": seat, "duel": dict(t)})
+            return
+    shown: dict[str, str] = {r: c for r, c in t["picked"].items() if c}
+    for c in shown.values():
+        g.take_out(c)
+        g.s["proc"].append(c)
+    g.pub(f"Points Duel ({t['why']}): " + ", ".join(
+        f"{seat_label(r)} shows {label(c)}" for r, c in shown.items()) + ".")
+    for r, c in shown.items():
+        g.lost(r, [c], ["hand"])
+    ranks = {r: (card(c).rank if c else 0) for r, c in t["picked"].items()}
+    a, b = t["a"], t["b"]
+    winner = a if ranks[a] > ranks[b] else b if ranks[b] > ranks[a] else None
+    g.pub(f"{seat_label(winner)} wins the Points Duel." if winner else
+          "The Points Duel is a tie: nobody wins.")
+    then = dict(t["then"])
+    then["winner"] = winner
+    then["shown"] = shown
+    g.push({"t": "to_discard", "cards": list(shown.values())}, then)
+
+
+@task("points_picked")
+def _points_picked(g: Ctx, t: Task) -> None:
+    duel = dict(t["duel"])
+    duel["picked"] = {**duel["picked"], t["seat"]: t["cards"][0]}
+    g.push(duel)
+
+
 @task("delayed")
 def _delayed(g: Ctx, t: Task) -> None:
     """One time-delay spell in the Judgement Phase: its Negation window, then
@@ -794,8 +845,10 @@ def pass_lightning(g: Ctx, seat: str, c: str) -> None:
     """Lightning "will be passed into the next player's judgement zone" (never
     to one that already holds a Lightning)."""
     nxt = g.next_seat(seat)
-    while nxt != seat and any(j["as"] == "lightning" for j in g.judges(nxt)):
-        nxt = g.next_seat(nxt)
+    v = vcard("lightning", [c])
+    while nxt != seat and (any(j["as"] == "lightning" for j in g.judges(nxt))
+                           or S.forbids(g, "target", src=seat, to=nxt, card=v)):
+        nxt = g.next_seat(nxt)  # (a player it cannot target, Behind the Curtain, is passed by)
     if g.where(c)[0] != "aside":
         g.take_out(c)
     g.judges(nxt).append({"card": c, "as": "lightning"})

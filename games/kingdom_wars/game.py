@@ -237,7 +237,7 @@ class KingdomWars(GameBase):
             return self._check_generals(state, role, cmd)
         if cmd["verb"] == "GENERALS":
             raise IllegalLine("the generals were chosen at the start")
-        if not state["p"][role]["alive"]:
+        if not state["p"][role]["alive"] and ask is None:  # (a death skill may ask the dead)
             raise IllegalLine("you are out of the game")
         if ask is None:
             raise IllegalLine("nothing is asked of you now",

@@ -464,6 +464,11 @@ def response_lines(g: Ctx, seat: str, ask: Ask) -> list[str]:
 def spend_response(g: Ctx, seat: str, cmd: Cmd, kind: str) -> dict[str, Any]:
     """Move a response's cards to the processing area; its card as played."""
     v: dict[str, Any] = dict(cmd["vcard"])
+    by = v.get("by")
+    if isinstance(by, str) and by in DATA.skills:  # a hidden general's view-as skill exposes it
+        slot = g.slot_of_skill(seat, by)
+        if slot is not None and slot in g.hidden_slots(seat):
+            flow.reveal(g, seat, [slot], f"to use {DATA.skills[by].name}")
     zones = []
     for c in v["cards"]:
         zones.append(g.where(c)[0])

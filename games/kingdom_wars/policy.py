@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from games.kingdom_wars import skills as S
-from games.kingdom_wars.data import DATA, key
+from games.kingdom_wars.data import DATA
 from games.kingdom_wars.table import SEAT_NAMES, seat_label
 from judge.engine import JSON, Decision, IllegalLine, PolicyCondition, WindowSpec, conjuncts
 
@@ -217,13 +217,14 @@ def can_answer(view: Mapping[str, JSON], d: Decision) -> bool:
     you = view.get("you") or {}
     want = d.context.get("want")
     hand = _hand_names(view)
-    skills = [key(s) for s in you.get("skill_ids", [])]
+    skills = [str(s) for s in you.get("skill_ids", [])]  # skill ids, as S.hooked gives
     equip = [e["kind"] for e in you.get("equip", [])]
     markers = you.get("markers", {})
     death_match = bool(view.get("death_match"))
     if want == "skill":
         moment = d.context.get("moment")
-        return any(sk.id in skills for sk in S.hooked(str(moment)))
+        mine = d.context.get("seat") == view.get("role")
+        return any(sk.id in skills and (mine or not sk.only_own) for sk in S.hooked(str(moment)))
     makes = [k for sid in skills if (sk := S.of(sid)) for k in sk.produces]
     if want == "negation":
         return "negation" in hand or "negation-force" in hand or "negation" in makes

@@ -262,8 +262,13 @@ class Ctx:
 
     def skills(self, seat: str, *, hidden: bool = False) -> list[str]:
         """The skills of ``seat``'s exposed generals (with ``hidden``, of all its
-        generals: what it could use by exposing one)."""
+        generals: what it could use by exposing one, unless a skill forbids it to
+        expose any now, Femme Fatale)."""
         p = self.p(seat)
+        if hidden and not all(p["shown"]):
+            from games.kingdom_wars import skills
+
+            hidden = not skills.forbids(self, "reveal", src=seat)
         out: list[str] = []
         for slot, up in zip(SLOTS, p["shown"], strict=True):
             if up or hidden:

@@ -41,7 +41,8 @@ Modifier names (``what``) and their keywords, as the rules ask them:
 =====================  ====================================================
 
 Prohibition names (``what``): ``target`` (src, to, card: may src choose to as a
-target of card?), ``use`` (src, card: may src use card now?).
+target of card?), ``use`` (src, card: may src use card now?), ``rescue`` (src,
+to: may src save the dying to?), ``reveal`` (src: may src expose a general now?).
 """
 
 from __future__ import annotations
@@ -69,6 +70,10 @@ class Skill:
     offered to expose it when the moment comes)."""
     limited: bool = False
     """Once in the whole game (Limited Skills)."""
+    only_own: bool = False
+    """It answers its moments only when they are about its owner (the
+    moment's seat), so standing answers pass the others' (Eclipse the Moon at
+    another player's Final Phase)."""
     produces: tuple[str, ...] = ()
     """Card kinds a view-as skill can make (``("attack",)``)."""
 
