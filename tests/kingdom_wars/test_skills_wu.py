@@ -260,6 +260,22 @@ def test_deflect_passes_an_attack_to_another_player_in_range() -> None:
     assert hp(s, "A") == 3 and hp(s, "D") == 3
 
 
+def test_deflect_range_is_counted_without_the_card_discarded() -> None:
+    """kingdom-wars-skills.yaml, liuli: "Discard one card (hand/equip). If it
+    is your weapon or -1 mount, range is checked without it"; the Red Hare
+    brings C (two seats away) to distance 1 (Mount)."""
+    hare = c("red-hare", "H5")
+    s = table(seats(("da-qiao", "xiao-qiao")), hands={"A": [c("dodge", "H2")],
+              "B": [c("attack", "S5")]}, equip={"A": [hare]}, shown=shown_all(), turn="B")
+    s, _ = play(s, "B", "USE Attack S5 ON A")
+    lines = offered(s, "A")
+    assert "USE Deflect WITH Dodge H2 ON C" in lines
+    assert "USE Deflect WITH Red Hare H5 ON D" in lines
+    assert "USE Deflect WITH Red Hare H5 ON C" not in lines
+    with pytest.raises(IllegalLine):
+        play(s, "A", "USE Deflect WITH Red Hare H5 ON C")
+
+
 # --------------------------------------------------------------------------- Lu Xun
 
 
@@ -373,6 +389,20 @@ def test_heavenly_fragrance_passes_the_damage_on() -> None:
     assert hp(s, "A") == 3 and hp(s, "C") == 1
     assert sorted(s["p"]["C"]["hand"]) == sorted(top)  # it has lost 2: draws 2
     assert any("seat C takes 1 damage from seat B" in t for t in texts(ev + more))
+
+
+def test_heavenly_fragrance_of_a_hidden_xiao_qiao_may_pay_with_a_spade() -> None:
+    """kingdom-wars-skills.yaml, hongyan: "Heavenly Fragrance may pay with a
+    Spade while Rosy Cheeks is unrevealed (same general, so it is revealed by
+    the use)"."""
+    s = table(seats(("xiao-qiao", "zhou-yu")), hands={"A": [c("attack", "S7")],
+              "B": [c("attack", "S5")]}, shown=shown_all("A"), turn="B")
+    s, _ = play(s, "B", "USE Attack S5 ON A")
+    s = until_trigger(s, "A", "taking_damage")
+    s, ev = answer(s, {"A": ["USE Heavenly Fragrance WITH Attack S7 ON D"]})
+    s, _ = pass_all(s)
+    assert s["p"]["A"]["shown"][0] and any("exposes Xiao Qiao" in t for t in texts(ev))
+    assert hp(s, "A") == 3 and hp(s, "D") == 3
 
 
 # --------------------------------------------------------------------------- Zhou Tai
