@@ -664,8 +664,9 @@ SCARS = "scars"
 
 
 def _scars(g: Ctx, seat: str) -> list[str]:
-    piles: dict[str, list[str]] = g.p(seat)["piles"]
-    return piles.setdefault(SCARS, [])
+    """The Scars on ``seat``'s general (read only: queries never add the pile)."""
+    scars: list[str] = g.p(seat)["piles"].get(SCARS, [])
+    return scars
 
 
 def _distinct(cids: Sequence[str]) -> bool:
@@ -696,7 +697,7 @@ class Unyielding(Skill):
 
     def fire(self, g: Ctx, seat: str, m: Moment, cmd: Cmd) -> None:
         hp = int(g.p(seat)["hp"])
-        scars = _scars(g, seat)
+        scars: list[str] = g.p(seat)["piles"].setdefault(SCARS, [])
         if m["name"] == "recovered":
             keep = max(0, 1 - hp)
             kept: list[str] = []
