@@ -95,7 +95,7 @@ def check_use(g: Ctx, seat: str, v: dict[str, Any], on: list[str], *,
     if len(set(on)) != len(on):
         raise IllegalLine("a player is named twice")
     if kind in ATTACKS:
-        limit = S.modify(g, "attack_targets", 1, src=seat, card=v)
+        limit = S.modify(g, "attack_targets", 1, src=seat, card=v, on=list(on))
         if not on:
             raise IllegalLine("an Attack needs a target", hint=_hint_targets(g, seat, v, hints))
         if len(on) > limit:
@@ -269,7 +269,9 @@ def target_choices(g: Ctx, seat: str, v: dict[str, Any]) -> list[list[str]]:
 
 def use(g: Ctx, seat: str, v: dict[str, Any], targets: list[str]) -> None:
     """``seat`` uses ``v`` (checked) on ``targets``: the cards go to the
-    processing area and its settlement is pushed."""
+    processing area and its settlement is pushed (its suit and colour as its
+    cards count for ``seat``)."""
+    v = g.as_held(seat, v)
     kind = v["kind"]
     zones = []
     for c in v["cards"]:
@@ -850,8 +852,8 @@ def _fire_shown(g: Ctx, t: Task) -> None:
     rec = g.s["uses"][t["uid"]]
     (cid,) = t["cards"]
     g.pub(f"{seat_label(t['target'])} shows {label(cid)}.")
-    suit = card(cid).suit
-    if not any(card(c).suit == suit for c in g.hand(rec["user"])):
+    suit = g.suit(t["target"], cid)
+    if not any(g.suit(rec["user"], c) == suit for c in g.hand(rec["user"])):
         return
     flow.ask_cards(g, rec["user"], "DISCARD", 0, 1, ["hand"],
                    f"Attack by Fire: discard a {suit[:-1]} card to deal 1 fire damage, or PASS",

@@ -353,11 +353,16 @@ def ask_cards(g: Ctx, seat: str, verb: str, least: int, most: int, zones: Sequen
           then=dict(then), of=of or seat, filt=dict(filt or {}))
 
 
-def card_fits(cid: str, filt: dict[str, Any]) -> bool:
+def card_fits(cid: str, filt: dict[str, Any], g: Ctx | None = None,
+              seat: str | None = None) -> bool:
+    """Whether ``cid`` matches ``filt``; with ``g`` and ``seat``, by the suit
+    the card counts as for ``seat`` (Rosy Cheeks)."""
     c = card(cid)
-    if filt.get("suit") and c.suit != filt["suit"]:
+    suit = c.suit if g is None else g.suit(seat, cid)
+    colour = "red" if suit in ("hearts", "diamonds") else "black"
+    if filt.get("suit") and suit != filt["suit"]:
         return False
-    if filt.get("colour") and c.colour != filt["colour"]:
+    if filt.get("colour") and colour != filt["colour"]:
         return False
     if filt.get("kind") and not is_kind(c.card.id, filt["kind"]):
         return False
@@ -375,7 +380,7 @@ def cards_pool(g: Ctx, ask: Ask) -> list[str]:
         pool += g.hand(seat)
     if "equip" in ask["zones"]:
         pool += g.equips(seat)
-    return [c for c in pool if card_fits(c, ask["filt"])]
+    return [c for c in pool if card_fits(c, ask["filt"], g, seat)]
 
 
 @answer("cards")
@@ -495,7 +500,7 @@ def _moment(g: Ctx, t: Task) -> None:
         optional = False
         for sk in hooks:
             if sk.id in mine and sk.applies(g, seat, m):
-                if sk.compulsory:
+                if sk.compulsory or name in sk.forced_moments:
                     autos.append((seat, sk))
                 else:
                     optional = True
@@ -571,7 +576,7 @@ def trigger_options(g: Ctx, ask: Ask, seat: str) -> list[str]:
     for sk in S.hooked(m["name"]):
         if sk.id in used or sk.id not in g.skills(seat, hidden=True):
             continue
-        if sk.compulsory and sk.id in g.skills(seat):
+        if (sk.compulsory or m["name"] in sk.forced_moments) and sk.id in g.skills(seat):
             continue  # already applied
         if sk.applies(g, seat, m):
             out += sk.lines(g, seat, m)
@@ -869,22 +874,23 @@ def _delayed_result(g: Ctx, t: Task) -> None:
     with no source, else it passes on. The spell is then discarded."""
     seat, spell, kind = t["seat"], t["card"], t["as"]
     j = card(t["judgement"])
+    suit = g.suit(seat, t["judgement"])  # the suit it counts as for the judged player
     if kind == "acedia":
-        if j.suit != "hearts":
+        if suit != "hearts":
             skip_phase(g, "play")
             g.pub(f"Acedia takes effect: {seat_label(seat)} skips the Play Phase.")
         else:
             g.pub("Acedia: a Heart, nothing happens.")
         g.to_discard([spell])
     elif kind == "rations-depleted":
-        if j.suit != "clubs":
+        if suit != "clubs":
             skip_phase(g, "draw")
             g.pub(f"Rations Depleted takes effect: {seat_label(seat)} skips the Draw Phase.")
         else:
             g.pub("Rations Depleted: a Club, nothing happens.")
         g.to_discard([spell])
     elif kind == "lightning":
-        if j.suit == "spades" and 2 <= j.rank <= 9:
+        if suit == "spades" and 2 <= j.rank <= 9:
             g.pub(f"Lightning strikes {seat_label(seat)}!")
             g.to_discard([spell])
             damage(g, None, seat, 3, "thunder", card=vcard("lightning", [spell]))
@@ -1064,6 +1070,8 @@ def _dying(g: Ctx, t: Task) -> None:
     seat = t["seat"]
     if not g.alive(seat) or g.p(seat)["hp"] > 0 or g.p(seat).get("dying"):
         return
+    if S.forbids(g, "dying", to=seat):  # Unyielding: plays on at 0 or less
+        return
     g.p(seat)["dying"] = True
     g.pub(f"{seat_label(seat)} is dying and needs "
           f"{1 - g.p(seat)['hp']} Peach{'es' * (g.p(seat)['hp'] < 0)}.")
@@ -1111,6 +1119,10 @@ def _death(g: Ctx, t: Task) -> None:
     if p["hp"] > 0 and p["max_hp"] > 0 and not t.get("forced"):
         p["dying"] = False
         return
+    if p["max_hp"] > 0 and not t.get("forced") and S.forbids(g, "dying", to=seat):
+        p["dying"] = False  # Unyielding: the Scars after the rescue keep it alive
+        g.pub(f"{seat_label(seat)} does not die.")
+        return
     p["alive"] = False
     p["dying"] = False
     g.s["dead"].append(seat)
@@ -1127,7 +1139,10 @@ def _death(g: Ctx, t: Task) -> None:
 @task("death_discard")
 def _death_discard(g: Ctx, t: Task) -> None:
     seat = t["seat"]
-    cids = [*g.hand(seat), *g.equips(seat), *(j["card"] for j in g.judges(seat))]
+    piles: dict[str, list[str]] = g.p(seat)["piles"]
+    cids = [*g.hand(seat), *g.equips(seat), *(j["card"] for j in g.judges(seat)),
+            *(c for pile in piles.values() for c in pile)]  # and the cards set on its generals
+    piles.clear()
     if cids:
         g.to_discard(cids)
         g.pub(f"{seat_label(seat)}'s cards are discarded: {', '.join(label(c) for c in cids)}.")

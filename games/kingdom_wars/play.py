@@ -293,6 +293,7 @@ def carry_out(g: Ctx, seat: str, cmd: Cmd) -> None:
         slot = g.slot_of_skill(seat, by)
         if slot is not None and slot in g.hidden_slots(seat):
             flow.reveal(g, seat, [slot], f"to use {DATA.skills[by].name}")
+        g.bump(f"used:{by}")  # view-as skills with a limit per turn (Read the Tide)
     K.use(g, seat, dict(cmd["vcard"]), list(cmd["targets"]))
 
 
@@ -462,8 +463,9 @@ def response_lines(g: Ctx, seat: str, ask: Ask) -> list[str]:
 
 
 def spend_response(g: Ctx, seat: str, cmd: Cmd, kind: str) -> dict[str, Any]:
-    """Move a response's cards to the processing area; its card as played."""
-    v: dict[str, Any] = dict(cmd["vcard"])
+    """Move a response's cards to the processing area; its card as played
+    (with the suit its cards count as for ``seat``)."""
+    v: dict[str, Any] = g.as_held(seat, dict(cmd["vcard"]))
     by = v.get("by")
     if isinstance(by, str) and by in DATA.skills:  # a hidden general's view-as skill exposes it
         slot = g.slot_of_skill(seat, by)
@@ -506,6 +508,8 @@ def give_response(g: Ctx, ask: Ask, seat: str, cmd: Cmd) -> None:
                {"t": "rescue_check", "serial": ask["serial"], "seat": ask["dying"]})
         return
     g.pub(f"{seat_label(seat)} plays {K.describe(v)}.", card=v["kind"])
+    if kind == "attack" and seat == g.s["current"] and g.s["phase"] == "play":
+        g.bump("attacks_played")  # played in its own Play Phase (Self-Restraint)
     g.push({"t": "moment", "m": {"name": f"played_{kind}", "seat": seat, "card": v,
                                  "ask": ask["serial"]}},
            {"t": "to_discard", "cards": v["cards"]},
@@ -516,7 +520,7 @@ def give_response(g: Ctx, ask: Ask, seat: str, cmd: Cmd) -> None:
 def _trigrams_result(g: Ctx, t: dict[str, Any]) -> None:
     """Eight Trigrams Formation: "If the result is red, you are deemed to have
     used or played a [Dodge]" (not from the hand)."""
-    if card(t["judgement"]).colour == "red":
+    if g.colour(t["seat"], t["judgement"]) == "red":
         seat = t["seat"]
         v = vcard("dodge", [], "eight-trigrams-formation")
         g.pub(f"Red: {seat_label(seat)} is deemed to have played a Dodge.")

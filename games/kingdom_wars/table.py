@@ -288,6 +288,31 @@ class Ctx:
                 return slot
         return None
 
+    def suit(self, seat: str | None, cid: str) -> str:
+        """The suit ``cid`` counts as for ``seat``, whose card or judgement it
+        is (skills such as Rosy Cheeks make one suit count as another)."""
+        from games.kingdom_wars import skills
+
+        printed = card(cid).suit
+        return printed if seat is None else skills.suit(self, seat, cid, printed)
+
+    def colour(self, seat: str | None, cid: str) -> str:
+        return "red" if self.suit(seat, cid) in ("hearts", "diamonds") else "black"
+
+    def as_held(self, seat: str, v: dict[str, Any]) -> dict[str, Any]:
+        """``v`` with the suit and colour its physical cards count as for
+        ``seat``, who uses or plays it (Appendix I, Convert: several cards of
+        different colours have no colour)."""
+        cids = list(v["cards"])
+        if not cids:
+            return v
+        suits = {self.suit(seat, c) for c in cids}
+        colours = {self.colour(seat, c) for c in cids}
+        out = dict(v)
+        out["suit"] = suits.pop() if len(suits) == 1 else None
+        out["colour"] = colours.pop() if len(colours) == 1 else None
+        return out
+
     # ------------------------------------------------------------------ zones
 
     def hand(self, seat: str) -> list[str]:

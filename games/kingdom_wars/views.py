@@ -1,6 +1,7 @@
 """What one seat (or an observer) may know of a Kingdom Wars table.
 
-Public: every seat's health, hand count, equipment, judgement zone, exposed
+Public: every seat's health, hand count, equipment, judgement zone, the
+cards its skills set face up on its generals (piles), exposed
 generals, kingdom, markers, chains and stacking, the seat order and the
 distances, the discard deck, the processing area. Private: a seat's own hand
 and generals (and any general it has viewed). When the game is over,
@@ -68,6 +69,7 @@ def view(state: State, role: str | None, phase: str) -> dict[str, JSON]:
             "equip": [label(p["equip"][s]) for s in EQUIP_SLOTS if p["equip"][s]],
             "judge": [{"card": label(j["card"]), "as": DATA.cards[j["as"]].name}
                       for j in p["judge"]],
+            "piles": {k: [label(c) for c in v] for k, v in p["piles"].items() if v},
             "generals": gens, "kingdom": p["kingdom"], "ambitionist": p["ambitionist"],
             "gender": g.gender(r) if p["alive"] else None,
             "markers": dict(p["markers"]), "chained": p["chained"], "stacked": p["stacked"],

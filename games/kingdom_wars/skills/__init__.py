@@ -41,8 +41,16 @@ Modifier names (``what``) and their keywords, as the rules ask them:
 =====================  ====================================================
 
 Prohibition names (``what``): ``target`` (src, to, card: may src choose to as a
+<<<<<<< HEAD
 target of card?), ``use`` (src, card: may src use card now?), ``rescue`` (src,
 to: may src save the dying to?), ``reveal`` (src: may src expose a general now?).
+=======
+target of card?), ``use`` (src, card: may src use card now?), ``dying`` (to: a
+player at 0 or less health who neither enters dying nor dies, Unyielding).
+
+``attack_targets`` also gets ``on``, the targets named. A card's suit as its
+holder's skills make it count (Rosy Cheeks) is :func:`suit` (``Ctx.suit``).
+>>>>>>> kw-wu
 """
 
 from __future__ import annotations
@@ -76,6 +84,10 @@ class Skill:
     another player's Final Phase)."""
     produces: tuple[str, ...] = ()
     """Card kinds a view-as skill can make (``("attack",)``)."""
+    forced_moments: tuple[str, ...] = ()
+    """Moments at which the skill of an exposed general applies without
+    asking though the skill is not compulsory (an upkeep, such as
+    Unyielding's Scars when its owner regains health)."""
 
     @property
     def name(self) -> str:
@@ -152,6 +164,10 @@ class Skill:
         """Why the skill forbids what the rules ask about (None: it does not)."""
         return None
 
+    def card_suit(self, g: Ctx, seat: str, cid: str, suit: str) -> str:
+        """The suit ``seat``'s card (or judgement card) ``cid`` counts as."""
+        return suit
+
 
 SKILLS: dict[str, Skill] = {}
 """Every implemented skill by id."""
@@ -217,6 +233,15 @@ def forbids(g: Ctx, what: str, **kw: Any) -> str | None:
         if why:
             return why
     return None
+
+
+def suit(g: Ctx, seat: str, cid: str, printed: str) -> str:
+    """The suit ``cid`` counts as for ``seat`` (whose card, or whose
+    judgement, it is), as ``seat``'s exposed skills make it count."""
+    for holder, sk in _holders(g, _overriding("card_suit")):
+        if holder == seat:
+            printed = sk.card_suit(g, seat, cid, printed)
+    return printed
 
 
 def hooked(moment: str) -> list[Skill]:
