@@ -6,6 +6,11 @@ phase. ``play(state, role, line)`` sends one line through the game's own
 ``parse`` and ``act``; ``answer(state, {role: [lines]})`` settles the open
 response window as the judge does: each role of the window in its order
 gives its held lines, then passes (the game's default).
+
+A trigger window that a seat's standing answers pass by default (none of its
+skills, exposed or hidden, watches that moment: the policy's CAN) is passed
+for it after every line, as the judge does by mail, so that a table of
+hidden generals plays on the same way whichever skills watch its moments.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from games.kingdom_wars import GAME, flow
+from games.kingdom_wars import GAME, flow, policy
 from games.kingdom_wars.data import DATA
 from games.kingdom_wars.table import Ctx, fresh_player
 from judge.engine import Decision, Event
@@ -115,7 +120,26 @@ def table(
     g.push(*todo, {"t": "turn_end", "seat": turn})
     state["pioneer_given"] = bool(shown)
     flow.run(g)
+    state, _ = skip_idle(state)
     return state
+
+
+def skip_idle(state: State, counter: int = 97) -> tuple[State, list[Event]]:
+    """Pass the open trigger window for each seat first in it that the
+    default standing answers pass for (no skill of its own watches the
+    moment), until a seat that could answer, or another decision, is on top."""
+    events: list[Event] = []
+    for _ in range(500):
+        top = ask(state)
+        if top is None or top["kind"] != "trigger" or not top["open"] or not top["roles"]:
+            break
+        role = top["roles"][0]
+        if policy.can_answer(GAME.view(state, role), decision(state)):
+            break
+        state, got = GAME.act(state, role, GAME.parse(state, role, "PASS"), rng(counter))
+        counter += 1
+        events += got
+    return state, events
 
 
 def ask(state: State) -> dict[str, Any] | None:
@@ -131,7 +155,9 @@ def decision(state: State) -> Decision:
 def play(state: State, role: str, line: str, counter: int = 7) -> tuple[State, list[Event]]:
     """``role`` sends ``line`` (parsed and acted as the judge would)."""
     action = GAME.parse(state, role, line)
-    return GAME.act(state, role, action, rng(counter))
+    state, events = GAME.act(state, role, action, rng(counter))
+    state, more = skip_idle(state, counter + 50)
+    return state, events + more
 
 
 def answer(state: State, lines: Mapping[str, Sequence[str]] | None = None,

@@ -10,7 +10,7 @@ import pytest
 
 from games.kingdom_wars import GAME, policy
 from judge.engine import IllegalLine
-from tests.kingdom_wars.helpers import answer, ask, copy_of, decision, play, table
+from tests.kingdom_wars.helpers import answer, ask, copy_of, decision, play, skip_idle, table
 
 GENS = {"A": ("cao-cao", "xu-chu"), "B": ("liu-bei", "guan-yu"),
         "C": ("zhang-fei", "zhao-yun"), "D": ("lv-bu", "diao-chan")}
@@ -72,6 +72,7 @@ def test_peach_a_dying_seat_of_my_kingdom_or_myself() -> None:
     g.push({"t": "play", "seat": "A"})
     flow.damage(g, "A", "C", 1)
     flow.run(g)
+    s, _ = skip_idle(s)  # the trigger windows of seats with no skill for them
     assert ask(s)["window"] == "rescue"
     assert holds(s, "B", "rescue", "DYING KINGDOM") and not holds(s, "B", "rescue", "DYING ME")
     assert holds(s, "C", "rescue", "DYING ME") and holds(s, "B", "rescue", "CAN")
