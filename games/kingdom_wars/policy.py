@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from games.kingdom_wars import skills as S
-from games.kingdom_wars.data import DATA, key
+from games.kingdom_wars.data import DATA
 from games.kingdom_wars.table import SEAT_NAMES, seat_label
 from judge.engine import JSON, Decision, IllegalLine, PolicyCondition, WindowSpec, conjuncts
 
@@ -217,7 +217,7 @@ def can_answer(view: Mapping[str, JSON], d: Decision) -> bool:
     you = view.get("you") or {}
     want = d.context.get("want")
     hand = _hand_names(view)
-    skills = [key(s) for s in you.get("skill_ids", [])]
+    skills = [str(s) for s in you.get("skill_ids", [])]  # skill ids, as S.hooked gives
     equip = [e["kind"] for e in you.get("equip", [])]
     markers = you.get("markers", {})
     death_match = bool(view.get("death_match"))
