@@ -366,6 +366,11 @@ def test_wild_bones_recovers_per_point_dealt_nearby() -> None:
               hands={"A": [a1]}, equip={"A": [bow]}, shown={"A": ["main"]}, hp={"A": 1})
     s, _ = send(s, "A", "USE Attack S7 ON C")
     assert hp(s, "C") == 3 and hp(s, "A") == 1
+    # The distance is the one before the victim's death: a kill next to him heals too.
+    s = table({"A": ("wei-yan", "huang-zhong"), "B": WEI, "C": WU, "D": QUN},
+              hands={"A": [a1]}, shown={"A": ["main"]}, hp={"A": 1, "B": 1})
+    s, ev = send(s, "A", "USE Attack S7 ON B")
+    assert not s["p"]["B"]["alive"] and said(ev, "Wild Bones") and hp(s, "A") == 2
 
 
 @pytest.mark.parametrize("hidden", [False, True])
