@@ -377,6 +377,13 @@ def _use_end(g: Ctx, t: Task) -> None:
         return
     left = [c for c in [*rec["card"]["cards"], *rec.get("shown", [])]
             if g.where(c)[0] == "proc"]
+    taker = rec.get("taken_by")  # Great Elephant: the card goes to a hand, not the discard
+    if left and taker and g.alive(taker):
+        for c in left:
+            g.take_out(c)
+            g.hand(taker).append(c)
+        g.pub(f"{seat_label(taker)} takes {', '.join(label(c) for c in left)}.")
+        return
     if left:
         g.to_discard(left)
 
@@ -709,7 +716,10 @@ EFFECTS["barbarian-invasion"] = _mass_attack("attack", "an Attack")
 @task("mass_damage")
 def _mass_damage(g: Ctx, t: Task) -> None:
     rec = g.s["uses"][t["uid"]]
-    flow.damage(g, rec["user"], t["target"], 1, None, card=rec["card"], via="trick")
+    src = rec["user"]
+    if rec.get("source"):  # Ringleader: another player is the source (none once dead)
+        src = rec["source"] if g.alive(rec["source"]) else None
+    flow.damage(g, src, t["target"], 1, None, card=rec["card"], via="trick")
 
 
 def pick_from(g: Ctx, chooser: str, r: str, how: str, why: str, *, judge: bool,

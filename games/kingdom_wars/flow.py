@@ -103,7 +103,7 @@ def _turn(g: Ctx, t: Task) -> None:
     if not g.alive(seat):
         g.push({"t": "turn", "seat": g.next_seat(seat)})
         return
-    if seat == s["start"] and s["turns"]:
+    if seat == s["start"] and s["turns"] and not t.get("extra"):
         s["round"] += 1
     s["turns"] += 1
     s["current"] = seat
@@ -115,25 +115,32 @@ def _turn(g: Ctx, t: Task) -> None:
         p["stacked"] = False
         g.pub(f"{seat_label(seat)}'s generals are placed side by side again, and the turn "
               "is skipped.")
-        g.push({"t": "turn", "seat": g.next_seat(seat)})
+        g.push({"t": "turn", "seat": g.next_seat(t.get("after") or seat)})
         return
     g.pub(f"Round {s['round']}: {seat_label(seat)}'s turn begins.")
     g.push({"t": "moment", "m": {"name": "turn_start", "seat": seat}},
            *({"t": "phase", "phase": ph} for ph in PHASES),
-           {"t": "turn_end", "seat": seat})
+           {"t": "turn_end", "seat": seat, "after": t.get("after")})
 
 
 @task("turn_end")
 def _turn_end(g: Ctx, t: Task) -> None:
     seat = t["seat"]
     g.push({"t": "moment", "m": {"name": "turn_end", "seat": seat}},
-           {"t": "next_turn", "seat": seat})
+           {"t": "next_turn", "seat": seat, "after": t.get("after")})
 
 
 @task("next_turn")
 def _next_turn(g: Ctx, t: Task) -> None:
-    nxt = g.s["turn_flags"].get("extra_turn") or g.next_seat(t["seat"])
-    g.push({"t": "turn", "seat": nxt})
+    """The next player's turn; an extra turn given this turn (the
+    ``extra_turn`` flag: Delegate Power) comes first, and the turns then go
+    on from the player after the one whose turn gave it (``after``)."""
+    base = t.get("after") or t["seat"]
+    extra = g.s["turn_flags"].get("extra_turn")
+    if extra and g.alive(extra):
+        g.push({"t": "turn", "seat": extra, "extra": True, "after": base})
+        return
+    g.push({"t": "turn", "seat": g.next_seat(base)})
 
 
 def skip_phase(g: Ctx, phase: str) -> None:
@@ -345,12 +352,14 @@ def _answer_choose(g: Ctx, ask: Ask, role: str, cmd: Cmd) -> None:
 
 def ask_cards(g: Ctx, seat: str, verb: str, least: int, most: int, zones: Sequence[str],
               what: str, then: Task, *, of: str | None = None,
-              filt: dict[str, Any] | None = None) -> None:
+              filt: dict[str, Any] | None = None, pool: Sequence[str] = ()) -> None:
     """Ask ``seat`` for ``least``..``most`` of its cards (``of``: another seat's
     visible cards, for a card taken from an equipment zone) in ``zones``,
-    matching ``filt`` (suit, colour, kind, type); ``then`` runs with ``cards``."""
+    matching ``filt`` (suit, colour, kind, type); ``then`` runs with ``cards``
+    (in the order named). The zone ``pool`` offers the cards ``pool`` lists
+    (cards set out for this choice alone, such as those Stargazing looks at)."""
     g.ask("cards", [seat], what, verb=verb, least=least, most=most, zones=list(zones),
-          then=dict(then), of=of or seat, filt=dict(filt or {}))
+          then=dict(then), of=of or seat, filt=dict(filt or {}), pool=list(pool))
 
 
 def card_fits(cid: str, filt: dict[str, Any], g: Ctx | None = None,
@@ -380,6 +389,8 @@ def cards_pool(g: Ctx, ask: Ask) -> list[str]:
         pool += g.hand(seat)
     if "equip" in ask["zones"]:
         pool += g.equips(seat)
+    if "pool" in ask["zones"]:  # cards set out for this choice only (Stargazing)
+        pool += [c for c in ask.get("pool", []) if c not in pool]
     return [c for c in pool if card_fits(c, ask["filt"], g, seat)]
 
 
@@ -681,8 +692,13 @@ def _answer_negate(g: Ctx, ask: Ask, role: str, cmd: Cmd) -> None:
     g.pub(f"{seat_label(role)} uses {vlabel(v)}{' against the whole force' if force else ''} "
           f"against {vlabel(ask['about']['card'])}.")
     g.push({"t": "negated_card_done", "cards": v["cards"]})
-    g.ask("negate", g.from_current(), f"Negation window: {seat_label(role)}'s {vlabel(v)}",
-          about=about, window="negation")
+    a = g.ask("negate", g.from_current(), f"Negation window: {seat_label(role)}'s {vlabel(v)}",
+              about=about, window="negation")
+    # Skills that answer using a card (Gathered Wisdom) come before the new window.
+    if S.hooked("negation_used"):
+        a["open"] = False
+        g.push({"t": "moment", "m": {"name": "negation_used", "seat": role, "card": v}},
+               {"t": "reopen", "serial": a["serial"]})
 
 
 @task("negated_card_done")
@@ -984,8 +1000,10 @@ def _deduct(g: Ctx, t: Task) -> None:
     if p["chained"] and nature:
         p["chained"] = False
         g.pub(f"{seat_label(to)} is released from the Chains.")
+    # distance: from the source to the victim before anyone's death (Wild Bones).
     info = {"src": src, "to": to, "n": n, "nature": nature, "card": t["card"],
-            "via": t["via"], "chained": t["chained"]}
+            "via": t["via"], "chained": t["chained"],
+            "distance": g.distance(src, to) if src is not None and g.alive(src) else None}
     after: list[Task] = [
         {"t": "moment", "m": {"name": "hp_lost", "seat": to, "n": n, "damage": True}},
         {"t": "dying", "seat": to, "killer": src, "by_damage": True},

@@ -41,16 +41,13 @@ Modifier names (``what``) and their keywords, as the rules ask them:
 =====================  ====================================================
 
 Prohibition names (``what``): ``target`` (src, to, card: may src choose to as a
-<<<<<<< HEAD
 target of card?), ``use`` (src, card: may src use card now?), ``rescue`` (src,
-to: may src save the dying to?), ``reveal`` (src: may src expose a general now?).
-=======
-target of card?), ``use`` (src, card: may src use card now?), ``dying`` (to: a
-player at 0 or less health who neither enters dying nor dies, Unyielding).
+to: may src save the dying to?), ``reveal`` (src: may src expose a general now?),
+``dying`` (to: a player at 0 or less health who neither enters dying nor dies,
+Unyielding).
 
 ``attack_targets`` also gets ``on``, the targets named. A card's suit as its
 holder's skills make it count (Rosy Cheeks) is :func:`suit` (``Ctx.suit``).
->>>>>>> kw-wu
 """
 
 from __future__ import annotations
