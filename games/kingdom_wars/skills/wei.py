@@ -271,13 +271,11 @@ def _eye_discard(g: Ctx, t: Task) -> None:
 # --------------------------------------------------------------------------- Zhang Liao
 
 
-def _raid_lines(g: Ctx, sid: str, seat: str, words: Sequence[str] = ()) -> list[str]:
+def _raid_lines(g: Ctx, sid: str, seat: str) -> list[str]:
     """Lines naming one or two other players with a hand card (seat order)."""
-    others = [r for r in g.order_from(seat, include_first=False) if g.hand(r)]
-    others.sort(key=g.s["seats"].index)
-    out = [use_line(sid, on=[r], words=words) for r in others]
-    out += [use_line(sid, on=[a, b], words=words)
-            for i, a in enumerate(others) for b in others[i + 1:]]
+    others = sorted((r for r in g.living() if r != seat and g.hand(r)), key=g.s["seats"].index)
+    out = [use_line(sid, on=[r]) for r in others]
+    out += [use_line(sid, on=[a, b]) for i, a in enumerate(others) for b in others[i + 1:]]
     return out
 
 
@@ -841,9 +839,11 @@ class CleverShift(Skill):
 @task("kw-wei-qiaobian-draw")
 def _qiaobian_draw(g: Ctx, t: Task) -> None:
     seat = t["seat"]
-    options = _raid_lines(g, "clever-shift", seat)
-    if not options or not g.alive(seat):
+    others = sorted((r for r in g.living() if r != seat and g.hand(r)), key=g.s["seats"].index)
+    if not others or not g.alive(seat):
         return
+    options = [f"CHOOSE {r}" for r in others]
+    options += [f"CHOOSE {a} {b}" for i, a in enumerate(others) for b in others[i + 1:]]
     flow.choose(g, seat, "Clever Shift: take a random hand card from one or two other players?",
                 ["PASS", *options], {"t": "kw-wei-qiaobian-raid", "seat": seat})
 
@@ -852,7 +852,7 @@ def _qiaobian_draw(g: Ctx, t: Task) -> None:
 def _qiaobian_raid(g: Ctx, t: Task) -> None:
     if t["answer"] == "PASS":
         return
-    for r in syntax(t["answer"])["on"]:
+    for r in t["answer"].split()[1:]:
         snatch(g, t["seat"], r, "Clever Shift")
 
 
