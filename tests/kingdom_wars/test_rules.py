@@ -11,7 +11,17 @@ from games.kingdom_wars import GAME, flow
 from games.kingdom_wars.data import DATA
 from games.kingdom_wars.table import Ctx, fresh_player
 from judge.engine import Action, IllegalLine
-from tests.kingdom_wars.helpers import answer, ask, copy_of, hp, play, rng, table, texts
+from tests.kingdom_wars.helpers import (
+    answer,
+    ask,
+    copy_of,
+    hp,
+    pass_all,
+    play,
+    rng,
+    table,
+    texts,
+)
 
 PLAIN = {"A": ("cao-cao", "xu-chu"), "B": ("liu-bei", "guan-yu"),
          "C": ("sun-quan", "zhou-tai"), "D": ("lv-bu", "diao-chan")}
@@ -334,6 +344,7 @@ def test_the_yin_yang_marker_raises_the_hand_limit_by_two() -> None:
     s = table(PLAIN, hands={"A": cards}, hp={"A": 2}, phase="play")
     s["p"]["A"]["markers"]["yin-yang"] = 1
     s, _ = play(s, "A", "PASS")
+    s, _ = pass_all(s)  # the skill windows before the Discard Phase
     assert ask(s)["kind"] == "choose"
     s, _ = play(s, "A", "MARKER Yin-Yang")
     assert len(s["p"]["A"]["hand"]) == 4 and s["p"]["A"]["markers"]["yin-yang"] == 0
@@ -346,6 +357,8 @@ def test_stacked_generals_skip_the_next_turn() -> None:
     s = table(PLAIN)
     s["p"]["B"]["stacked"] = True
     s, ev = play(s, "A", "PASS")
+    s, more = pass_all(s)  # the skill windows of the rest of the turn
+    ev += more
     assert s["current"] == "C" and s["p"]["B"]["stacked"] is False
     assert any("seat B's generals are placed side by side again" in t for t in texts(ev))
 
@@ -355,6 +368,8 @@ def test_the_play_phase_ends_with_pass_and_the_turn_passes_on() -> None:
     shall start his/her turn" (the next seat)."""
     s = table(PLAIN)
     s, ev = play(s, "A", "PASS")
+    s, more = pass_all(s)  # the skill windows of the rest of the turn
+    ev += more
     assert s["current"] == "B" and "seat A ends the Play Phase." in texts(ev)
     assert any("seat B's turn begins" in t for t in texts(ev))
 
