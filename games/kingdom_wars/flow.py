@@ -87,6 +87,8 @@ def _reopen(g: Ctx, t: Task) -> None:
                 pop_ask(g, a)
                 if a.get("done"):
                     g.push(a["done"])
+                elif a["kind"] == "respond":
+                    g.push(a["on_fail"])  # all it still asked were eliminated meanwhile
             return
 
 
@@ -1075,6 +1077,8 @@ def _death(g: Ctx, t: Task) -> None:
     p["alive"] = False
     p["dying"] = False
     g.s["dead"].append(seat)
+    for a in g.s["asks"]:  # the windows waiting below no longer ask the eliminated
+        a["roles"] = [r for r in a["roles"] if r != seat]
     reveal(g, seat, [s for s in SLOTS if s in g.hidden_slots(seat)], "at death")
     g.pub(f"{seat_label(seat)} is eliminated.", eliminated=seat)
     if check_victory(g):

@@ -700,3 +700,21 @@ def test_valiant_strike_hidden_offered_at_another_final_phase_only() -> None:
               hands={"A": [a1]}, turn="B", phase="final")
     s, _ = go(s, "A", "USE Valiant Strike WITH Attack S7")
     assert shown(s, "A") == [True, False]
+
+
+def test_a_window_reopened_after_a_death_no_longer_asks_the_dead() -> None:
+    """Rulebook, Elimination: an eliminated player takes no further part. The
+    Final Phase window of seat B (hidden, so asked) resumes after Valiant
+    Strike kills B: it asks only the living (an engine fix)."""
+    a1 = copy_of("attack", "spades", 7)
+    s = table({"A": ("yue-jin", "cao-cao"), "B": WU, "C": SHU, "D": NEUTRAL},
+              hands={"A": [a1]}, hp={"B": 1}, shown={"A": ["main"], "B": ["main"]},
+              turn="B", phase="final")
+    top = ask(s)
+    assert top is not None and top["kind"] == "trigger" and "B" in top["roles"]
+    s, _ = play(s, "A", "USE Valiant Strike WITH Attack S7")
+    s = advance(s, lambda x: not x["p"]["B"]["alive"])
+    for d in GAME.pending(s):
+        assert "B" not in d.roles
+    s, _ = pass_all(s)
+    assert s["current"] == "C"
