@@ -718,3 +718,21 @@ def test_a_window_reopened_after_a_death_no_longer_asks_the_dead() -> None:
         assert "B" not in d.roles
     s, _ = pass_all(s)
     assert s["current"] == "C"
+
+
+def test_hidden_active_and_retrial_skills_expose_their_general() -> None:
+    """kingdom-wars-skills.yaml, meta.hidden_general_policy: "Active and
+    view-as skills reveal when used"; a trigger skill of a hidden general is
+    offered at its moment (Devilish Wit at another player's judgement)."""
+    s = table({"A": ("dian-wei", "cao-cao"), "B": WU, "C": SHU, "D": NEUTRAL}, turn="A")
+    assert "USE Ferocious Assault ON B" in GAME.legal(s, "A")
+    s, ev = play(s, "A", "USE Ferocious Assault ON B")
+    assert shown(s, "A") == [True, False]
+    assert "seat A exposes Dian Wei (main) to use Ferocious Assault." in texts(ev)
+    acedia = copy_of("acedia")
+    spade, heart = copy_of("attack", "spades", 5), copy_of("peach", "hearts")
+    s = table({"A": WU, "B": ("guo-jia", "sima-yi"), "C": SHU, "D": NEUTRAL},
+              hands={"B": [heart]}, judge={"A": [(acedia, "acedia")]},
+              shown={"A": ["main", "deputy"]}, deck_top=[spade], turn="A", phase="judgement")
+    s, _ = go(s, "B", f"USE Devilish Wit WITH {_label(heart)}")
+    assert shown(s, "B") == [False, True]
