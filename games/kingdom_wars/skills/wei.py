@@ -3,6 +3,25 @@
 Each class cites its entry in the data file (kingdom-wars-skills.yaml, by the
 data file's id); the rulebook wins where the two differ. Tasks of these
 skills are named ``kw-wei-...``.
+
+Rulings where the data file leaves the way open:
+
+* Eye for an Eye is offered after any damage (with no source its judgement
+  has no consequence, but Envy of Heaven may still take the card). A source
+  with two hand cards or more answers ``CHOOSE DAMAGE`` or ``CHOOSE
+  DISCARD``, then names the two cards.
+* Last Stratagem names both receivers in one choice (``CHOOSE A C``: the
+  first card to A, the second to C); Last Stratagem and Loyal unto Death offer
+  each further point of the same damage as a choice of their owner.
+* Cut Supplies: a Rations Depleted made by the skill reaches distance 2 even
+  while Xu Huang is hidden (using it exposes him); a Rations Depleted card
+  reaches 2 once he is exposed (a general with a passive skill may be
+  exposed in the Play Phase).
+* Goddess of the Luo keeps its black cards in the owner's pile
+  ``goddess-of-the-luo`` until the judging ends.
+* Drive the Tiger: the user names its Points Duel card in its line; it stays
+  in the hand, unseen, until the target has chosen its own, then both are
+  shown together.
 """
 
 from __future__ import annotations
@@ -155,8 +174,8 @@ class Payback(Skill):
 
     def applies(self, g: Ctx, seat: str, m: Moment) -> bool:
         src = m.get("src")
-        return (_mine(seat, m) and g.alive(seat) and isinstance(src, str) and src != seat
-                and g.alive(src) and g.has_cards(src))
+        return (_mine(seat, m) and g.alive(seat) and isinstance(src, str) and g.alive(src)
+                and g.has_cards(src))
 
     def fire(self, g: Ctx, seat: str, m: Moment, cmd: Cmd) -> None:
         K.pick_from(g, seat, m["src"], "take", self.name, judge=False)
