@@ -11,17 +11,7 @@ from games.kingdom_wars import GAME, flow
 from games.kingdom_wars.data import DATA
 from games.kingdom_wars.table import Ctx, fresh_player
 from judge.engine import Action, IllegalLine
-from tests.kingdom_wars.helpers import (
-    answer,
-    ask,
-    copy_of,
-    hp,
-    pass_all,
-    play,
-    rng,
-    table,
-    texts,
-)
+from tests.kingdom_wars.helpers import answer, ask, copy_of, hp, play, rng, table, texts
 
 PLAIN = {"A": ("cao-cao", "xu-chu"), "B": ("liu-bei", "guan-yu"),
          "C": ("sun-quan", "zhou-tai"), "D": ("lv-bu", "diao-chan")}
@@ -338,6 +328,8 @@ def test_discard_down_to_current_health() -> None:
 def test_the_yin_yang_marker_raises_the_hand_limit_by_two() -> None:
     """Marker Cards: "during the Discard Phase, you can discard this marker to
     raise the upper limit of your hand cards by 2"."""
+    from tests.kingdom_wars.helpers import pass_all
+
     cards = [copy_of("attack", "clubs", r) for r in (2, 3, 4, 5)]
     s = table(PLAIN, hands={"A": cards}, hp={"A": 2}, phase="discard")
     s["p"]["A"]["markers"]["yin-yang"] = 1
@@ -354,6 +346,8 @@ def test_stacked_generals_skip_the_next_turn() -> None:
     """Appendix I, Stacked: "Before the next turn of this player begins, the
     General cards are restored to the state of "Parallel placing", and then the
     entire round is skipped"."""
+    from tests.kingdom_wars.helpers import pass_all
+
     s = table(PLAIN)
     s["p"]["B"]["stacked"] = True
     s, ev = play(s, "A", "PASS")
@@ -366,6 +360,8 @@ def test_stacked_generals_skip_the_next_turn() -> None:
 def test_the_play_phase_ends_with_pass_and_the_turn_passes_on() -> None:
     """Playing the Game: "Once his/her turn is completed, the player on the right
     shall start his/her turn" (the next seat)."""
+    from tests.kingdom_wars.helpers import pass_all
+
     s = table(PLAIN)
     s, ev = play(s, "A", "PASS")
     s, more = pass_all(s)  # the skill windows of the rest of the turn
