@@ -73,8 +73,10 @@ def attack_limit(g: Ctx, seat: str) -> int:
     return S.modify(g, "attack_limit", 1, src=seat)
 
 
-def trick_reach(g: Ctx, seat: str) -> int:
-    return 1 + S.modify(g, "trick_distance", 0, src=seat)
+def trick_reach(g: Ctx, seat: str, kind: str) -> int:
+    """How far ``seat`` reaches with a spell of ``kind`` limited to distance 1
+    (Stealing Sheep, Rations Depleted); skills may lengthen it."""
+    return 1 + S.modify(g, "trick_distance", 0, src=seat, kind=kind)
 
 
 def _forbidden(g: Ctx, seat: str, other: str, v: dict[str, Any]) -> str | None:
@@ -188,12 +190,12 @@ def check_use(g: Ctx, seat: str, v: dict[str, Any], on: list[str], *,
     if kind == "stealing-sheep":
         if not g.has_cards(r, judge=True):
             raise IllegalLine(f"{seat_label(r)} has no card to take")
-        if g.distance(seat, r) > trick_reach(g, seat):
+        if g.distance(seat, r) > trick_reach(g, seat, kind):
             raise IllegalLine(f"{seat_label(r)} is at distance {g.distance(seat, r)}: Stealing "
-                              "Sheep reaches 1")
-    if kind == "rations-depleted" and g.distance(seat, r) > trick_reach(g, seat):
+                              f"Sheep reaches {trick_reach(g, seat, kind)}")
+    if kind == "rations-depleted" and g.distance(seat, r) > trick_reach(g, seat, kind):
         raise IllegalLine(f"{seat_label(r)} is at distance {g.distance(seat, r)}: Rations "
-                          "Depleted reaches 1")
+                          f"Depleted reaches {trick_reach(g, seat, kind)}")
     if kind in ("acedia", "rations-depleted") and _has_delayed(g, r, kind):
         raise IllegalLine(f"{seat_label(r)} has a {DATA.cards[kind].name} already",
                           hint="no two cards of one name in a judgement zone")
@@ -690,7 +692,8 @@ def _duel_turn(g: Ctx, t: Task) -> None:
 def _duel_lost(g: Ctx, t: Task) -> None:
     rec = g.s["uses"][t["uid"]]
     g.pub(f"{seat_label(t['loser'])} loses the Duel.")
-    flow.damage(g, t["winner"], t["loser"], 1, None, card=rec["card"], via="duel")
+    n = S.modify(g, "duel_damage", 1, src=t["winner"], to=t["loser"], uid=t["uid"])
+    flow.damage(g, t["winner"], t["loser"], n, None, card=rec["card"], via="duel")
 
 
 def _mass_attack(want: str, verb: str) -> EffectFn:

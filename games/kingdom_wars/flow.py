@@ -87,6 +87,8 @@ def _reopen(g: Ctx, t: Task) -> None:
                 pop_ask(g, a)
                 if a.get("done"):
                     g.push(a["done"])
+                elif a["kind"] == "respond":
+                    g.push(a["on_fail"])  # all it still asked were eliminated meanwhile
             return
 
 
@@ -648,7 +650,18 @@ def _answer_respond(g: Ctx, ask: Ask, role: str, cmd: Cmd) -> None:
         sk.fire(g, role, {"name": f"respond_{ask['want']}", "ask": ask["serial"]}, cmd)
         return
     suspend(g, ask)
+    reveal_for(g, role, cmd.get("by"))
     play.give_response(g, ask, role, cmd)
+
+
+def reveal_for(g: Ctx, seat: str, by: Any) -> None:
+    """A card made by a hidden general's view-as skill exposes that general
+    (hidden-general policy: view-as skills reveal when used)."""
+    if not isinstance(by, str) or by not in DATA.skills:
+        return
+    slot = g.slot_of_skill(seat, by)
+    if slot is not None and slot in g.hidden_slots(seat):
+        reveal(g, seat, [slot], f"to use {DATA.skills[by].name}")
 
 
 def response_counted(g: Ctx, ask_serial: int, n: int = 1) -> None:
@@ -684,6 +697,7 @@ def _answer_negate(g: Ctx, ask: Ask, role: str, cmd: Cmd) -> None:
         if not ask["roles"]:
             settle_negation(g, ask)
         return
+    reveal_for(g, role, cmd.get("by"))
     v = play.spend_response(g, role, cmd, "negation")
     ask["open"] = False
     force = bool(cmd.get("force"))
@@ -908,7 +922,9 @@ def _delayed_result(g: Ctx, t: Task) -> None:
     elif kind == "lightning":
         if suit == "spades" and 2 <= j.rank <= 9:
             g.pub(f"Lightning strikes {seat_label(seat)}!")
-            g.to_discard([spell])
+            # The spell stays in the processing area while its damage is settled
+            # (Schemer's Profit may take it), and is discarded after.
+            g.push({"t": "judge_discard", "card": spell})
             damage(g, None, seat, 3, "thunder", card=vcard("lightning", [spell]))
         else:
             pass_lightning(g, seat, spell)
@@ -1144,6 +1160,8 @@ def _death(g: Ctx, t: Task) -> None:
     p["alive"] = False
     p["dying"] = False
     g.s["dead"].append(seat)
+    for a in g.s["asks"]:  # the windows waiting below no longer ask the eliminated
+        a["roles"] = [r for r in a["roles"] if r != seat]
     reveal(g, seat, [s for s in SLOTS if s in g.hidden_slots(seat)], "at death")
     g.pub(f"{seat_label(seat)} is eliminated.", eliminated=seat)
     if check_victory(g):

@@ -10,7 +10,8 @@ seat, ask)`` lists canonical lines that ``check`` accepts.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from games.kingdom_wars import cards as K
@@ -163,9 +164,28 @@ def _check_converted_use(g: Ctx, seat: str, cmd: Cmd) -> Cmd:
         v = got
     else:
         raise IllegalLine(f"{cmd['by']} does not turn cards into other cards in play")
-    targets = K.check_use(g, seat, v, list(cmd.get("on", [])))
+    with exposed_for(g, seat, by):
+        targets = K.check_use(g, seat, v, list(cmd.get("on", [])))
     return {"verb": "USE", "kind": kind, "by": by, "cards": list(v["cards"]),
             "on": list(cmd.get("on", [])), "targets": targets, "vcard": v}
+
+
+@contextmanager
+def exposed_for(g: Ctx, seat: str, by: Any) -> Iterator[None]:
+    """Check a card made by a hidden general's skill as if that general were
+    exposed: using it exposes the general (hidden-general policy), so the
+    general's rule-changing skills count for it (Cut Supplies' reach)."""
+    slot = g.slot_of_skill(seat, by) if isinstance(by, str) and by in DATA.skills else None
+    if slot is None or slot not in g.hidden_slots(seat):
+        yield
+        return
+    shown = g.p(seat)["shown"]
+    i = ("main", "deputy").index(slot)
+    shown[i] = True
+    try:
+        yield
+    finally:
+        shown[i] = False
 
 
 def _check_reveal_in_play(g: Ctx, seat: str, cmd: Cmd) -> Cmd:
@@ -240,7 +260,9 @@ def play_lines(g: Ctx, seat: str) -> list[str]:
                 v = sk.convert(g, seat, kind, cids, "play")
                 if v is None:
                     continue
-                for targets in K.target_choices(g, seat, v)[:3]:
+                with exposed_for(g, seat, sid):
+                    choices = K.target_choices(g, seat, v)[:3]
+                for targets in choices:
                     out.append(canonical({"verb": "USE", "kind": kind, "by": sid,
                                           "cards": cids, "on": targets}))
     if g.weapon(seat) == "serpent-spear" and len(hand) >= 2:

@@ -11,6 +11,7 @@ from tests.kingdom_wars.helpers import (
     ask,
     copy_of,
     hp,
+    pass_all,
     play,
     table,
     texts,
@@ -49,7 +50,7 @@ def test_only_one_attack_per_play_phase() -> None:
     a1, a2 = attack("spades", 7), attack("spades", 8)
     s = table(PLAIN, hands={"A": [a1, a2]})
     s, _ = play(s, "A", "USE Attack S7 ON B")
-    s, _ = answer(s, {})
+    s, _ = pass_all(s)
     with pytest.raises(Exception, match="used your Attack"):
         play(s, "A", "USE Attack S8 ON B")
 
@@ -150,7 +151,7 @@ def test_an_unrescued_player_is_eliminated_and_reveals_everything() -> None:
               equip={"B": [eq]}, hp={"B": 1})
     s, _ = play(s, "A", "USE Attack S7 ON B")
     s, _ = answer(s, {})
-    s, _ev = answer(s, {})
+    s, _ev = pass_all(s)
     assert not s["p"]["B"]["alive"]
     assert s["p"]["B"]["shown"] == [True, True]
     assert eq in s["discard"] and not s["p"]["B"]["hand"]
@@ -484,9 +485,9 @@ def test_zhuge_crossbow_allows_many_attacks() -> None:
     a1, a2 = attack("spades", 7), attack("spades", 8)
     s = table(PLAIN, hands={"A": [a1, a2]}, equip={"A": [copy_of("zhuge-crossbow")]})
     s, _ = play(s, "A", "USE Attack S7 ON B")
-    s, _ = answer(s, {})
+    s, _ = pass_all(s)
     s, _ = play(s, "A", "USE Attack S8 ON B")
-    s, _ = answer(s, {})
+    s, _ = pass_all(s)
     assert hp(s, "B") == 2
 
 
@@ -562,7 +563,7 @@ def test_silver_lion_helmet() -> None:
               equip={"B": [helmet]}, hp={"B": 3})
     s, _ = play(s, "A", "USE Wine")
     s, _ = play(s, "A", "USE Attack S7 ON B")
-    s, _ = answer(s, {})
+    s, _ = pass_all(s)
     assert hp(s, "B") == 2
     s, _ = play(s, "A", "USE Burning Bridges ON B")
     s, _ = answer(s, {})

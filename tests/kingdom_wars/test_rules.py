@@ -338,12 +338,15 @@ def test_discard_down_to_current_health() -> None:
 def test_the_yin_yang_marker_raises_the_hand_limit_by_two() -> None:
     """Marker Cards: "during the Discard Phase, you can discard this marker to
     raise the upper limit of your hand cards by 2"."""
+    from tests.kingdom_wars.helpers import pass_all
+
     cards = [copy_of("attack", "clubs", r) for r in (2, 3, 4, 5)]
     s = table(PLAIN, hands={"A": cards}, hp={"A": 2}, phase="discard")
     s["p"]["A"]["markers"]["yin-yang"] = 1
     s = table(PLAIN, hands={"A": cards}, hp={"A": 2}, phase="play")
     s["p"]["A"]["markers"]["yin-yang"] = 1
     s, _ = play(s, "A", "PASS")
+    s, _ = pass_all(s)  # the skill windows before the Discard Phase
     assert ask(s)["kind"] == "choose"
     s, _ = play(s, "A", "MARKER Yin-Yang")
     assert len(s["p"]["A"]["hand"]) == 4 and s["p"]["A"]["markers"]["yin-yang"] == 0
@@ -353,9 +356,13 @@ def test_stacked_generals_skip_the_next_turn() -> None:
     """Appendix I, Stacked: "Before the next turn of this player begins, the
     General cards are restored to the state of "Parallel placing", and then the
     entire round is skipped"."""
+    from tests.kingdom_wars.helpers import pass_all
+
     s = table(PLAIN)
     s["p"]["B"]["stacked"] = True
     s, ev = play(s, "A", "PASS")
+    s, more = pass_all(s)  # the skill windows of the rest of the turn
+    ev += more
     assert s["current"] == "C" and s["p"]["B"]["stacked"] is False
     assert any("seat B's generals are placed side by side again" in t for t in texts(ev))
 
@@ -363,8 +370,12 @@ def test_stacked_generals_skip_the_next_turn() -> None:
 def test_the_play_phase_ends_with_pass_and_the_turn_passes_on() -> None:
     """Playing the Game: "Once his/her turn is completed, the player on the right
     shall start his/her turn" (the next seat)."""
+    from tests.kingdom_wars.helpers import pass_all
+
     s = table(PLAIN)
     s, ev = play(s, "A", "PASS")
+    s, more = pass_all(s)  # the skill windows of the rest of the turn
+    ev += more
     assert s["current"] == "B" and "seat A ends the Play Phase." in texts(ev)
     assert any("seat B's turn begins" in t for t in texts(ev))
 

@@ -37,7 +37,9 @@ Modifier names (``what``) and their keywords, as the rules ask them:
 ``dodges_needed``      src (the attacker), to: Dodges that cancel the Attack
 ``attacks_needed``     src (who asks), to: Attacks to answer a Duel
 ``damage``             src, to, card, nature, amount: damage about to be dealt
-``trick_distance``     src: extra reach of Stealing Sheep / Rations Depleted
+``trick_distance``     src, kind: extra reach of Stealing Sheep / Rations Depleted
+``attack_damage``      src, to, uid: damage an Attack that hits is about to deal
+``duel_damage``        src (the winner), to, uid: damage the loser of a Duel takes
 =====================  ====================================================
 
 Prohibition names (``what``): ``target`` (src, to, card: may src choose to as a
