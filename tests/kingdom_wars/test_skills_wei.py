@@ -323,9 +323,9 @@ def test_envy_of_heaven_takes_own_judgement_card() -> None:
     s = table({"A": ("guo-jia", "sima-yi"), "B": WU, "C": SHU, "D": NEUTRAL},
               judge={"A": [(acedia, "acedia")]}, shown={"A": ["main"]}, deck_top=[spade],
               turn="A", phase="judgement")
-    s, _ = go(s, "A", "USE Envy of Heaven")
+    s, ev = go(s, "A", "USE Envy of Heaven")
     assert spade in hand(s, "A")
-    assert "play" in s["turn_flags"]["skip"]  # Acedia took effect first
+    assert "seat A's Play Phase is skipped." in texts(ev)  # Acedia took effect first
 
 
 def test_last_stratagem_gives_the_top_two_for_each_point() -> None:
@@ -711,7 +711,7 @@ def test_a_window_reopened_after_a_death_no_longer_asks_the_dead() -> None:
               hands={"A": [a1]}, hp={"B": 1}, shown={"A": ["main"], "B": ["main"]},
               turn="B", phase="final")
     top = ask(s)
-    assert top is not None and top["kind"] == "trigger" and "B" in top["roles"]
+    assert top is not None and top["kind"] == "trigger" and "A" in top["roles"]
     s, _ = play(s, "A", "USE Valiant Strike WITH Attack S7")
     s = advance(s, lambda x: not x["p"]["B"]["alive"])
     for d in GAME.pending(s):
