@@ -46,6 +46,7 @@ import pytest
 from click.testing import CliRunner
 
 from games.kingdom_wars import GAME
+from games.kingdom_wars.commands import canonical, syntax
 from games.kingdom_wars.data import DATA
 from games.kingdom_wars.table import SLOTS, label
 from judge import adjudicator as adj
@@ -548,6 +549,14 @@ def test_help_by_mail_lists_kingdom_wars_and_gives_texts(post: Post) -> None:
     assert "GENERALS <main> AND <supporting>" in text and "rescue: a player is dying" in text
     assert "no game, card or rule called 'No Such Card'" in text
     assert text.count("help follows below") == 4
+
+
+def test_every_help_example_reads_as_a_line() -> None:
+    """The example HELP gives of each Kingdom Wars line is one the grammar
+    reads, and reads back to itself (``RECAST Iron Chains C12`` once did not:
+    a Queen is Q)."""
+    for verb in GAME.verbs:
+        assert canonical(syntax(verb.example)) == verb.example, verb.example
 
 
 # --------------------------------------------------------------------------- queued lines
