@@ -1,4 +1,4 @@
-"""Mails per decision: Conflict of Alliances played by mail, counted per seat and game turn.
+"""Mails per decision: Conflict of Alliances and Kingdom Wars by mail, per seat and game turn.
 
 DESIGN.md ("Decisions, windows and who gets mail"): a seat gets mail when it
 must decide, a digest of each game turn, the acknowledgement of its own mail
@@ -62,10 +62,25 @@ Targets per seat and turn: sent <= 1.2 x decisions; received <= 2 x
 decisions + 1 with ``SET ACK all``; received <= decisions + 1 with ``SET ACK
 errors``. The exit status is 1 when a seat misses a target in a turn.
 
+Kingdom Wars (scenario ``kingdom-wars-6``): a scripted game of six seats, A
+to F, counted per round (one turn of every seat; ``--turns`` is then the
+number of rounds; set-up is the choice of generals). Each seat sends its
+standing answers with its choice of generals (``POLICY dodge DODGE WHEN
+HOLDING Dodge`` and ``POLICY attack ATTACK WHEN HOLDING Attack``; asked about
+a Negation only when it can answer and the spell targets it or its kingdom;
+``PEACH`` itself when it holds one, asked for a dying seat of its kingdom;
+skills keep the game's own "ask when I can"; everything else passes). It
+writes only when asked, one mail per request, and adds the lines of its own
+next decisions that need no new information: a Play Phase's card plays up to
+the first one that opens a window to another seat, draws or turns a card
+from the deck, or draws at random; the Discard Phase after its PASS. The same
+targets apply per seat and round.
+
 Usage::
 
     python bench/mails_per_turn.py [--turns N] [--json] [--seed S]
-        [--scenario five-kingdoms|qin-dominates] [--ack all|errors] [--new-mails]
+        [--scenario five-kingdoms|qin-dominates|kingdom-wars-6] [--ack all|errors]
+        [--new-mails]
 
 ``--new-mails``: players write each mail as a new mail instead of a reply
 (no ``In-Reply-To``), to show what binding a reply to its request costs.
@@ -96,9 +111,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from games.conflict_of_alliances import GAME  # noqa: E402
+from games.kingdom_wars import GAME as KW_GAME  # noqa: E402
 from judge import adjudicator as adj  # noqa: E402
 from judge import config as cfg  # noqa: E402
-from judge.engine import Decision, DecisionKind, RuleError, live  # noqa: E402
+from judge.engine import Decision, DecisionKind, Game, RuleError, live  # noqa: E402
 from judge.rng import Rng  # noqa: E402
 from judge.service import Judge  # noqa: E402
 from judge.store import set_kdf_cost  # noqa: E402
@@ -106,7 +122,10 @@ from judge.store import set_kdf_cost  # noqa: E402
 State = dict[str, Any]
 
 GAME_ID = "conflict_of_alliances"
-SCENARIOS = ("five-kingdoms", "qin-dominates")
+KW_ID = "kingdom_wars"
+KW_SCENARIO = "kingdom-wars-6"
+"""The scripted six-seat Kingdom Wars game (its rows count per round)."""
+SCENARIOS = ("five-kingdoms", "qin-dominates", KW_SCENARIO)
 ACKS = ("all", "errors")
 NAME = "g1"
 L, A = "Lianheng", "Alliance"
@@ -145,6 +164,7 @@ END = -1
 
 _PHASE = re.compile(r"^Phase: (.+)$", re.M)
 _TURN = re.compile(r"\bturn (\d+)\b")
+_ROUND = re.compile(r"\bround (\d+)\b")
 _REFUSED = re.compile(r'^  line \d+: ".*"\n      (.+)$', re.M)
 
 
@@ -302,6 +322,7 @@ class Result:
     turn: int
     seat: str
     tally: Tally
+    game: str = GAME_ID
 
     @property
     def sent_ok(self) -> bool:
@@ -326,7 +347,7 @@ class Result:
         return not self.judged or (self.sent_ok and self.received_ok)
 
     def to_json(self) -> dict[str, Any]:
-        return {"game": GAME_ID, "scenario": self.scenario, "turn": self.turn,
+        return {"game": self.game, "scenario": self.scenario, "turn": self.turn,
                 "seat": self.seat, "ack": self.ack, "sent": self.tally.sent,
                 "decisions": self.tally.decisions, "received": self.tally.received}
 
@@ -370,6 +391,8 @@ class Outgoing:
 class Player:
     """A seat played by a sensible person (see the module's docstring)."""
 
+    game: Game = GAME
+
     def __init__(self, side: str, ack: str, rng: random.Random, replies: bool) -> None:
         self.side = side
         self.role = side  # basic victory: the roles are the sides
@@ -403,7 +426,7 @@ class Player:
             phase = mail.phase
             if phase in self.answered:
                 return None, False
-            decision = adj.decision_for(GAME, table, self.role)
+            decision = adj.decision_for(self.game, table, self.role)
             if decision is None or decision.id != phase:
                 self.stale += 1  # over before it was read: nothing to answer
                 return None, False
@@ -484,6 +507,101 @@ class Player:
         return rng.choice(list(legal))
 
 
+# --------------------------------------------------------------------------- Kingdom Wars
+
+KW_SEATS = ("A", "B", "C", "D", "E", "F")
+KW_ADDRESS = {s: f"seat.{s.lower()}@players.example" for s in KW_SEATS}
+
+#: Kingdom Wars standing answers, sent with the choice of generals: play a
+#: Dodge (or an Attack for a Duel or Barbarian Invasion) whenever one is
+#: held; be asked about a Negation only for a spell on me or my kingdom;
+#: Peach myself when I hold one, be asked for a dying seat of my kingdom;
+#: let everything else go by. Skills keep the game's own "ask when I can".
+KW_STANDING = [
+    "POLICY dodge DODGE WHEN HOLDING Dodge",
+    "POLICY attack ATTACK WHEN HOLDING Attack",
+    "POLICY negation ASK",
+    "POLICY negation ASK WHEN CAN AND TARGET ME",
+    "POLICY negation ASK WHEN CAN AND TARGET KINGDOM",
+    "POLICY negation PASS",
+    "POLICY rescue ASK",
+    "POLICY rescue PEACH WHEN DYING ME AND HOLDING Peach",
+    "POLICY rescue ASK WHEN CAN AND DYING KINGDOM",
+    "POLICY rescue PASS",
+]
+
+
+def simulate_kw(state: State, role: str, line: str) -> tuple[State, bool] | None:
+    """What ``line`` would lead to in Kingdom Wars, and whether what follows
+    needs new information: a card drawn or turned from the deck (its order is
+    hidden), a random draw, or a decision of another seat (a window for the
+    others' answers). None if the line does not fit."""
+    rng = Rng(bytes(32), 0)
+    try:
+        new, _ = KW_GAME.act(state, role, KW_GAME.parse(state, role, line), rng)
+    except RuleError:
+        return None
+    others = any(r != role for d in live(KW_GAME.pending(new)) for r in d.roles)
+    gained = set(new["p"][role]["hand"]) - set(state["p"][role]["hand"])
+    fresh = bool(rng.draws) or new["deck"] != state["deck"] or bool(gained) or others
+    return new, fresh
+
+
+class KwPlayer(Player):
+    """A seat of the six-seat Kingdom Wars game, played by a sensible person:
+    it answers each request with one mail, and puts into it the lines of its
+    own next decisions that need no new information (a Play Phase's card
+    plays up to the first that opens a window or draws, the Discard Phase
+    after its PASS)."""
+
+    game: Game = KW_GAME
+
+    def __init__(self, seat: str, ack: str, rng: random.Random, replies: bool) -> None:
+        super().__init__(L, ack, rng, replies)
+        self.side = seat
+        self.role = seat
+        self.address = KW_ADDRESS[seat]
+
+    def setup_lines(self) -> list[str]:
+        return (["SET ACK errors"] if self.ack == "errors" else []) + KW_STANDING
+
+    def choose(self, state: State, decision: Decision) -> tuple[list[str], list[str]]:
+        legal = KW_GAME.legal(state, self.role)
+        lines = [self.pick(state, legal)]
+        planned: list[str] = []
+        if decision.kind is not DecisionKind.ACTION:
+            return lines, planned
+        step = simulate_kw(state, self.role, lines[0])
+        for _ in range(8):
+            if step is None or step[1]:
+                break
+            s = step[0]
+            due = live(KW_GAME.pending(s))
+            if not due or due[0].kind is not DecisionKind.ACTION or self.role not in due[0].roles:
+                break
+            line = self.pick(s, KW_GAME.legal(s, self.role))
+            planned.append(due[0].phase)
+            lines.append(line)
+            step = simulate_kw(s, self.role, line)
+        return lines, planned
+
+    def pick(self, state: State, legal: Sequence[str]) -> str:
+        rng = self.rng
+        if state["stage"] == "generals":
+            return rng.choice(list(legal))
+        uses = [x for x in legal if x.startswith("USE ")]
+        reveals = [x for x in legal if x.startswith("REVEAL ")]
+        answers = [x for x in legal if x.split()[0] in ("DODGE", "ATTACK", "NEGATE", "PEACH",
+                                                          "WINE")]
+        if uses:  # the Play Phase (or a skill's moment)
+            return rng.choice(uses) if rng.random() < 0.8 else "PASS"
+        if reveals:  # the Preparation Phase
+            return rng.choice(reveals) if rng.random() < 0.25 else "PASS"
+        if answers:
+            return rng.choice(answers) if rng.random() < 0.7 else "PASS"
+        return rng.choice(list(legal))
+
+
 # --------------------------------------------------------------------------- one game
 
 
@@ -496,6 +614,8 @@ class Run:
     turns: int
     seed: int
     replies: bool = True
+    game: str = GAME_ID
+    seats: tuple[str, ...] = (L, A)
     tallies: dict[tuple[int, str], Tally] = field(default_factory=dict)
     refusals: Counter[str] = field(default_factory=Counter)
     stale: int = 0
@@ -508,13 +628,21 @@ class Run:
 
     def results(self) -> list[Result]:
         turns = [SETUP, *range(1, self.played + 1)] + ([END] if self.ended else [])
-        return [Result(self.scenario, self.ack, t, s, self.tallies.get((t, s), Tally()))
-                for t in turns for s in (L, A)]
+        return [Result(self.scenario, self.ack, t, s, self.tallies.get((t, s), Tally()),
+                       self.game)
+                for t in turns for s in self.seats]
+
+    @property
+    def rules(self) -> Game:
+        return KW_GAME if self.game == KW_ID else GAME
 
 
 def _turn(table: adj.Table | None) -> int:
-    if table is None or table.state.get("stage") == "bid":
+    """The game turn (Kingdom Wars: the round) the table is in; SETUP before."""
+    if table is None or table.state.get("stage") in ("bid", "generals"):
         return SETUP
+    if "round" in table.state:  # Kingdom Wars
+        return int(table.state["round"])
     return int(table.state["turn"])
 
 
@@ -526,10 +654,17 @@ def _token(mail: Mail, word: str) -> str:
 
 
 def play(scenario: str, ack: str, turns: int, seed: int, replies: bool = True) -> Run:
-    """Play ``turns`` game turns of ``scenario`` by mail and count the mails."""
-    run = Run(scenario, ack, turns, seed, replies)
-    players = {side: Player(side, ack, random.Random(f"{seed}/{scenario}/{side}"), replies)
-               for side in (L, A)}
+    """Play ``turns`` game turns of ``scenario`` by mail and count the mails
+    (Kingdom Wars: ``turns`` rounds of six seats)."""
+    players: dict[str, Player]
+    if scenario == KW_SCENARIO:
+        run = Run(scenario, ack, turns, seed, replies, KW_ID, KW_SEATS)
+        players = {s: KwPlayer(s, ack, random.Random(f"{seed}/{scenario}/{s}"), replies)
+                   for s in KW_SEATS}
+    else:
+        run = Run(scenario, ack, turns, seed, replies)
+        players = {side: Player(side, ack, random.Random(f"{seed}/{scenario}/{side}"), replies)
+                   for side in (L, A)}
     by_address = {p.address: p for p in players.values()}
     clock = Clock()
     with tempfile.TemporaryDirectory(prefix="mails-per-turn-") as tmp:
@@ -549,6 +684,7 @@ def _route(run: Run, room: Mailroom, mails: Sequence[Mail],
            by_address: dict[str, Player]) -> None:
     """Hand each mail to its reader and count it in its turn."""
     current = _turn(room.table())
+    word = _ROUND if run.game == KW_ID else _TURN
     for mail in mails:
         p = by_address.get(mail.to)
         if p is None:
@@ -558,10 +694,10 @@ def _route(run: Run, room: Mailroom, mails: Sequence[Mail],
         elif mail.phase == GAME_OVER:
             turn = END
         elif mail.phase:
-            found = _TURN.search(mail.phase)
+            found = word.search(mail.phase)
             turn = int(found.group(1)) if found else current
         else:
-            found = _TURN.search(mail.subject)
+            found = word.search(mail.subject)
             turn = int(found.group(1)) if found else current
         t = run.tally(turn, p.side)
         t.received += 1
@@ -584,7 +720,8 @@ def _send(run: Run, room: Mailroom, out: Outgoing, turn: int, body_head: str = "
 def _play(run: Run, room: Mailroom, players: dict[str, Player],
           by_address: dict[str, Player]) -> None:
     # Set-up, by mail: the GM creates the game, the players join, the GM starts it.
-    room.post(GM_ADDRESS, "new game", f"CREATE {NAME} {GAME_ID} scenario={run.scenario}\n")
+    options = f"seats={len(KW_SEATS)}" if run.game == KW_ID else f"scenario={run.scenario}"
+    room.post(GM_ADDRESS, "new game", f"CREATE {NAME} {run.game} {options}\n")
     gm_token = _token(next(m for m in room.cycle() if m.to == GM_ADDRESS), "GM")
     for side, p in players.items():
         _send(run, room, Outgoing(p, [f"JOIN {NAME} {side}"], None), SETUP)
@@ -592,6 +729,7 @@ def _play(run: Run, room: Mailroom, players: dict[str, Player],
         _route(run, room, mails, by_address)
         p.token = _token(next(m for m in mails if m.to == p.address), "secret")
         p.unread.clear()
+    _route(run, room, room.cycle(), by_address)
     room.clock.advance(MINUTES_PER_MAIL)
     room.post(GM_ADDRESS, "start", f"SIGNON {NAME} GM {gm_token}\nSTART\n")
     _route(run, room, room.cycle(), by_address)
@@ -614,9 +752,9 @@ def _play(run: Run, room: Mailroom, players: dict[str, Player],
         if not outgoing:
             idle += 1
             if idle > IDLE_LIMIT:
-                waiting = sorted(adj.waiting_on(GAME, table))
+                waiting = sorted(adj.waiting_on(run.rules, table))
                 raise RuntimeError(f"{run.scenario}: nobody writes, and the game waits for "
-                                   f"{waiting or 'nobody'} at {adj.phase_key(GAME, table)}")
+                                   f"{waiting or 'nobody'} at {adj.phase_key(run.rules, table)}")
             # Past any window's minimum open time: the cycle closes what may close.
             minutes = float(room.judge.config.settings["window_min_minutes"]) + 1
             room.clock.advance(minutes)
@@ -714,11 +852,12 @@ def run_all(scenarios: Sequence[str], acks: Sequence[str], turns: int, seed: int
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    ap.add_argument("--turns", type=int, default=2, help="game turns per scenario (default 2)")
+    ap.add_argument("--turns", type=int, default=2,
+                    help="game turns per scenario, rounds for Kingdom Wars (default 2)")
     ap.add_argument("--json", action="store_true", help="one JSON object per seat and turn")
     ap.add_argument("--seed", type=int, default=1, help="the players' choices (default 1)")
     ap.add_argument("--scenario", choices=SCENARIOS, action="append",
-                    help="only this scenario (may be given twice; default both)")
+                    help="only this scenario (may be given more than once; default all)")
     ap.add_argument("--ack", choices=ACKS, action="append",
                     help="only this acknowledgement setting (default both)")
     ap.add_argument("--new-mails", action="store_true",
@@ -735,8 +874,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(json.dumps(r.to_json()))
     else:
         how = "new mails" if args.new_mails else "replies to the judge's requests"
-        print(f"Conflict of Alliances by mail: {args.turns} turn(s) per scenario, players' "
-              f"seed {args.seed}, game seed 00..00, players write {how}.\n")
+        print(f"By mail: {args.turns} game turn(s) per scenario (Kingdom Wars: rounds of six "
+              f"turns), players' seed {args.seed}, game seed 00..00, players write {how}.\n")
         print_table(runs)
         print_summary(runs)
     return 0 if all(r.ok for r in rows) else 1

@@ -830,6 +830,9 @@ def _policy_step(game: Game, table: Table) -> Step | None:
 def _queued_step(game: Game, table: Table, seed: bytes) -> Step | None:
     """One queued line of a role whose turn it now is."""
     for role in sorted(acting_roles(game, table)):
+        due = decision_for(game, table, role)
+        if due is not None and not due.takes_queued:
+            continue  # a choice asked on the way: the queued lines wait for the turn
         queued = table.queue.get(role, [])
         index = next((i for i, q in enumerate(queued) if q["for"] == FOR_ACTION), None)
         if index is None:

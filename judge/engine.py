@@ -186,6 +186,11 @@ class Decision:
     context: Mapping[str, JSON] = field(default_factory=dict)
     """Facts about the decision that every role in ``roles`` may see (the
     attacked area, the card played): standing answers are tested on them."""
+    takes_queued: bool = True
+    """Whether an ACTION takes the lines its role queued (a turn, a step of
+    it). False for a choice that a card or skill in play asks on the way (a
+    card to take from those shown): queued lines were written for the turn,
+    so they wait for it, neither taken nor dropped here."""
 
     @property
     def id(self) -> str:

@@ -56,8 +56,10 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("OBSERVE", "<game> [<off>]", "anyone",
                 "Follow a game: its public report each turn comes to this address (nothing "
                 "any seat alone may see). OBSERVE <game> OFF stops it.", "OBSERVE league42"),
-    CommandSpec("HELP", "[<topic>]", "anyone",
-                "This text; HELP <game kind> lists that game's own commands.", "HELP classic"),
+    CommandSpec("HELP", "[<topic...>]", "anyone",
+                "This text; HELP <game kind> lists that game's own commands; signed on, "
+                "HELP <name> gives the text of a card, rule or the like of your game "
+                "(a name may have several words).", "HELP classic"),
     CommandSpec("ORDERS", "[<phase...>]", "player",
                 "Start a complete set of orders (one per line), replacing the orders you sent "
                 "before for this phase; close it with END. Naming the phase (ORDERS F1901M) "

@@ -188,7 +188,7 @@ def syntax(line: str) -> Cmd:
     if verb == "RECAST":
         refs = read_cards(rest, line)
         if len(refs) != 1:
-            raise InvalidLine("RECAST names one card", line=line, hint="RECAST Iron Chains C12")
+            raise InvalidLine("RECAST names one card", line=line, hint="RECAST Iron Chains CQ")
         return {"verb": "RECAST", "refs": refs}
     parts = _split(rest, ("BY", "WITH", "ON"))
     if verb == "MARKER":

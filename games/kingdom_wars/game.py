@@ -62,6 +62,9 @@ State = dict[str, Any]
 S.load_all()
 
 RESPONSE_WINDOW = {"dodge": "dodge", "attack": "attack", "peach": "rescue"}
+TURN_STEPS = ("discard_done", "yinyang_limit")
+"""The tasks after the asks of the Discard Phase (the discard, the Yin-Yang
+Marker's +2): steps of the turn, which queued lines may answer."""
 
 
 class KingdomWars(GameBase):
@@ -169,8 +172,10 @@ class KingdomWars(GameBase):
         if kind == "cards":
             prompt = f"{ask['verb']}: {ask['what']}"
         default = {"play": "end the Play Phase", "reveal": "pass"}.get(kind, "the first choice")
+        # Queued lines are for the turn's own steps, not for a choice a card asks on the way.
+        turn_step = kind in ("play", "reveal") or ask.get("then", {}).get("t") in TURN_STEPS
         return Decision(DecisionKind.ACTION, roles, phase, prompt=prompt, default=default,
-                        depth=depth)
+                        depth=depth, takes_queued=turn_step)
 
     def _ask_for(self, state: State, role: Role) -> dict[str, Any] | None:
         """The open ask ``role`` answers now (the top of the stack)."""

@@ -25,7 +25,7 @@ VERBS: tuple[VerbSpec, ...] = (
              "use an active skill in your Play Phase, or answer a trigger window with a skill",
              "USE Balance of Power WITH Attack S7 Dodge H2"),
     VerbSpec("RECAST <card>", "Iron Chains or Know your Enemy: discard it and draw a card",
-             "RECAST Iron Chains C12"),
+             "RECAST Iron Chains CQ"),
     VerbSpec("MARKER Yin-Yang|Perfect Pair | MARKER Pioneer ON <seat> MAIN|DEPUTY",
              "discard a marker for its effect in your Play Phase", "MARKER Pioneer ON D MAIN"),
     VerbSpec("DODGE [<card>] [BY <skill|armor> [WITH <card>]]",

@@ -68,3 +68,18 @@ def test_targets_hold_when_players_reply_to_requests(capsys: pytest.CaptureFixtu
 
 def test_targets_hold_when_players_write_new_mails(capsys: pytest.CaptureFixture[str]) -> None:
     _check(*_run(capsys, "--new-mails"))
+
+
+def test_kingdom_wars_six_seats_meet_the_targets_each_round(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The scripted six-seat Kingdom Wars game, one round (a turn of every
+    seat), both acknowledgement settings: the same targets per seat and round."""
+    code = BENCH.main(["--turns", "1", "--scenario", "kingdom-wars-6", "--json"])
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
+    assert all(set(r) == KEYS for r in rows)
+    assert {(r["ack"], r["seat"], r["turn"]) for r in rows} == {
+        (ack, seat, 1) for ack in ("all", "errors") for seat in "ABCDEF"}
+    assert all(r["game"] == "kingdom_wars" and r["scenario"] == "kingdom-wars-6" for r in rows)
+    assert all(r["decisions"] > 0 for r in rows), "a seat decided nothing: the run proved little"
+    assert _misses(rows) == []
+    assert code == 0
