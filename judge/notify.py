@@ -141,7 +141,7 @@ def observers_after(ws: Workspace, g: Loaded) -> None:
         ws.judge.queue_mail(
             address, f"[{g.name}] {kind} for observers: {phase}", text, "report", game=g.name,
             attachments=[Attachment(f"{g.name}-public.json", "application/json", attachment),
-                         *picture_attachments(ws, g, None)])
+                         *picture_attachments(ws, g, attachment)])
 
 
 def gm_after(ws: Workspace, g: Loaded) -> None:
@@ -157,7 +157,7 @@ def gm_after(ws: Workspace, g: Loaded) -> None:
     ws.judge.queue_mail(
         g.row["gm_address"], f"[{g.name}] {kind} for the GM: {phase}", text, "report",
         game=g.name, attachments=[Attachment(f"{g.name}-public.json", "application/json",
-                                             attachment), *picture_attachments(ws, g, None)])
+                                             attachment), *picture_attachments(ws, g, attachment)])
 
 
 def public_report(ws: Workspace, g: Loaded) -> tuple[str, bytes, str]:
@@ -188,7 +188,7 @@ def send_report(ws: Workspace, g: Loaded, seat: Seat, events: Sequence[Event],
         seat.address, subject, text, "report", game=g.name,
         attachments=[Attachment(f"{g.name}-{role}.json".replace(" ", "_"),
                                 "application/json", attachment),
-                     *picture_attachments(ws, g, role)],
+                     *picture_attachments(ws, g, attachment)],
         decision=decision.id if decision is not None else "",
     )
 
@@ -263,14 +263,15 @@ def report_text(ws: Workspace, g: Loaded, role: str | None, events: Sequence[Eve
     return text, reports.view_attachment(game, view), str(view.get("phase", ""))
 
 
-def picture_attachments(ws: Workspace, g: Loaded, role: str | None) -> list[Attachment]:
-    """The picture of ``role``'s view (setting ``picture``: png, svg or none),
-    for games that draw one. Readers whose views draw alike share one
-    rendering (:func:`judge.pictures.render` keeps the last few)."""
+def picture_attachments(ws: Workspace, g: Loaded, view_json: bytes) -> list[Attachment]:
+    """The picture of a report's view (``view_json``: its JSON attachment,
+    the view itself), per the setting ``picture`` (png, svg or none), for
+    games that draw one. Readers whose views draw alike share one rendering
+    (:func:`judge.pictures.render` keeps the last few)."""
     fmt = str(g.settings(ws.judge.config.settings).get("picture", "png"))
     if fmt not in pictures.FORMATS or not pictures.supported(g.game.id):
         return []
-    view = g.game.view(g.need_table().state, role)
+    view = json.loads(view_json)
     data = pictures.picture(g.game.id, view, fmt=fmt)
     phase = str(view.get("phase", "")).replace(" ", "_") or "map"
     kind = "image/png" if fmt == "png" else "image/svg+xml"
