@@ -50,15 +50,19 @@ def test_reports_carry_the_picture_and_the_setting_changes_it(tmp_path: Path) ->
         game.cycle()
         game.send_orders(list(POWERS))
         game.cycle()
-        later = [m for m in _sent(home, address("France")) if "report" in str(m["Subject"])]
-        (name, kind, data), = _pictures(later[-1])
+        phase = game.phase()
+        later = [m for m in _sent(home, address("France"))
+                 if "report" in str(m["Subject"]) and phase in str(m["Subject"])]
+        (name, kind, data), = _pictures(later[0])
         assert kind == "image/svg+xml" and data.startswith(b"<svg") and name.endswith(".svg")
         game.deliver(GM_ADDR, f"SIGNON g1 GM {game.gm_token}\nSET picture none\n", "set")
         game.cycle()
         game.send_orders(sorted(game.owing()))
         game.cycle()
-        last = [m for m in _sent(home, address("France")) if "report" in str(m["Subject"])]
-        assert len(last) > len(later) and not _pictures(last[-1])
+        phase = game.phase()
+        last = [m for m in _sent(home, address("France"))
+                if "report" in str(m["Subject"]) and phase in str(m["Subject"])]
+        assert len(last) == 1 and not _pictures(last[0]), [m["Subject"] for m in last]
     finally:
         judge.close()
 
