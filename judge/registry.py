@@ -86,8 +86,8 @@ def drawing(game_id: str) -> Drawing | None:
     """How the game draws pictures of itself (``games/<id>/picture.py``'s
     ``DRAWING``), or ``None`` for a game with no pictures."""
     game = _load(game_id)
-    if game is None or game.id not in BUILTIN:
-        return None  # a game registered by a test draws nothing
+    if game is None:
+        return None
     try:
         module = importlib.import_module(f"games.{game.id}.picture")
     except ModuleNotFoundError as exc:
