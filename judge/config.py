@@ -82,6 +82,7 @@ gm_copies = "no"
 draw_votes = "secret"
 max_absence_days = 14.0
 orders_in = "gm"
+picture = "png"
 """
 
 

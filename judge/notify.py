@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from judge import adjudicator as adj
-from judge import reports, scheduler
+from judge import pictures, reports, scheduler
 from judge.engine import Decision, DecisionKind, Event, Game, Role
 from judge.mailout import Attachment
 from judge.store import Seat
@@ -140,7 +140,8 @@ def observers_after(ws: Workspace, g: Loaded) -> None:
     for address in watchers:
         ws.judge.queue_mail(
             address, f"[{g.name}] {kind} for observers: {phase}", text, "report", game=g.name,
-            attachments=[Attachment(f"{g.name}-public.json", "application/json", attachment)])
+            attachments=[Attachment(f"{g.name}-public.json", "application/json", attachment),
+                         *picture_attachments(ws, g, attachment)])
 
 
 def gm_after(ws: Workspace, g: Loaded) -> None:
@@ -156,7 +157,7 @@ def gm_after(ws: Workspace, g: Loaded) -> None:
     ws.judge.queue_mail(
         g.row["gm_address"], f"[{g.name}] {kind} for the GM: {phase}", text, "report",
         game=g.name, attachments=[Attachment(f"{g.name}-public.json", "application/json",
-                                             attachment)])
+                                             attachment), *picture_attachments(ws, g, attachment)])
 
 
 def public_report(ws: Workspace, g: Loaded) -> tuple[str, bytes, str]:
@@ -186,7 +187,8 @@ def send_report(ws: Workspace, g: Loaded, seat: Seat, events: Sequence[Event],
     ws.judge.queue_mail(
         seat.address, subject, text, "report", game=g.name,
         attachments=[Attachment(f"{g.name}-{role}.json".replace(" ", "_"),
-                                "application/json", attachment)],
+                                "application/json", attachment),
+                     *picture_attachments(ws, g, attachment)],
         decision=decision.id if decision is not None else "",
     )
 
@@ -259,6 +261,21 @@ def report_text(ws: Workspace, g: Loaded, role: str | None, events: Sequence[Eve
         orders_in=orders_in_text(ws, g),
     )
     return text, reports.view_attachment(game, view), str(view.get("phase", ""))
+
+
+def picture_attachments(ws: Workspace, g: Loaded, view_json: bytes) -> list[Attachment]:
+    """The picture of a report's view (``view_json``: its JSON attachment,
+    the view itself), per the setting ``picture`` (png, svg or none), for
+    games that draw one. Readers whose views draw alike share one rendering
+    (:func:`judge.pictures.render` keeps the last few)."""
+    fmt = str(g.settings(ws.judge.config.settings).get("picture", "png"))
+    if fmt not in pictures.FORMATS or not pictures.supported(g.game.id):
+        return []
+    view = json.loads(view_json)
+    data = pictures.picture(g.game.id, view, fmt=fmt)
+    phase = str(view.get("phase", "")).replace(" ", "_") or "map"
+    kind = "image/png" if fmt == "png" else "image/svg+xml"
+    return [Attachment(f"{g.name}-{phase}.{fmt}", kind, data)]
 
 
 def orders_in_text(ws: Workspace, g: Loaded) -> str:

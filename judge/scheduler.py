@@ -42,6 +42,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "draw_votes": "secret",  # secret | public: whether each DRAW and CONCEDE vote is announced
     "max_absence_days": 14.0,  # SET ABSENCE: days of absence a seat may announce in one game
     "orders_in": "gm",  # gm | all: who sees which seats have sent orders
+    "picture": "png",  # png | svg | none: the picture attached to each report
 }
 
 

@@ -145,6 +145,7 @@ WORD_SETTINGS: dict[str, tuple[str, ...]] = {
     "gm_copies": ("no", "yes"),
     "draw_votes": ("secret", "public"),
     "orders_in": ("gm", "all"),
+    "picture": ("png", "svg", "none"),
 }
 
 

@@ -1,0 +1,44 @@
+"""Benchmark: the cost of a map picture (time to draw, PNG size) for each
+game that draws one, on the known positions of tests/pictures.
+
+    python bench/pictures.py
+
+Reports, per game, the mean and worst time of a drawing from its view (the
+picture cache emptied before each) and the PNG's size, against the budget
+of 50 ms and 150 KB on average.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from judge import pictures
+from tests.pictures.positions import ORDERS, position
+
+ROUNDS = 20
+
+
+def main() -> None:
+    sizes = []
+    for game_id in sorted(ORDERS):
+        view = position(game_id)
+        pictures.picture(game_id, view)  # loads the map, its geometry and the fonts
+        times = []
+        for _ in range(ROUNDS):
+            pictures._png_cache.clear()
+            start = time.perf_counter()
+            png = pictures.picture(game_id, view)
+            times.append((time.perf_counter() - start) * 1000)
+        sizes.append(len(png))
+        print(f"{game_id:16} mean {statistics.mean(times):6.1f} ms  worst {max(times):6.1f} ms"
+              f"  PNG {len(png) / 1024:6.1f} KB")
+    print(f"mean PNG size {statistics.mean(sizes) / 1024:.1f} KB (budget: 50 ms, 150 KB)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+"""Every turn report of a game that draws itself carries its picture: PNG by
+default, SVG or none with ``SET picture``; one rendering serves every reader
+whose view draws alike."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+from email.message import EmailMessage
+from pathlib import Path
+
+from judge import config as cfg
+from judge import pictures
+from judge.service import Judge
+from judge.store import set_kdf_cost
+from tests.support.classic_mail import GM_ADDR, POWERS, ClassicByMail, StillClock, address
+
+
+def _sent(home: Path, to: str) -> list[EmailMessage]:
+    out = []
+    for path in sorted((home / "mail" / "out").glob("*/*")):
+        msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        assert isinstance(msg, EmailMessage)
+        if msg["To"] == to:
+            out.append(msg)
+    return out
+
+
+def _pictures(msg: EmailMessage) -> list[tuple[str, str, bytes]]:
+    return [(str(p.get_filename()), p.get_content_type(), p.get_content())
+            for p in msg.iter_attachments() if p.get_content_maintype() == "image"]
+
+
+def test_reports_carry_the_picture_and_the_setting_changes_it(tmp_path: Path) -> None:
+    set_kdf_cost(2**8)
+    home = tmp_path / "home"
+    cfg.init_home(home)
+    clock = StillClock()
+    judge = Judge.open(home, now=clock)
+    try:
+        game = ClassicByMail(judge, home, clock, name="g1", seed=7)
+        game.setup(max_year=1902)
+        starts = [m for m in _sent(home, address("England")) if "report" in str(m["Subject"])]
+        assert starts, "England got its start report"
+        (name, kind, data), = _pictures(starts[-1])
+        assert kind == "image/png" and data.startswith(b"\x89PNG") and name.endswith(".png")
+        view = game.game.view(game.table().state, "England")
+        assert data == pictures.picture("classic", view)
+        game.deliver(GM_ADDR, f"SIGNON g1 GM {game.gm_token}\nSET picture svg\n", "set")
+        game.cycle()
+        game.send_orders(list(POWERS))
+        game.cycle()
+        phase = game.phase()
+        later = [m for m in _sent(home, address("France"))
+                 if "report" in str(m["Subject"]) and phase in str(m["Subject"])]
+        (name, kind, data), = _pictures(later[0])
+        assert kind == "image/svg+xml" and data.startswith(b"<svg") and name.endswith(".svg")
+        game.deliver(GM_ADDR, f"SIGNON g1 GM {game.gm_token}\nSET picture none\n", "set")
+        game.cycle()
+        game.send_orders(sorted(game.owing()))
+        game.cycle()
+        phase = game.phase()
+        last = [m for m in _sent(home, address("France"))
+                if "report" in str(m["Subject"]) and phase in str(m["Subject"])]
+        assert len(last) == 1 and not _pictures(last[0]), [m["Subject"] for m in last]
+    finally:
+        judge.close()
+
+
+def test_a_bad_picture_setting_is_refused_quoting_the_line(tmp_path: Path) -> None:
+    set_kdf_cost(2**8)
+    home = tmp_path / "home"
+    cfg.init_home(home)
+    clock = StillClock()
+    judge = Judge.open(home, now=clock)
+    try:
+        game = ClassicByMail(judge, home, clock, name="g1", seed=7)
+        game.setup(max_year=1902)
+        game.deliver(GM_ADDR, f"SIGNON g1 GM {game.gm_token}\nSET picture gif\n", "set")
+        game.cycle()
+        replies = _sent(home, GM_ADDR)
+        text = replies[-1].get_body(("plain",))
+        assert text is not None and "SET picture gif" in text.get_content()
+    finally:
+        judge.close()
