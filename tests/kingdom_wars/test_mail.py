@@ -143,8 +143,8 @@ def whole(msg: EmailMessage) -> str:
     """Subject, every text part and every attachment of a mail, decoded."""
     out = [str(msg["Subject"])]
     for part in msg.walk():
-        if part.is_multipart():
-            continue
+        if part.is_multipart() or part.get_content_maintype() == "image":
+            continue  # a picture of the table draws what the JSON view holds
         content = part.get_content()
         out.append(content.decode("utf-8") if isinstance(content, bytes) else str(content))
     return "\n".join(out)
@@ -583,8 +583,33 @@ def _to_play_phase(post: Post, outbox: Outbox) -> tuple[Players, str]:
         players.send(s, [GAME.legal(state, s)[0]])
     seat = players.table().state["current"]
     players.send(seat, ["PASS"])  # the Preparation Phase: generals stay hidden
+    for _ in range(12):  # skill windows on the way (a hidden seat is asked at its moments)
+        table = players.table()
+        if table.state["asks"] and table.state["asks"][-1]["kind"] == "play":
+            break
+        if seat in adj.waiting_on(GAME, table):
+            players.send(seat, ["PASS"])  # a skill it could use: it declines
+        else:
+            players.tick(minutes=31)
     assert "Play Phase" in adj.phase_key(GAME, players.table())
     return players, seat
+
+
+def _past_skill_windows(players: Players) -> None:
+    """Let the skill windows that open on the way close (a hidden seat is
+    asked at the moments that concern it): each asked seat that could use a
+    skill declines it, the others' standing answers pass."""
+    for _ in range(12):
+        table = players.table()
+        w = adj.open_window(GAME, table)
+        if w is None or w.window != "trigger":
+            return
+        waiting = sorted(adj.waiting_on(GAME, table))
+        if waiting:
+            for r in waiting:
+                players.send(r, ["PASS"])
+        else:
+            players.tick(minutes=31)
 
 
 def _out_of_hands(state: State, kinds: tuple[str, ...]) -> None:
@@ -619,6 +644,7 @@ def test_a_negation_against_a_negation_by_mail(post: Post) -> None:
     post.judge.store.update_game(NAME, table_json=table.dumps())
     hand_before = len(state["p"][seat]["hand"])
     players.send(seat, [f"USE {label(spell)}"])
+    _past_skill_windows(players)
     table = players.table()
     first = adj.open_window(GAME, table)
     assert first is not None and first.window == "negation"
@@ -628,6 +654,7 @@ def test_a_negation_against_a_negation_by_mail(post: Post) -> None:
     assert adj.open_window(GAME, players.table()) == first
     players.send(y, ["PASS"], reply=True)
     players.tick(minutes=1)  # the minimum open time is over: x's Negation is used
+    _past_skill_windows(players)
     table = players.table()
     second = adj.open_window(GAME, table)
     assert second is not None and second != first and second.context["depth"] == 2
@@ -638,10 +665,12 @@ def test_a_negation_against_a_negation_by_mail(post: Post) -> None:
     players.send(y, ["NEGATE FORCE"], reply=True)
     assert adj.open_window(GAME, players.table()) == second  # held until its minimum time
     players.tick(minutes=31)
+    _past_skill_windows(players)
     third = adj.open_window(GAME, players.table())  # against y's Negation: nobody can answer
     assert third is not None and third.context["depth"] == 3
     assert adj.waiting_on(GAME, players.table()) == set()
     players.tick(minutes=31)
+    _past_skill_windows(players)
     state = players.table().state
     assert state["asks"][-1]["kind"] == "play" and state["current"] == seat
     assert len(state["p"][seat]["hand"]) == hand_before - 1 + 2, "the spell did not take effect"
