@@ -171,11 +171,12 @@ def _relation(view: Mapping[str, JSON], seat: Any, who: str) -> bool:
         same = (seat == me) or (mine.get("kingdom") is not None
                                 and mine.get("kingdom") == theirs.get("kingdom")
                                 and not mine.get("ambitionist") and not theirs.get("ambitionist"))
+        own = (view.get("you") or {}).get("kingdom_of_generals")
+        kin = same or (mine.get("kingdom") is None and own is not None
+                       and theirs.get("kingdom") == own)  # hidden: my generals' kingdom
         if who == "KINGDOM":
-            own = (view.get("you") or {}).get("kingdom_of_generals")
-            return same or (mine.get("kingdom") is None and own is not None
-                            and theirs.get("kingdom") == own)
-        return not same and theirs.get("kingdom") is not None
+            return kin
+        return not kin and theirs.get("kingdom") is not None
     return bool(seat == who)
 
 

@@ -59,6 +59,17 @@ def test_negate_only_what_targets_me_or_my_kingdom() -> None:
     assert holds(s2, "B", "negation", "CARD Burning Bridges")
 
 
+def test_a_hidden_seat_counts_its_generals_kingdom_as_its_own() -> None:
+    """B is hidden with two Shu generals, C an exposed Shu: a spell on C
+    targets B's kingdom, not another force (it once counted as both)."""
+    s = table(GENS, hands={"A": [copy_of("duel")], "B": [copy_of("negation")]},
+              shown={"C": ["main"]})
+    s, _ = play(s, "A", "USE Duel ON C")
+    assert holds(s, "B", "negation", "TARGET KINGDOM")
+    assert not holds(s, "B", "negation", "TARGET OTHER")
+    assert holds(s, "B", "negation", "BY OTHER") is False  # A is hidden: no known force
+
+
 def test_peach_a_dying_seat_of_my_kingdom_or_myself() -> None:
     s = table(GENS, hands={"A": [copy_of("attack", "spades", 7)], "B": [copy_of("peach")]},
               shown={"B": ["main"], "C": ["main"]}, hp={"C": 1}, turn="A")
