@@ -372,7 +372,7 @@ def check_response(g: Ctx, seat: str, ask: Ask, cmd: Cmd) -> Cmd:
         if sk is None or cmd["skill"] not in g.skills(seat, hidden=True):
             raise IllegalLine("you have no such skill", hint=_your_skills(g, seat))
         m = {"name": f"respond_{want}", "ask": ask["serial"], **ask.get("ctx", {})}
-        if not sk.applies(g, seat, m):
+        if m["name"] not in sk.moments or not sk.applies(g, seat, m):
             raise IllegalLine(f"{sk.name} cannot answer this window")
         out = dict(cmd)
         out["cards"] = resolve(g, seat, cmd["refs"], [*g.hand(seat), *g.equips(seat)])
@@ -479,7 +479,7 @@ def response_lines(g: Ctx, seat: str, ask: Ask) -> list[str]:
             for cids in sk.convert_choices(g, seat, want, need)[:4]:
                 out.append(f"{verb} BY {sk.name} WITH {' '.join(label(c) for c in cids)}")
         m = {"name": f"respond_{want}", "ask": ask["serial"], **ask.get("ctx", {})}
-        if sk.applies(g, seat, m):
+        if m["name"] in sk.moments and sk.applies(g, seat, m):  # skills that watch the window
             out += sk.lines(g, seat, m)
     return list(dict.fromkeys(out))
 

@@ -736,3 +736,20 @@ def test_hidden_active_and_retrial_skills_expose_their_general() -> None:
               shown={"A": ["main", "deputy"]}, deck_top=[spade], turn="A", phase="judgement")
     s, _ = go(s, "B", f"USE Devilish Wit WITH {_label(heart)}")
     assert shown(s, "B") == [False, True]
+
+
+def test_a_response_window_offers_only_the_skills_that_watch_it() -> None:
+    """Rulebook, Events and Reaction: a reaction answers the event it is asked
+    for. A skill is offered in a response window only if it watches that
+    window (``respond_negation`` here): a hidden Jia Xu's No Mercy, which
+    watches a player dying, is no answer to a Negation window (an engine fix:
+    the line was offered, then the window could not take it)."""
+    sooN = copy_of("something-out-of-nothing")
+    s = table({"A": ("jia-xu", "diao-chan"), "B": WU, "C": SHU, "D": ("cao-cao", "xu-chu")},
+              hands={"A": [sooN]}, turn="A")
+    s, _ = play(s, "A", f"USE {_label(sooN)}")
+    s = advance(s, lambda x: (ask(x) or {}).get("kind") == "negate")
+    assert ask(s)["roles"][0] == "A"
+    assert "USE No Mercy" not in GAME.legal(s, "A")
+    with pytest.raises(IllegalLine):
+        GAME.parse(s, "A", "USE No Mercy")
