@@ -94,8 +94,10 @@ ONLY = {side: {c for c in DATA.cards[side] if c not in DATA.cards[A if side == L
 def test_conflict_of_alliances_pages_name_no_unshown_card(post: Post, tmp_path: Path) -> None:
     tokens = start(post, "conflict_of_alliances", [L, A])
     shown: set[str] = set()
-    for seed in range(6):  # a turn or so, cards played face up and face down
-        play(post, tokens, 10, seed=seed)
+    for seed in range(60):  # a turn or so, cards played face up and face down
+        # one step at a time: a card shown face up is seen before a reshuffle
+        # takes it back into the deck
+        play(post, tokens, 1, seed=seed)
         state = post.judge.table("g1").state
         for side in (L, A):
             z = state["cards"][side]
