@@ -66,6 +66,19 @@ def known_view(role: str | None = READER) -> dict[str, Any]:
     return dict(GAME.view(known_state(), role))
 
 
+def full_view() -> dict[str, Any]:
+    """Seat A's view of a twelve-seat table, half of it exposed, with
+    equipment on every other seat: the largest picture (the benchmark's)."""
+    seats = seats_of(12)
+    equip = {"B": [copy_of("serpent-spear")], "D": [copy_of("red-hare")],
+             "F": [copy_of("eight-trigrams-formation")], "H": [copy_of("yellow-lightning")],
+             "J": [copy_of("frost-blade")], "L": [copy_of("nio-shield")]}
+    s = table(seats, equip=equip, shown={r: ["main"] for r in "BCDEFG"},
+              judge={"K": [(copy_of("lightning"), "lightning")]}, chained=["C", "I"],
+              hp={"E": 1, "J": 2})
+    return dict(GAME.view(s, "A"))
+
+
 def svg_of(view: dict[str, Any]) -> str:
     return picture("kingdom_wars", view, fmt="svg").decode()
 
@@ -208,6 +221,19 @@ def test_seats_follow_each_other_counter_clockwise(n: int) -> None:
     where = kw.layout(seats, "A", kw.MIN_HEIGHT)
     ax = where.corners["A"][0]
     assert where.corners[seats[1]][0] > ax and where.corners[seats[-1]][0] < ax
+
+
+@pytest.mark.parametrize("which", ["known", "full"])
+def test_names_stay_legible(which: str) -> None:
+    """Nothing is written smaller than 11 px, and no general's name or card
+    is cut short, even at twelve seats."""
+    view = known_view() if which == "known" else full_view()
+    svg = svg_of(view)
+    sizes = [float(v) for v in re.findall(r'font-size="([0-9.]+)"', svg)]
+    assert sizes and min(sizes) >= 11
+    assert not [t for t in texts(svg) if t.endswith("…")]
+    names = {g["general"] for s in view["seats"] for g in s["generals"] if g["general"]}
+    assert names and names <= {t.split(" (")[0] for t in texts(svg)}
 
 
 def test_the_choosing_of_generals_draws_every_seat() -> None:
