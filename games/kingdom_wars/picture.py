@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from judge.pictures.raster import font
@@ -92,6 +93,7 @@ PHASE_NAMES = {"preparation": "Preparation", "judgement": "Judgement", "draw": "
                "play": "Play", "discard": "Discard", "final": "Final"}
 
 
+@lru_cache(maxsize=4096)
 def text_width(text: str, size: float, bold: bool = False) -> float:
     """How wide ``text`` is drawn (in pixels, DejaVu Sans)."""
     return float(font(round(size), bold).getlength(text))
