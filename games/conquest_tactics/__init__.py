@@ -1,0 +1,1 @@
+"""Conquest Tactics: two-player tactical deck-building on a 5x5 field."""
