@@ -481,6 +481,12 @@ class Game(Protocol):
         sees and changes them like its own."""
         ...
 
+    def localize(self, text: str, role: Role | None) -> str:
+        """An event's text as ``role`` reads it (``None``: observers): a game
+        whose players name the board each from its own side (Conquest
+        Tactics) writes spaces in one frame and turns them here."""
+        ...
+
     def introduction(self, state: State, role: Role) -> str:
         """Text for ``role``'s first report (its cards' texts, say)."""
         ...
@@ -567,6 +573,9 @@ class GameBase:
 
     def standing_answers(self, state: State, role: Role) -> list[tuple[str, str, str]]:
         return []
+
+    def localize(self, text: str, role: Role | None) -> str:
+        return text
 
     def introduction(self, state: State, role: Role) -> str:
         return ""

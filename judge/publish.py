@@ -241,7 +241,7 @@ def game_pages(record: GameRecord, *, draw: Draw | None = None, fmt: str = "svg"
                 files[path] = got
                 pic_path, keys[path] = path, key
         stages.append(_Stage(number, turn.label, report.strip("\n"),
-                             tuple(e.text for e in turn.events),
+                             tuple(game.localize(e.text, None) for e in turn.events),
                              pic_path.rsplit("/", 1)[-1] if pic_path else "", turn.current))
     context = {"info": info, "title": title or game.title, "stages": stages,
                "press": record.press, "roles": record.roles, "root": "../../", "slug": slug}

@@ -12,6 +12,7 @@ import json
 import os
 import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -90,7 +91,8 @@ def game_report(
     game_name: str,
 ) -> str:
     """The game's own part of a turn report for ``role``."""
-    visible = [e for e in events if e.visible_to(role)]
+    visible = [replace(e, text=game.localize(e.text, role)) for e in events
+               if e.visible_to(role)]
     name = f"{game.id}/report.txt.j2"
     if not has_template(name):
         name = "common/view.txt.j2"
