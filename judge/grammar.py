@@ -6,6 +6,9 @@ commands. A line is one of:
 * a common command from :data:`COMMANDS` (``SIGNON``, ``STATUS``, ``EXTEND`` ...);
 * the start of a block: ``ORDERS`` ... ``END`` (game lines: a complete order set
   that replaces what was held) or ``PRESS TO <roles>|ALL`` ... ``ENDPRESS``;
+* ``DECK <name>`` ... ``END``: a deck list for a deck-building game, one
+  card a line; it reaches the game as one game line, ``DECK <name>: <line>;
+  <line>; ...``, on the DECK line's number;
 * ``END`` outside a block: the rest of the mail is ignored;
 * anything else: a game line (an order, ``PLAY ...``), handed to the game.
 
@@ -266,10 +269,21 @@ def parse_body(lines: Sequence[str]) -> Parsed:
     commands: list[Command] = []
     errors: list[LineError] = []
     block: Command | None = None
+    deck: tuple[Line, list[str]] | None = None
     for number, raw in enumerate(lines, 1):
         raw = fold(raw)
         text = raw.strip()
         line = Line(number, text)
+        if deck is not None:
+            if text.upper() == "END":
+                commands.append(_deck_line(*deck))
+                deck = None
+            elif text and not text.startswith("#"):
+                deck[1].append(text.replace(";", ","))
+            continue
+        if block is None and _DECK.match(text):
+            deck = (line, [])
+            continue
         if block is not None:
             closing = "ENDPRESS" if block.name == "PRESS TO" else "END"
             if text.upper() == closing:
@@ -303,6 +317,11 @@ def parse_body(lines: Sequence[str]) -> Parsed:
         commands.append(cmd)
         if spec.name in ("ORDERS", "PRESS TO"):
             block = cmd
+    if deck is not None:
+        commands.append(_deck_line(*deck))
+        errors.append(LineError(deck[0], "DECK is not closed",
+                                "end the list with END; it was taken to run to the end of "
+                                "the mail"))
     if block is not None:
         closing = "ENDPRESS" if block.name == "PRESS TO" else "END"
         errors.append(
@@ -310,6 +329,16 @@ def parse_body(lines: Sequence[str]) -> Parsed:
                       f"end it with {closing}; it was taken to run to the end of the mail")
         )
     return Parsed(commands, errors)
+
+
+_DECK = re.compile(r"^DECK\s+[^:]+$", re.IGNORECASE)
+"""A line opening a deck list block (``DECK <name>``, no colon: with one the
+whole list stands on the line)."""
+
+
+def _deck_line(head: Line, body: Sequence[str]) -> Command:
+    name = head.text.split(None, 1)[1].strip()
+    return Command("GAME", Line(head.number, f"DECK {name}: " + "; ".join(body)))
 
 
 def split_roles(text: str) -> list[str]:

@@ -1087,6 +1087,9 @@ def _attach(g: Ctx, role: str, t: Troop, c: Card) -> None:
         g.pub(f"{card(old['card']).name} leaves {g.label(t)}.")
     t[slot] = {"card": c.id, "by": role}
     g.pub(f"{c.name} is attached to {g.label(t)}.")
+    for e in c.effects:  # what is not a lasting modifier happens once, now
+        if e.kind in ("heal", "push", "tp", "draw"):
+            g.apply_simple(role, e, t, t)
 
 
 def check_instant(g: Ctx, role: str, cmd: dict[str, Any]) -> dict[str, Any]:
