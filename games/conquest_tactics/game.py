@@ -340,8 +340,6 @@ class ConquestTactics(GameBase):
         hidden; its owner knows what it holds only before the game starts,
         while choosing starting forces from the deck), the starting forces
         while face down (their owner)."""
-        if state["stage"] == "over":
-            return []
         out = []
         for role, p in state["p"].items():
             pool = f"cards:{role}"

@@ -174,6 +174,11 @@ def check_forces(g: Ctx, role: str, taken: Sequence[str]) -> None:
     if len(spells) > STARTING_SPELLS:
         raise IllegalLine(f"{len(spells)} spells and skills: up to {STARTING_SPELLS} may be "
                           "chosen (Setup)")
+    troops = [c for c in taken if card(c).type == "troop"]
+    room = len(F.deployment_zone(role))
+    if len(troops) > room:
+        raise IllegalLine(f"{len(troops)} troops: the deployment zone holds {room}, one troop "
+                          "a space (Setup)")
     supply = list(g.p(role)["supply"])
     for c in taken:
         if c not in supply:
@@ -188,7 +193,8 @@ def default_forces(g: Ctx, role: str) -> list[str]:
     total = 0
     for cid in g.p(role)["supply"]:
         c = card(cid)
-        if c.type == "troop" and c.level <= 1 and total + c.cost <= STARTING_POINTS:
+        if c.type == "troop" and c.level <= 1 and total + c.cost <= STARTING_POINTS \
+                and len(out) < len(F.deployment_zone(role)):
             out.append(cid)
             total += c.cost
     return out
