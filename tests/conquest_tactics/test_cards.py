@@ -152,7 +152,8 @@ def test_a_name_twice_is_refused(tmp_path: Path) -> None:
 def test_a_weaker_redeem_is_refused(tmp_path: Path) -> None:
     """Trophies: Redeem is the powerful option, Recycle the less powerful.
 
-    > Redeem allows you to use a powerful effect but removes the Trophy from the game. Recycle results in a less powerful effect
+    > Redeem allows you to use a powerful effect but removes the Trophy from the game.
+    > Recycle results in a less powerful effect
     """
     def change(doc: dict[str, Any]) -> None:
         raw_card(doc, "Crown Treasury")["redeem"][0]["amount"] = 1
@@ -166,7 +167,8 @@ def test_a_weaker_redeem_is_refused(tmp_path: Path) -> None:
 def test_kaborha_tier_1_contender() -> None:
     """Mobilize, example: a Kaborha troop of level 1 costing four.
 
-    > Example: In the first turn a player wants to deploy a Kaborha Tier 1 Contender which costs four Tactical Points.
+    > Example: In the first turn a player wants to deploy a Kaborha Tier 1 Contender which
+    > costs four Tactical Points.
     """
     card = one("Kaborha Tier 1 Contender")
     assert (card.type, card.faction, card.level, card.cost) == ("troop", "kaborha", 1, 4)
@@ -177,7 +179,8 @@ def test_human_infantry_levels() -> None:
     """Mobilize: Human Infantry and Human Defensive Infantry both exist at
     levels 1 and 2, the defensive ones a specialization of infantry.
 
-    > a Level 1 Human Infantry can upgrade to a Level 2 Human Defensive Infantry, but a Level 1 Human Defensive Infantry cannot upgrade to a Level 2 Human Infantry.
+    > a Level 1 Human Infantry can upgrade to a Level 2 Human Defensive Infantry, but a
+    > Level 1 Human Defensive Infantry cannot upgrade to a Level 2 Human Infantry.
     """
     for name in ("Human Infantry", "Human Defensive Infantry"):
         found = POOL.lookup(name)
@@ -234,7 +237,8 @@ def test_some_troop_of_each_faction_rises_to_level_4() -> None:
 def test_veteran_heretic_fire_mage() -> None:
     """Cast Spell, Example 1: level 2, knows Fire Magic at its level.
 
-    > A Level 2 Veteran Heretic Fire Mage knows Fire Magic and is Level 2. Therefore it knows all Level 1 and Level 2 Fire Spells.
+    > A Level 2 Veteran Heretic Fire Mage knows Fire Magic and is Level 2. Therefore it
+    > knows all Level 1 and Level 2 Fire Spells.
     """
     card = one("Veteran Heretic Fire Mage")
     assert (card.faction, card.level, card.knows("fire")) == ("malice", 2, 2)
@@ -243,7 +247,8 @@ def test_veteran_heretic_fire_mage() -> None:
 def test_malice_convert() -> None:
     """Cast Spell, Example 1: level 1, Dark Magic at level 1 only.
 
-    > a Level 1 Malice Convert has knowledge of dark magic but can only cast Level 1 Dark Magic Spells.
+    > a Level 1 Malice Convert has knowledge of dark magic but can only cast Level 1 Dark
+    > Magic Spells.
     """
     card = one("Malice Convert")
     assert (card.faction, card.level, card.knows("dark")) == ("malice", 1, 1)
@@ -252,7 +257,8 @@ def test_malice_convert() -> None:
 def test_demonhunter_knows_fire_at_2() -> None:
     """Cast Spell, Example 2: a level 3 troop whose Fire Magic stops at level 2.
 
-    > A Level 3 Demonhunter knows Fire Magic, but the card states that he only knows Level 2 Fire Magic.
+    > A Level 3 Demonhunter knows Fire Magic, but the card states that he only knows Level 2
+    > Fire Magic.
     """
     card = one("Demonhunter")
     assert (card.faction, card.level, card.knows("fire")) == ("humans", 3, 2)
@@ -262,7 +268,8 @@ def test_demonhunter_knows_fire_at_2() -> None:
 def test_archers_have_no_melee() -> None:
     """Melee Attack: a range of 2-4 excludes range 1.
 
-    > Many troops with ranged skill have an attack range of 2-4, which specifically excludes Range 1. These troops may not melee attack.
+    > Many troops with ranged skill have an attack range of 2-4, which specifically excludes
+    > Range 1. These troops may not melee attack.
     """
     card = one("Archers")
     assert (card.faction, card.range_min, card.range_max) == ("humans", 2, 4)
@@ -271,7 +278,8 @@ def test_archers_have_no_melee() -> None:
 def test_a_single_range_value_includes_melee() -> None:
     """Melee Attack: "Range 5" means 1-5.
 
-    > Other cards may have a single range value such as Range 5. It is assumed in this case that they have an attack range of 1-5
+    > Other cards may have a single range value such as Range 5. It is assumed in this case
+    > that they have an attack range of 1-5
     """
     assert ct._range("5") == (1, 5)
     marksmen = one("Human Marksmen")
@@ -292,7 +300,8 @@ def test_footsoldiers_spelling() -> None:
 def test_the_line_of_sight_gungets() -> None:
     """Line of sight examples: four Gunget troops.
 
-    > The Archers may NOT attack this Noxious Gunget with a ranged attack as the line of sight is blocked by the Buff Gunget.
+    > The Archers may NOT attack this Noxious Gunget with a ranged attack as the line of
+    > sight is blocked by the Buff Gunget.
     """
     for name in ("Noxious Gunget", "Buff Gunget", "Exploding Gunget", "Gunget with a Sword"):
         card = one(name)
@@ -302,7 +311,8 @@ def test_the_line_of_sight_gungets() -> None:
 def test_x_costs_the_level() -> None:
     """Setup and Mobilize: an "X" cost is the card's level.
 
-    > If the cost of a Spell is listed as "X", it will instead cost a number of Tactical Points equivalent to its level.
+    > If the cost of a Spell is listed as "X", it will instead cost a number of Tactical
+    > Points equivalent to its level.
     """
     xs = [c for c in POOL.cards.values() if c.printed_cost == "X"]
     assert xs
@@ -352,7 +362,8 @@ def test_circumstance_kinds() -> None:
     least five Circumstances per faction (a deck may carry five, all
     different).
 
-    > Mobilization Circumstances must be played during the Mobilize phase of a turn. Control Circumstances are used in the Play phase by the player who has control.
+    > Mobilization Circumstances must be played during the Mobilize phase of a turn. Control
+    > Circumstances are used in the Play phase by the player who has control.
     """
     for faction in POOL.factions:
         found = POOL.of_faction(faction, types="circumstance")
