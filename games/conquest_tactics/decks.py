@@ -65,8 +65,6 @@ _LEVEL = re.compile(r"^(?P<name>.*?\S)[\s,]*\(?\s*(?:(?:level|lvl)\s*|l)?(?P<lev
                     re.IGNORECASE)
 _CANONICAL = re.compile(r"^\s*DECK\s+(?P<name>[^:;\n]*?)\s*:(?P<body>.*)$", re.DOTALL)
 
-_NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 60: "sixty"}
-
 
 @dataclass(frozen=True)
 class Breach:
@@ -119,10 +117,6 @@ def _default_pool() -> Pool:
     from games.conquest_tactics.cards import POOL
 
     return POOL
-
-
-def _number(n: int) -> str:
-    return _NUMBERS.get(n, str(n))
 
 
 def _quoted(names: Iterable[str]) -> str:
