@@ -65,8 +65,6 @@ _LEVEL = re.compile(r"^(?P<name>.*?\S)[\s,]*\(?\s*(?:(?:level|lvl)\s*|l)?(?P<lev
                     re.IGNORECASE)
 _CANONICAL = re.compile(r"^\s*DECK\s+(?P<name>[^:;\n]*?)\s*:(?P<body>.*)$", re.DOTALL)
 
-_NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 60: "sixty"}
-
 
 @dataclass(frozen=True)
 class Breach:
@@ -119,10 +117,6 @@ def _default_pool() -> Pool:
     from games.conquest_tactics.cards import POOL
 
     return POOL
-
-
-def _number(n: int) -> str:
-    return _NUMBERS.get(n, str(n))
 
 
 def _quoted(names: Iterable[str]) -> str:
@@ -270,33 +264,35 @@ def _guidelines(entries: Sequence[_Entry], pool: Pool, *, totals: bool) -> list[
     supply = [e for e in entries if e.card.type in SUPPLY_TYPES]
 
     base_rule = f"one and only one Base must be carried (Bases; {GUIDELINES})"
-    _too_many(out, of["base"], BASES, base_rule, "Base")
+    _too_many(out, of["base"], BASES, base_rule, "Base", "Bases")
     if totals and not of["base"]:
         choices = _quoted(c.name for c in pool.cards.values() if c.type == "base")
         out.append(Breach(0, "", base_rule, f"add one Base, e.g. {choices}"))
 
     victory_rule = f"exactly four Victory Conditions must be carried ({GUIDELINES})"
-    _too_many(out, of["victory"], VICTORIES, victory_rule, "Victory Condition")
+    vc = ("Victory Condition", "Victory Conditions")
+    _too_many(out, of["victory"], VICTORIES, victory_rule, *vc)
     if totals:
-        _too_few(out, of["victory"], VICTORIES, victory_rule, "Victory Condition")
+        _too_few(out, of["victory"], VICTORIES, victory_rule, *vc)
     _copies(out, of["victory"], VICTORY_COPIES,
             f"at most two copies of a Victory Condition may be carried ({GUIDELINES})")
 
     trophy_rule = f"exactly three Trophies must be carried ({GUIDELINES})"
-    _too_many(out, of["trophy"], TROPHIES, trophy_rule, "Trophy")
+    _too_many(out, of["trophy"], TROPHIES, trophy_rule, "Trophy", "Trophies")
     if totals:
-        _too_few(out, of["trophy"], TROPHIES, trophy_rule, "Trophy")
+        _too_few(out, of["trophy"], TROPHIES, trophy_rule, "Trophy", "Trophies")
     _copies(out, of["trophy"], TROPHY_COPIES,
             f"at most one copy of a Trophy may be carried ({GUIDELINES})")
 
     supply_rule = (f"the supply pile must hold exactly sixty cards, not counting the Base, "
                    f"Victory Conditions and Trophies ({GUIDELINES})")
-    _too_many(out, supply, SUPPLY, supply_rule, "supply card")
+    _too_many(out, supply, SUPPLY, supply_rule, "supply card", "supply cards")
     if totals:
-        _too_few(out, supply, SUPPLY, supply_rule, "supply card")
+        _too_few(out, supply, SUPPLY, supply_rule, "supply card", "supply cards")
 
     _too_many(out, of["circumstance"], CIRCUMSTANCES,
-              f"at most five Circumstances may be carried ({GUIDELINES})", "Circumstance")
+              f"at most five Circumstances may be carried ({GUIDELINES})",
+              "Circumstance", "Circumstances")
     _copies(out, of["circumstance"], CIRCUMSTANCE_COPIES,
             f"at most one copy of a Circumstance may be carried ({GUIDELINES})")
     _copies(out, [e for e in entries if e.card.type == "troop"], TROOP_COPIES,
@@ -312,32 +308,32 @@ def _guidelines(entries: Sequence[_Entry], pool: Pool, *, totals: bool) -> list[
 
 
 def _too_many(out: list[Breach], entries: Sequence[_Entry], limit: int, rule: str,
-              noun: str) -> None:
-    """Each entry that takes the running total past ``limit``."""
+              noun: str, nouns: str) -> None:
+    """One breach at the entry that takes the running total past ``limit``."""
     total = sum(e.count for e in entries)
+    if total <= limit:
+        return
     running = 0
-    for e in entries:
+    for i, e in enumerate(entries):
         before, running = running, running + e.count
         if running <= limit:
             continue
-        if before >= limit:
-            hint = (f"drop this line ({_number(limit)} {noun}{'s' if limit != 1 else ''} "
-                    f"already listed above it)")
-        else:
+        excess = total - limit
+        if i == len(entries) - 1 and before < limit:
             hint = f"carry {limit - before}"
-        if limit > 1:
-            hint += f"; {total} are listed in all"
+        else:
+            hint = f"remove {excess} {noun if excess == 1 else nouns} ({total} listed in all)"
         out.append(Breach(e.line_no, e.text, rule, hint))
+        return
 
 
 def _too_few(out: list[Breach], entries: Sequence[_Entry], need: int, rule: str,
-             noun: str) -> None:
+             noun: str, nouns: str) -> None:
     total = sum(e.count for e in entries)
     if total >= need:
         return
     missing = need - total
-    plural = "s" if missing != 1 else ""
-    hint = f"add {missing} more {noun}{plural} ({total} listed)"
+    hint = f"add {missing} more {noun if missing == 1 else nouns} ({total} listed)"
     last = entries[-1] if entries else None
     out.append(Breach(last.line_no if last else 0, last.text if last else "", rule, hint))
 

@@ -1,0 +1,1 @@
+"""Tests of Conquest Tactics (so far, its cards and deck lists)."""
