@@ -1,5 +1,6 @@
 """Benchmark: the cost of a map picture (time to draw, PNG size) for each
-game that draws one, on the known positions of tests/pictures (Diplomacy maps, Three Kingdoms, Conflict of Alliances).
+game that draws one, on the known positions of tests/pictures (the Diplomacy
+maps, Three Kingdoms, Conflict of Alliances).
 
     python bench/pictures.py
 

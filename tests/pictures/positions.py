@@ -60,9 +60,44 @@ def three_kingdoms() -> dict[str, Any]:
     return dict(GAME.view(state, None))
 
 
+#: Conflict of Alliances: the lines of the known position, (side, line) in turn.
+COA_LINES = [
+    ("Lianheng", "PLAY bolster-morale FACEDOWN MILITARY guanzhong qin 3 TO xiao-han han"),
+    ("Alliance", "PASS"),  # the before-combat window: the battle in Han goes ahead
+    ("Alliance", "PLAY double-recruitment FACEUP"),
+    ("Alliance", "REINFORCE yiqu shang-jun"),
+    ("Alliance", "SKIP"),
+    ("Lianheng", "PLAY emissary-to-qi FACEUP A qi"),
+    ("Alliance", "PASS"),
+    ("Lianheng", "PLAY emergency-mobilization FACEDOWN MILITARY shang-jun qin 3 TO longxi "
+                 "ATTACK yiqu"),
+]
+
+
+def conflict_of_alliances_state() -> dict[str, Any]:
+    """Five Kingdoms Attack Qin, turn 1: Qin's attack on Han beaten back
+    (its armies tired in Xiao Han), a card face up each, Qi turned to Serve
+    Qin, and Qin's second attack, on Yiqu in Longxi, waiting for the
+    Alliance's answer before combat."""
+    from games.conflict_of_alliances import GAME
+
+    rng = Rng(bytes(32))
+    state = GAME.setup({}, rng)
+    for side, line in COA_LINES:
+        state, _ = GAME.act(state, side, GAME.parse(state, side, line), rng)
+    return state
+
+
+def conflict_of_alliances() -> dict[str, Any]:
+    from games.conflict_of_alliances import GAME
+
+    return dict(GAME.view(conflict_of_alliances_state(), None))
+
+
 #: Known positions of the games that are not drawn by the Diplomacy drawing.
 VIEWS: dict[str, Callable[[], dict[str, Any]]] = {
     "three_kingdoms": three_kingdoms,
+    "conflict_of_alliances": conflict_of_alliances,
 }
 
 #: Every game with a known position (and a stored image).

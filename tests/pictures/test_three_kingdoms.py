@@ -64,8 +64,8 @@ def test_every_piece_is_drawn_in_its_owners_colour() -> None:
     for role, colour in colours.items():
         own = [p for p in pieces if p["owner"] == role]
         # each piece is one shape in the colour, plus the player's legend dot
-        shapes = len(re.findall(rf'(?:<rect|<circle|<path)[^>]*fill="{colour}"[^>]*stroke="#000000"',
-                                svg))
+        shape = rf'(?:<rect|<circle|<path)[^>]*fill="{colour}"[^>]*stroke="#000000"'
+        shapes = len(re.findall(shape, svg))
         assert shapes >= len(own) + 1, role
     bare = picture("three_kingdoms", {**view, "pieces": [], "dislodged": []}, fmt="svg").decode()
     assert svg.count(">A</text>") == bare.count(">A</text>") + sum(
