@@ -349,6 +349,78 @@ def game_show(ctx: click.Context, name: str, role: str | None, as_json: bool) ->
         judge.close()
 
 
+@game.command("map")
+@click.argument("name")
+@click.option("--phase", default=None, metavar="P",
+              help="The phase to draw, as the game names its turns (S1901M; set-up: the "
+                   "start); the picture shows the position after it, with its orders. "
+                   "Default: the position now.")
+@click.option("--as", "role", default=None, metavar="ROLE",
+              help="Whose view to draw (default: the observers'). Any seat may be named: "
+                   "this is the operator's command, run on the judge's host, and shows "
+                   "what that seat's own report shows, hidden facts of that seat included.")
+@click.option("-o", "--output", "output", required=True, metavar="FILE.png|FILE.svg",
+              help="Where to write the picture; its suffix gives the format.")
+@click.pass_context
+def game_map(ctx: click.Context, name: str, phase: str | None, role: str | None,
+             output: str) -> None:
+    """Draw a game's map (its picture) as a role's view sees it.
+
+    Drawn from the game's view only, as the reports and public pages draw it:
+    with no --as, only what observers may know. --as ROLE shows that seat's
+    view; the operator may name any seat (players never reach this command,
+    only the mail grammar, whose reports show each seat its own view).
+
+    \b
+    Example:
+      judge game map spring26 --phase F1901M -o f1901.png
+      judge game map spring26 --as France -o now.svg
+    """
+    from judge import pictures
+    from judge import publish as site
+    from judge.session import CommandError
+
+    target = Path(output)
+    fmt = target.suffix.lower().lstrip(".")
+    if fmt not in pictures.FORMATS:
+        raise click.BadParameter(f"{output!r}: the file must end in .png or .svg",
+                                 param_hint="-o")
+    judge = _open(ctx)
+    try:
+        try:
+            row, g = judge.game_of(name)
+        except CommandError as exc:
+            raise click.BadParameter(exc.message, param_hint="NAME") from exc
+        if not pictures.supported(g.id):
+            raise click.BadParameter(f"{name} is a game of {g.id}, which draws no map",
+                                     param_hint="NAME")
+        if not row["table_json"]:
+            raise click.BadParameter(f"{name} is forming: it has no map before it starts",
+                                     param_hint="NAME")
+        state = judge.table(name).state
+        label = row["phase"] or ""
+        if phase is not None:
+            turns = site.walk(g, judge.store.actions(name), bytes.fromhex(row["seed"]))
+            found = [t for t in turns if t.label.lower() == phase.lower()]
+            if not found:
+                raise click.BadParameter(
+                    f"{name} has no phase {phase!r}; its phases: "
+                    + ", ".join(t.label for t in turns), param_hint="--phase")
+            state, label = found[-1].state, found[-1].label
+        if role is not None:
+            roles = {r.lower(): r for r in g.roles(state)}
+            if role.lower() not in roles:
+                raise click.BadParameter(f"{name} has no role {role!r}; roles: "
+                                         + ", ".join(roles.values()), param_hint="--as")
+            role = roles[role.lower()]
+        data = pictures.picture(g.id, g.view(state, role), fmt=fmt)
+    finally:
+        judge.close()
+    target.write_bytes(data)
+    click.echo(f"wrote {target} ({fmt}, {len(data)} bytes): {name} {label}, "
+               + (f"as {role} sees it" if role else "as observers see it"))
+
+
 @main.group()
 def league() -> None:
     """Leagues: games scored together, ratings, standbys.

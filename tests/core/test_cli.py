@@ -1,5 +1,5 @@
 """The thin CLI over the library: init, game create/seat/start/list/show,
-replay, verify (and, with a finished game, the seed check)."""
+replay, verify (and, with a finished game, the seed check), game map."""
 
 from __future__ import annotations
 
@@ -129,3 +129,93 @@ def test_adjudicate_reports_bad_lines(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert lines[0]["error"].startswith("line 1:")
     assert "no game called 'nope'" in lines[1]["error"]
+
+
+# --------------------------------------------------------------------------- judge game map
+
+
+def _code(home: Path, *args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["--home", str(home), *args])
+    return result.exit_code, result.output
+
+
+def _cycles(home: Path, clock: Clock, n: int) -> None:
+    """Let ``n`` deadlines pass (every seat's default), from now (the CLI
+    set the game's clock running by the wall clock)."""
+    from datetime import UTC, datetime
+
+    clock.now = max(clock.now, datetime.now(UTC))
+    for _ in range(n):
+        clock.advance(hours=80)
+        judge = Judge.open(home, now=clock)
+        try:
+            judge.cycle()
+        finally:
+            judge.close()
+
+
+def test_game_map_draws_a_phase_as_png_or_svg(tmp_path: Path, clock: Clock) -> None:
+    from xml.etree import ElementTree
+
+    from PIL import Image
+
+    home = tmp_path / "league"
+    CliRunner().invoke(main, ["init", "--home", str(home)])
+    run(home, "game", "create", "g", "--game", "classic")
+    for power in ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"):
+        run(home, "game", "seat", "g", f"{power.lower()}@x.example", "--role", power)
+    run(home, "game", "start", "g")
+    _cycles(home, clock, 1)  # Spring 1901 is played (every unit holds)
+    phases = run(home, "game", "list")
+    assert "\tS1901M" not in phases, phases
+
+    out = run(home, "game", "map", "g", "-o", str(tmp_path / "now.png"))
+    assert "as observers see it" in out
+    with Image.open(tmp_path / "now.png") as im:
+        assert im.format == "PNG" and im.size[0] > 1000
+    out = run(home, "game", "map", "g", "--phase", "s1901m", "--as", "france",
+              "-o", str(tmp_path / "s1901m.svg"))
+    assert "g S1901M, as France sees it" in out
+    svg = (tmp_path / "s1901m.svg").read_bytes()
+    assert ElementTree.fromstring(svg).tag == "{http://www.w3.org/2000/svg}svg"
+    assert b'class="region Par"' in svg
+    set_up = run(home, "game", "map", "g", "--phase", "set-up", "-o", str(tmp_path / "0.svg"))
+    assert "set-up" in set_up
+
+    for args, words in [
+        (["nope", "-o", "x.png"], "no game called 'nope'"),
+        (["g", "--phase", "W1999A", "-o", "x.png"],
+         "has no phase 'W1999A'; its phases: set-up, S1901M"),
+        (["g", "--as", "Pope", "-o", "x.png"], "has no role 'Pope'; roles: Austria"),
+        (["g", "-o", "x.gif"], "must end in .png or .svg"),
+    ]:
+        code, output = _code(home, "game", "map", *args)
+        assert code == 2, output
+        assert words in " ".join(output.split()), output
+    assert not (Path.cwd() / "x.png").exists()
+
+
+def test_game_map_as_a_seat_shows_that_seats_hidden_facts_to_the_operator(
+        tmp_path: Path, clock: Clock) -> None:
+    """The operator's command may draw any seat's view (its help says so):
+    Kingdom Wars' hidden generals appear in their own seat's picture only,
+    never in the observers' nor in another seat's."""
+    home = tmp_path / "league"
+    CliRunner().invoke(main, ["init", "--home", str(home)])
+    run(home, "game", "create", "k", "--game", "kingdom_wars", "--option", "seats=4")
+    for i in range(4):
+        run(home, "game", "seat", "k", f"p{i}@x.example")
+    run(home, "game", "start", "k")
+    _cycles(home, clock, 2)  # the generals are chosen by default
+    assert "operator" in run(home, "game", "map", "--help")
+
+    def hidden(role: str | None) -> set[str]:
+        path = tmp_path / f"{role}.svg"
+        run(home, "game", "map", "k", *(["--as", role] if role else []), "-o", str(path))
+        return set(re.findall(r">([^<]+) \(hidden\)</text>", path.read_text()))
+
+    assert hidden(None) == set()
+    seats = {r: hidden(r) for r in "ABCD"}
+    for r, names in seats.items():
+        assert len(names) == 2, (r, names)
+        assert all(not (names & other) for o, other in seats.items() if o != r)

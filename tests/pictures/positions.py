@@ -4,6 +4,7 @@ script that writes the stored images: ``python -m tests.pictures.positions``
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +34,80 @@ ORDERS: dict[str, dict[str, list[str]]] = {
 }
 
 
+def three_kingdoms() -> dict[str, Any]:
+    """Three Kingdoms, six players, after a first campaign with moves, a
+    bounce (29 and 35 into 24), supports (one holding) and a militia
+    dislodged from 5 by Shu's army and leader, waiting to retreat."""
+    from games.three_kingdoms import GAME
+    from tests.three_kingdoms.helpers import play
+    from tests.three_kingdoms.helpers import position as tk_position
+
+    kingdoms = {"Player1": "Wei", "Player2": "Wei", "Player3": "Shu", "Player4": "Shu",
+                "Player5": "Wu", "Player6": "Wu"}
+    pieces = {"Player1": "L8 A8 M5 M6", "Player2": "L9 A9 M3 M4", "Player3": "L25 A25 M29 M34",
+              "Player4": "L27 A27 M28 M32", "Player5": "L37 A37 M35 M36",
+              "Player6": "L39 A39 M40 M41"}
+    state = tk_position(kingdoms, pieces, war=[("Player3", "Player1")],
+                        kingdom_war=[("Player3", "Wei")])
+    state, _ = play(state, {
+        "Player1": ["A8->7", "M6 S A8->7"],
+        "Player2": ["A9->16", "M3 S A9->16"],
+        "Player3": ["A25->5", "L25 S A25->5", "M29->24"],
+        "Player4": ["M28->26", "M32 S A27"],
+        "Player5": ["A37->20", "M35->24"],
+        "Player6": ["A39->22", "L39 S A39->22"],
+    })
+    return dict(GAME.view(state, None))
+
+
+#: Conflict of Alliances: the lines of the known position, (side, line) in turn.
+COA_LINES = [
+    ("Lianheng", "PLAY bolster-morale FACEDOWN MILITARY guanzhong qin 3 TO xiao-han han"),
+    ("Alliance", "PASS"),  # the before-combat window: the battle in Han goes ahead
+    ("Alliance", "PLAY double-recruitment FACEUP"),
+    ("Alliance", "REINFORCE yiqu shang-jun"),
+    ("Alliance", "SKIP"),
+    ("Lianheng", "PLAY emissary-to-qi FACEUP A qi"),
+    ("Alliance", "PASS"),
+    ("Lianheng", "PLAY emergency-mobilization FACEDOWN MILITARY shang-jun qin 3 TO longxi "
+                 "ATTACK yiqu"),
+]
+
+
+def conflict_of_alliances_state() -> dict[str, Any]:
+    """Five Kingdoms Attack Qin, turn 1: Qin's attack on Han beaten back
+    (its armies tired in Xiao Han), a card face up each, Qi turned to Serve
+    Qin, and Qin's second attack, on Yiqu in Longxi, waiting for the
+    Alliance's answer before combat."""
+    from games.conflict_of_alliances import GAME
+
+    rng = Rng(bytes(32))
+    state = GAME.setup({}, rng)
+    for side, line in COA_LINES:
+        state, _ = GAME.act(state, side, GAME.parse(state, side, line), rng)
+    return state
+
+
+def conflict_of_alliances() -> dict[str, Any]:
+    from games.conflict_of_alliances import GAME
+
+    return dict(GAME.view(conflict_of_alliances_state(), None))
+
+
+#: Known positions of the games that are not drawn by the Diplomacy drawing.
+VIEWS: dict[str, Callable[[], dict[str, Any]]] = {
+    "three_kingdoms": three_kingdoms,
+    "conflict_of_alliances": conflict_of_alliances,
+}
+
+#: Every game with a known position (and a stored image).
+GAMES = sorted([*ORDERS, *VIEWS])
+
+
 def position(game_id: str) -> dict[str, Any]:
     """The public view of ``game_id`` after its known first phase."""
+    if game_id in VIEWS:
+        return VIEWS[game_id]()
     game = registry.get(game_id)
     state = game.setup({}, Rng(bytes(32)))
     orders = {role: [game.parse(state, role, line) for line in lines]
@@ -45,7 +118,7 @@ def position(game_id: str) -> dict[str, Any]:
 
 
 def main() -> None:
-    for game_id in ORDERS:
+    for game_id in GAMES:
         path = GOLDEN / f"{game_id}.png"
         path.write_bytes(picture(game_id, position(game_id)))
         print(f"wrote {path}")
