@@ -171,9 +171,13 @@ def _acting(state: dict[str, Any]) -> JSON:
 
 
 def _action(g: Ctx, role: str | None) -> JSON:
+    """The action being settled: who, what, the acting troop's space
+    (``from``, None for a player's own card) and the target's (``at``)."""
     a = g.s["action"]
     if not a:
         return None
+    src = g.s["troops"].get(a.get("source") or "")
     return {"by": a["role"], "verb": a["verb"],
             "card": card(a["card"]).name if a.get("card") else None,
+            "from": F.to_frame(src["at"], role) if src else None,
             "at": F.to_frame(a["at"], role) if a.get("at") else None, "step": a["step"]}
