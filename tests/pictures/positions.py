@@ -94,10 +94,50 @@ def conflict_of_alliances() -> dict[str, Any]:
     return dict(GAME.view(conflict_of_alliances_state(), None))
 
 
+#: Conquest Tactics: the seed and number of lines of the known position's play,
+#: and the verbs its player prefers, most wanted first (then any legal line).
+CT_SEED, CT_STEPS = 7, 106
+CT_PREFERS = (("EQUIP",), ("CAST", "USE"), ("ATTACK", "LEARN", "UPGRADE", "DEPLOY", "MOVE"))
+
+
+def conquest_tactics_steps() -> list[dict[str, Any]]:
+    """Every state of the known Conquest Tactics play, from the starting
+    forces (the defaults: humans against malice) on: a seeded player picks
+    a legal line, equipment first, then spells and skills, then attacks and
+    the rest. After ``CT_STEPS`` lines (turn 4) the field is full, a troop
+    wears equipment, one has a buff and one a debuff, three are damaged,
+    South has a Victory Condition and a trophy, and North's attack on B2 (in
+    South's frame) waits for South's instant."""
+    import random
+
+    from games.conquest_tactics import GAME
+
+    rng = Rng(bytes(32))
+    state = GAME.setup({}, rng)
+    state, _ = GAME.resolve(state, {}, rng)
+    pick = random.Random(CT_SEED)
+    steps = [state]
+    for _ in range(CT_STEPS):
+        role = GAME.pending(state)[0].roles[0]
+        lines = GAME.legal(state, role)
+        wanted = next((found for verbs in CT_PREFERS
+                       if (found := [x for x in lines if x.split()[0] in verbs])), lines)
+        state, _ = GAME.act(state, role, GAME.parse(state, role, pick.choice(wanted)), rng)
+        steps.append(state)
+    return steps
+
+
+def conquest_tactics(role: str | None = None) -> dict[str, Any]:
+    from games.conquest_tactics import GAME
+
+    return dict(GAME.view(conquest_tactics_steps()[-1], role))
+
+
 #: Known positions of the games that are not drawn by the Diplomacy drawing.
 VIEWS: dict[str, Callable[[], dict[str, Any]]] = {
     "three_kingdoms": three_kingdoms,
     "conflict_of_alliances": conflict_of_alliances,
+    "conquest_tactics": conquest_tactics,
 }
 
 #: Every game with a known position (and a stored image).

@@ -129,4 +129,4 @@ def test_png_and_svg_and_nothing_else() -> None:
     with pytest.raises(ValueError, match="png or svg"):
         picture("classic", view, fmt="gif")
     with pytest.raises(NoPicture):
-        picture("conquest_tactics", {})
+        picture("no_such_game", {})
