@@ -442,7 +442,11 @@ def play_over(g: Ctx) -> bool:
     """End of the Play Phase: "both ... are out of Tactical Points or both of
     you have passed consecutively"."""
     s = g.s
-    return s["passes"] >= 2 or all(g.p(r)["tp"] <= 0 for r in F.ROLES)
+    if s["passes"] >= 2 or all(g.p(r)["tp"] <= 0 for r in F.ROLES):
+        return True
+    # "Once both players have either used all of their Tactical Points or
+    # Passed": a pass to a player who has spent all its points ends it too.
+    return bool(s["passes"] >= 1 and g.p(s["actor"])["tp"] <= 0)
 
 
 def end_action(g: Ctx) -> None:
@@ -1273,9 +1277,16 @@ def halt(g: Ctx) -> None:
                         halt_effect(g, role, e, b["at"], None)
     for role in order:
         p = g.p(role)
+        flipped: set[str] = set()
         for v in p["victories"]:
             c = card(v["card"])
+            # "A Victory Condition card can only be achieved once per game but
+            # multiple copies ... can be carried": a second copy is achieved at
+            # a later Halt, not by the same deed in the same Halt (ours).
+            if c.id in flipped:
+                continue
             if not v["done"] and c.condition is not None and achieved(g, role, c.condition):
+                flipped.add(c.id)
                 v["done"] = True
                 trophy = p["trophy_pile"].pop(0) if p["trophy_pile"] else None
                 if trophy:

@@ -82,7 +82,7 @@ def test_line_of_sight_range_two() -> None:
     range 2 attack as the line of sight is NOT blocked." """
     s = _gunget_position()
     put(s, "North", "gunget-with-a-sword", "B2")
-    s2, ev = act(s, "South", "ATTACK C1 B2")
+    _, ev = act(s, "South", "ATTACK C1 B2")
     assert "ranged attack on B2" in texts(ev)
 
 
@@ -661,3 +661,25 @@ def test_views_hide_hands_and_turn_the_board() -> None:
     assert "shadow-bolt" not in repr(south)
     assert south["troops"][0]["at"] == "A1" and north["troops"][0]["at"] == "E5"  # type: ignore[index]
     assert "S:Arch1" in north["grid"][1] and "S:Arch1" in south["grid"][-1]  # type: ignore[index]
+
+
+def test_a_pass_to_a_player_without_points_ends_the_play_phase() -> None:
+    """Play: "Once both players have either used all of their Tactical Points
+    or Passed, the Play Phase ends"."""
+    s = table(tp=(3, 0), initiative="South")
+    s, ev = act(s, "South", "PASS")
+    assert "Halt (turn 1)" in texts(ev)
+
+
+def test_two_copies_of_a_victory_condition_flip_at_two_halts() -> None:
+    """Victory: "A Victory Condition card can only be achieved once per game
+    but multiple copies of a Victory Condition can be carried": one copy
+    flips at a Halt where its condition holds, the other at a later one."""
+    s = table(tp=(0, 0))
+    _victories(s, "South", "standing-army", "standing-army", "siege-breaker", "hold-the-field")
+    for sp in ("A1", "B1", "D1", "A2", "B2", "C2"):
+        put(s, "South", "footsoldiers", sp)
+    rules.halt(Ctx(s, rng()))
+    assert [v["done"] for v in s["p"]["South"]["victories"]] == [True, False, False, False]
+    rules.halt(Ctx(s, rng()))
+    assert [v["done"] for v in s["p"]["South"]["victories"]] == [True, True, False, False]
