@@ -342,7 +342,7 @@ class ConquestTactics(GameBase):
         while choosing starting forces from the deck), the starting forces
         while face down (their owner)."""
         out = []
-        for role, p in state["p"].items():
+        for role in state["p"]:
             pool = f"cards:{role}"
             before = state["stage"] in ("decks", "forces")
             out.append(Zone(("p", role, "supply"), frozenset({role}) if before else frozenset(),
