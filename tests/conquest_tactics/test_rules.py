@@ -683,3 +683,117 @@ def test_two_copies_of_a_victory_condition_flip_at_two_halts() -> None:
     assert [v["done"] for v in s["p"]["South"]["victories"]] == [True, False, False, False]
     rules.halt(Ctx(s, rng()))
     assert [v["done"] for v in s["p"]["South"]["victories"]] == [True, True, False, False]
+
+
+# ------------------------------------------------------------------ each effect kind
+
+
+def test_effect_push_and_damage_of_a_control_circumstance() -> None:
+    """Play Circumstance: "Control Circumstances are used in the Play phase by
+    the player who has control"; Trample deals 3 and pushes the target back
+    (the damage and push effects), after its discard."""
+    s = table(south="kaborha", tp=(5, 0))
+    put(s, "North", "malice-ghoul", "C3")
+    hand(s, "South", "trample", "kaborha-runner")
+    s, _ = act(s, "South", "PLAY trample ON C3 DISCARD kaborha-runner")
+    assert s["p"]["South"]["discard"] == ["kaborha-runner"]
+    s, _ = act(s, "North", "PASS")
+    t = at(s, "C4")
+    assert t is not None and t["damage"] == 3 and at(s, "C3") is None
+    assert "trample" in s["p"]["South"]["removed"]  # "removed from the game"
+
+
+def test_effect_draw() -> None:
+    """A Mobilization circumstance that draws (Call to the Pits: draw 2)."""
+    s = table("mobilize", south="kaborha")
+    hand(s, "South", "call-to-the-pits")
+    top = s["p"]["South"]["supply"][:2]
+    s, _ = act(s, "South", "PLAY call-to-the-pits")
+    assert s["p"]["South"]["hand"] == top and s["p"]["South"]["tp"] == 4
+
+
+def test_effect_splash_and_pierce_at_halt() -> None:
+    """The Exploding Gunget "takes 1 damage and deals 1 to every enemy next to
+    it" each Halt: damage on itself, splash around, defense ignored."""
+    s = table(tp=(0, 0))
+    put(s, "South", "exploding-gunget", "C3")
+    put(s, "North", "malice-dread-guard", "C4")  # defense 2, ignored
+    put(s, "North", "malice-thrall", "B3")
+    put(s, "North", "malice-thrall", "A1")  # not next to it
+    rules.halt(Ctx(s, rng()))
+    assert at(s, "C3")["damage"] == 1  # type: ignore[index]
+    assert at(s, "C4")["damage"] == 1 and at(s, "B3")["damage"] == 1  # type: ignore[index]
+    assert at(s, "A1")["damage"] == 0  # type: ignore[index]
+
+
+def test_effect_no_counter_of_the_assassin() -> None:
+    """The Malice Assassin: "Its attacks draw no counterattack"."""
+    s = table(initiative="North", tp=(0, 5))
+    s["actor"] = "North"
+    put(s, "North", "malice-assassin", "C4")
+    put(s, "South", "human-defensive-infantry-1", "C3")  # counter 2
+    s, _ = act(s, "North", "ATTACK C2 C3")
+    s, _ = act(s, "South", "PASS")
+    assert s["stage"] != "window" and at(s, "C4")["damage"] == 0  # type: ignore[index]
+
+
+def test_effect_deploy_abilities() -> None:
+    """Deploy abilities: the Kaborha Earthshaker shoves the nearest enemy back
+    one space; the Warlord gives every friendly troop +1 attack this turn."""
+    s = table("mobilize", south="kaborha", tp=(12, 5))
+    put(s, "North", "malice-thrall", "B3")
+    put(s, "South", "kaborha-brawler", "A2")
+    hand(s, "South", "kaborha-earthshaker", "kaborha-warlord")
+    s, _ = act(s, "South", "DEPLOY kaborha-earthshaker B2")
+    assert at(s, "B4") is not None and at(s, "B3") is None
+    s, _ = act(s, "South", "DEPLOY kaborha-warlord C2")
+    brawler = at(s, "A2")
+    assert brawler is not None
+    assert Ctx(s).stat(brawler, "attack") == POOL.card("kaborha-brawler").attack + 1
+
+
+def test_effect_on_base_ability() -> None:
+    """The Kaborha Fighting Pits: "A troop standing on the Pits has +1
+    attack", besides the base's +1 defense (Setup)."""
+    s = table(south="kaborha")
+    t = put(s, "South", "kaborha-brawler", "C1")
+    c = POOL.card("kaborha-brawler")
+    assert Ctx(s).stat(t, "attack") == c.attack + 1
+    assert Ctx(s).stat(t, "defense") == c.defense + 1
+
+
+def test_effect_debuff_and_its_expiry() -> None:
+    """A Debuff "imparting a negative effect" (Curse of Weakness: attack and
+    counter -1) stays attached until the Halt, then returns to its caster's
+    Knowledge Pool (Cast Spell: "return to the Knowledge Pool when the target
+    dies or the effect expires")."""
+    s = table(initiative="North", tp=(0, 5))
+    s["actor"] = "North"
+    put(s, "North", "malice-convert", "C4")
+    t = put(s, "South", "human-infantry-1", "C2")
+    hand(s, "North", "curse-of-weakness")
+    s, _ = act(s, "North", "CAST curse-of-weakness C4 FROM C2")
+    s, _ = act(s, "South", "PASS")
+    t = at(s, "C2")
+    assert t is not None and t["debuff"]["card"] == "curse-of-weakness"
+    assert Ctx(s).stat(t, "attack") == POOL.card("human-infantry-1").attack - 1
+    rules.halt(Ctx(s, rng()))
+    assert at(s, "C2")["debuff"] is None  # type: ignore[index]
+    assert {"card": "curse-of-weakness", "up": False} in s["p"]["North"]["knowledge"]
+
+
+def test_trophies_redeem_and_recycle() -> None:
+    """Trophies: "Redeem allows you to use a powerful effect but removes the
+    Trophy from the game. Recycle results in a less powerful effect but
+    allows you to shuffle the Trophy into your supply pile"."""
+    s = table(south="kaborha", tp=(3, 0))
+    s["p"]["South"]["trophies"] = ["purse-of-pit-gold", "arena-horn"]
+    s, _ = act(s, "South", "REDEEM purse-of-pit-gold")
+    trophy = POOL.card("purse-of-pit-gold")
+    assert s["p"]["South"]["tp"] == 3 + trophy.redeem[0].amount
+    assert "purse-of-pit-gold" in s["p"]["South"]["removed"]
+    n = len(s["p"]["South"]["supply"])
+    s, _ = act(s, "South", "RECYCLE arena-horn")
+    assert "arena-horn" in s["p"]["South"]["supply"]
+    drawn = POOL.card("arena-horn").recycle[0].amount
+    assert len(s["p"]["South"]["supply"]) == n + 1 - drawn
