@@ -58,11 +58,11 @@ def syntax(line: str) -> dict[str, Any]:
                           hint="one of " + ", ".join(VERBS) + "; HELP conquest_tactics lists them",
                           line=line)
     if verb == "DECK":
-        name, sep, body = rest.partition(":")
-        if not name.strip() or not sep:
+        deck_name, sep, body = rest.partition(":")
+        if not deck_name.strip() or not sep:
             raise InvalidLine("a deck list needs a name and its cards",
                               hint=SYNTAX["DECK"], line=line)
-        return {"verb": verb, "deck": name.strip(), "body": body.strip()}
+        return {"verb": verb, "deck": deck_name.strip(), "body": body.strip()}
     words = rest.replace(",", " , ").split()
     cmd: dict[str, Any] = {"verb": verb, "name": "", "spaces": [], "from": None, "on": None,
                            "discard": []}
@@ -110,7 +110,7 @@ def _refs(words: list[str]) -> list[str]:
             if cur:
                 out.append(" ".join(cur))
             cur = []
-        elif w.isdigit() or w.startswith("#") and w[1:].isdigit():
+        elif w.isdigit() or (w.startswith("#") and w[1:].isdigit()):
             if cur:
                 out.append(" ".join(cur))
                 cur = []

@@ -22,7 +22,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.conquest_tactics import commands, field as F, helptext, policy, rules
+from games.conquest_tactics import commands, helptext, policy, rules
+from games.conquest_tactics import field as F
 from games.conquest_tactics.cards import POOL
 from games.conquest_tactics.table import Ctx, State, card, fresh_player
 from judge.engine import (
@@ -341,7 +342,7 @@ class ConquestTactics(GameBase):
         while choosing starting forces from the deck), the starting forces
         while face down (their owner)."""
         out = []
-        for role, p in state["p"].items():
+        for role in state["p"]:
             pool = f"cards:{role}"
             before = state["stage"] in ("decks", "forces")
             out.append(Zone(("p", role, "supply"), frozenset({role}) if before else frozenset(),
@@ -414,7 +415,7 @@ def _faction_of(deck: Any) -> str:
 def _first_troop(g: Ctx, role: str) -> str:
     for cid in g.p(role)["supply"]:
         if card(cid).type == "troop" and card(cid).level <= 1:
-            return cid
+            return str(cid)
     return "<troop>"
 
 

@@ -26,13 +26,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.conquest_tactics import field as F
-from games.conquest_tactics.cards import POOL, SPELL_SCHOOLS, Card, key
+from games.conquest_tactics.cards import POOL, Card, key
 from games.conquest_tactics.table import (
     DISCARD_POINTS,
     HAND_SIZE,
     VICTORIES_TO_WIN,
     Ctx,
-    State,
     Troop,
     card,
     tp_for_turn,
@@ -443,7 +442,11 @@ def play_over(g: Ctx) -> bool:
     """End of the Play Phase: "both ... are out of Tactical Points or both of
     you have passed consecutively"."""
     s = g.s
-    return s["passes"] >= 2 or all(g.p(r)["tp"] <= 0 for r in F.ROLES)
+    if s["passes"] >= 2 or all(g.p(r)["tp"] <= 0 for r in F.ROLES):
+        return True
+    # "Once both players have either used all of their Tactical Points or
+    # Passed": a pass to a player who has spent all its points ends it too.
+    return bool(s["passes"] >= 1 and g.p(s["actor"])["tp"] <= 0)
 
 
 def end_action(g: Ctx) -> None:
@@ -462,7 +465,7 @@ def advance(g: Ctx) -> None:
     while True:
         stage = s["stage"]
         if stage == "up":
-            if not up_moves(g, F.SOUTH) and not up_moves(g, F.NORTH) or s["passes"] >= 2:
+            if (not up_moves(g, F.SOUTH) and not up_moves(g, F.NORTH)) or s["passes"] >= 2:
                 begin_mobilize(g)
                 continue
             if not up_moves(g, s["mover"]):  # nothing to move: a pass
@@ -876,7 +879,7 @@ def begin_action(g: Ctx, role: str, cmd: dict[str, Any]) -> None:
     at = cmd.get("at")
     if verb == "ATTACK":
         kind = "melee attack" if cmd["melee"] else "ranged attack"
-        g.pub(f"{role}: {by} makes a {kind} on {F.mark(at)} ({cmd['cost']} TP; "
+        g.pub(f"{role}: {by} makes a {kind} on {F.mark(str(at))} ({cmd['cost']} TP; "
               f"{p['tp']} left).")
     elif verb in ("CAST", "USE"):
         g.pub(f"{role}: {by} {'casts' if verb == 'CAST' else 'uses'} {what}"
@@ -905,7 +908,7 @@ def _hostile(g: Ctx, role: str, cmd: dict[str, Any]) -> bool:
         return c.kind in ("offensive", "debuff")
     effects = c.effects if c.type == "circumstance" else (
         c.redeem if verb == "REDEEM" else c.recycle)
-    return any(e.kind in ("damage", "push") or e.kind == "modify" and e.by < 0 for e in effects)
+    return any(e.kind in ("damage", "push") or (e.kind == "modify" and e.by < 0) for e in effects)
 
 
 def _spend_spell(g: Ctx, role: str, cmd: dict[str, Any]) -> None:
@@ -987,11 +990,11 @@ def incoming(g: Ctx, a: dict[str, Any]) -> int:
         return g.stat(src, "attack") if src else 0
     c = card(a["card"])
     effects = _effects_of(a)
-    extra = sum(e.amount for e in effects if e.kind == "damage" and e.on == "target")
+    extra = sum(e.amount for e in effects if e.kind == "damage" and e.on in ("target", "enemy"))
     if c.type in ("spell", "skill"):
         base = c.damage + (g.stat(src, "attack") if c.damage_is_bonus and src else 0)
-        return base + extra if c.kind == "offensive" else extra
-    return extra
+        return int(base + extra if c.kind == "offensive" else extra)
+    return int(extra)
 
 
 def _effects_of(a: dict[str, Any]) -> tuple[Any, ...]:
@@ -1028,7 +1031,8 @@ def resolve_action(g: Ctx) -> None:
         dmg = max(0, incoming(g, a) - a["shield"])
         g.deal(role, at, dmg)
         if a["melee"] and target is not None and target["uid"] in s["troops"] and \
-                g.stat(target, "counter") > 0:
+                g.stat(target, "counter") > 0 and \
+                not any(e.kind == "no_counter" for e in g.effects_on(src)):
             a["defender"] = target["uid"]
             a["shield"] = 0
             open_window(g, role, "counter")
@@ -1135,7 +1139,8 @@ def _protected(g: Ctx) -> str | None:
     if a["step"] == "counter":
         t = g.s["troops"].get(a.get("source", ""))
         return str(t["at"]) if t else None
-    return a.get("at")
+    at = a.get("at")
+    return str(at) if at else None
 
 
 def do_instant(g: Ctx, role: str, cmd: dict[str, Any]) -> None:
@@ -1209,12 +1214,40 @@ def achieved(g: Ctx, role: str, cond: Any) -> bool:
         return any(t["origin"] <= cond.level_from and card(t["card"]).level >= cond.level_to
                    for t in g.troops(role))
     if k == "hold_spaces":
-        return sum(1 for t in g.troops(role) if t["at"] in zone(role, cond.zone)) >= cond.n
+        return bool(sum(1 for t in g.troops(role) if t["at"] in zone(role, cond.zone)) >= cond.n)
     if k == "knowledge":
-        return len(p["knowledge"]) >= cond.n
+        return bool(len(p["knowledge"]) >= cond.n)
     if k == "field_troops":
-        return sum(1 for _ in g.troops(role)) >= cond.n
+        return bool(sum(1 for _ in g.troops(role)) >= cond.n)
     return False
+
+
+def halt_effect(g: Ctx, role: str, e: Any, origin: str, troop: Troop | None) -> None:
+    """A Halt ability of a troop (``troop``) or of a base (``troop`` None:
+    ``self`` is the base). ``enemy`` and ``friendly`` name one troop, picked
+    as Ctx.pick says; ``splash`` hits every enemy next to ``origin``."""
+    name = card(troop["card"]).name if troop else card(g.s["bases"][role]["card"]).name
+    if e.kind == "heal" and e.on == "self" and troop is None:
+        b = g.s["bases"][role]
+        mended = min(e.amount, int(b["damage"]))
+        if mended:
+            b["damage"] -= mended
+            g.pub(f"{role}'s base is repaired by {mended} ({name}).")
+        return
+    if e.kind == "damage":
+        whom = ([troop] if e.on == "self" and troop else
+                [x for x in [g.pick(role, e.on, origin)] if x] if e.on in ("enemy", "friendly")
+                else g.whom(role, e, troop, troop))
+        for t in whom:
+            g.deal(role, t["at"], e.amount, pierce=e.pierce, what=name)
+        if e.splash:
+            for n in F.adjacent(origin):
+                foe = g.troop_at(n)
+                if foe is not None and foe["owner"] != role:
+                    g.deal(role, n, e.splash, pierce=e.pierce, what=f"{name}, splash")
+        return
+    target = g.pick(role, e.on, origin) if e.on in ("enemy", "friendly") else troop
+    g.apply_simple(role, e, troop, target)
 
 
 def zone(role: str, name: str) -> set[str]:
@@ -1234,19 +1267,26 @@ def halt(g: Ctx) -> None:
             for ab in card(t["card"]).abilities:
                 if ab.when == "halt":
                     for e in ab.effects:
-                        g.apply_simple(role, e, t, t)
+                        if t["uid"] in s["troops"]:
+                            halt_effect(g, role, e, t["at"], t)
         b = s["bases"][role]
         if b["alive"]:
             for ab in card(b["card"]).abilities:
                 if ab.when == "halt":
                     for e in ab.effects:
-                        for t in g.whom(role, e, None, None):
-                            g.apply_simple(role, e, t, t)
+                        halt_effect(g, role, e, b["at"], None)
     for role in order:
         p = g.p(role)
+        flipped: set[str] = set()
         for v in p["victories"]:
             c = card(v["card"])
+            # "A Victory Condition card can only be achieved once per game but
+            # multiple copies ... can be carried": a second copy is achieved at
+            # a later Halt, not by the same deed in the same Halt (ours).
+            if c.id in flipped:
+                continue
             if not v["done"] and c.condition is not None and achieved(g, role, c.condition):
+                flipped.add(c.id)
                 v["done"] = True
                 trophy = p["trophy_pile"].pop(0) if p["trophy_pile"] else None
                 if trophy:

@@ -85,7 +85,8 @@ class Ctx:
     def troop_at(self, space: str) -> Troop | None:
         for t in self.s["troops"].values():
             if t["at"] == space:
-                return t
+                found: Troop = t
+                return found
         return None
 
     def base_at(self, space: str) -> tuple[str, dict[str, Any]] | None:
@@ -197,8 +198,25 @@ class Ctx:
         for ab in c.abilities:
             if ab.when == "deploy":
                 for e in ab.effects:
-                    self.apply_simple(role, e, t, t)
+                    self.apply_simple(role, e, t, self.pick(role, e.on, space) or t)
         return t
+
+    def pick(self, role: str, on: str, origin: str) -> Troop | None:
+        """The one troop an ability without a named target acts on (ours:
+        the rulebook leaves it to the card): ``enemy``, the enemy troop nearest
+        to ``origin``; ``friendly``, the most damaged own troop; ties go to the
+        space first in A1, B1 ... order."""
+        if on == "enemy":
+            foes = list(self.troops(F.other(role)))
+            if not foes:
+                return None
+            return min(foes, key=lambda t: (F.distance(origin, t["at"]), F.xy(t["at"])[::-1]))
+        if on == "friendly":
+            mine = list(self.troops(role))
+            if not mine:
+                return None
+            return min(mine, key=lambda t: (-int(t["damage"]), F.xy(t["at"])[::-1]))
+        return None
 
     # ------------------------------------------------------------ damage
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.conquest_tactics import field as F, rules
+from games.conquest_tactics import field as F
+from games.conquest_tactics import rules
 from games.conquest_tactics.table import Ctx, card
 from judge.engine import JSON
 
@@ -84,7 +85,7 @@ def _condition_text(c: Any) -> str:
         "hold_spaces": f"hold {cond.n} spaces of the {cond.zone.replace('_', ' ')} at Halt",
         "knowledge": f"have {cond.n} cards in your Knowledge Pool",
         "field_troops": f"have {cond.n} troops on the field at Halt",
-    }.get(k, k)
+    }.get(k, str(k))
 
 
 def player_view(g: Ctx, role: str, reader: str | None) -> dict[str, JSON]:
