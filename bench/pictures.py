@@ -1,6 +1,7 @@
 """Benchmark: the cost of a map picture (time to draw, PNG size) for each
 game that draws one, on the known positions of tests/pictures (the Diplomacy
-maps, Three Kingdoms, Conflict of Alliances).
+maps, Three Kingdoms, Conflict of Alliances, Conquest Tactics), and
+Kingdom Wars' tables; Conquest Tactics also as North reads its field.
 
     python bench/pictures.py
 
@@ -19,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from judge import pictures
-from tests.pictures.positions import GAMES, position
+from tests.pictures.positions import GAMES, conquest_tactics, position
 from tests.pictures.test_kingdom_wars import full_view, known_view
 
 ROUNDS = 20
@@ -32,6 +33,7 @@ def main() -> None:
     sizes = []
     cases = [(game_id, game_id, position(game_id)) for game_id in GAMES]
     cases += [("kingdom_wars", name, make()) for name, make in TABLES.items()]
+    cases.append(("conquest_tactics", "conquest_tactics N", conquest_tactics("North")))
     for game_id, name, view in cases:
         pictures.picture(game_id, view)  # loads the map, its geometry and the fonts
         times, cpu = [], []
