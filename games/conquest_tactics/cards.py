@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
@@ -97,6 +98,7 @@ ZONES: tuple[str, ...] = ("enemy_deployment", "middle_row", "enemy_edge")
 zone (its two nearest rows), the third row, the opponent's edge row."""
 
 
+@lru_cache(maxsize=4096)
 def key(word: str) -> str:
     """The lookup form of a name: lower case, letters and digits only."""
     return "".join(ch for ch in word.casefold() if ch.isalnum())

@@ -18,7 +18,6 @@ def candidates(state: dict[str, Any], role: str) -> list[str]:
         return []
     mine = [t for t in g.troops(role)]
     foes = [t for t in g.troops(F.other(role))]
-    seen = [F.to_frame(s, role) for s in F.spaces()]
     if stage == "decks":
         from games.conquest_tactics.cards import POOL
         from games.conquest_tactics.decks import canonical
@@ -66,13 +65,19 @@ def candidates(state: dict[str, Any], role: str) -> list[str]:
     ready = [k["card"] for k in p["knowledge"] if k["up"]]
     for t in actors:
         a = F.to_frame(t["at"], role)
-        if follow is None:
-            out += [f"MOVE {a} {s}" for s in seen if F.distance(F.from_frame(s, role) or "",
-                                                                t["at"]) <= 2]
+        if follow is None and p["tp"] >= 1:
+            steps = g.stat(t, "movement")
+            jump = g.jumps(t)
+            for sp in F.spaces():
+                if sp != t["at"] and F.distance(sp, t["at"]) <= steps and g.open_for(role, sp) \
+                        and F.path_exists(t["at"], sp, steps, (lambda x: True) if jump else
+                                          (lambda x: g.open_for(role, x))):
+                    out.append(f"MOVE {a} {F.to_frame(sp, role)}")
         out += [f"ATTACK {a} {s}" for s in targets]
         for c in dict.fromkeys([*ready, *hand]):
             k = card(c)
-            if k.type not in ("spell", "skill") or k.kind == "instant":
+            if k.type not in ("spell", "skill") or k.kind == "instant" \
+                    or rules.knows(g, t, k) < k.level:
                 continue
             verb = "CAST" if k.type == "spell" else "USE"
             aims = targets if k.kind in ("offensive", "debuff") else friends

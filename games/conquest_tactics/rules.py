@@ -23,6 +23,7 @@ changes the state and reports what happened.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from games.conquest_tactics import field as F
@@ -74,12 +75,18 @@ def find(name: str, among: Sequence[str], what: str) -> str:
     if not k:
         raise IllegalLine(f"name the {what}")
     for cid in among:
-        c = card(cid)
-        if k in (key(c.id), key(c.name), key(f"{c.name} {c.level}"),
-                 key(f"{c.name} level {c.level}")):
+        if k in _forms(cid):
             return cid
     names = ", ".join(dict.fromkeys(card(c).name for c in among)) or "none"
     raise IllegalLine(f"you have no {what} called {name!r}", hint=f"you have: {names}")
+
+
+@lru_cache(maxsize=1024)
+def _forms(cid: str) -> frozenset[str]:
+    """The lookup forms that name a card: its id, its name, its name and level."""
+    c = card(cid)
+    return frozenset({key(c.id), key(c.name), key(f"{c.name} {c.level}"),
+                      key(f"{c.name} level {c.level}")})
 
 
 def own_troop(g: Ctx, role: str, space: str) -> Troop:
