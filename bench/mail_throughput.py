@@ -386,8 +386,8 @@ def classic_rate(servers: MailServers, script: ClassicScript, kdf_n: int,
     finally:
         judge.close()
     return {"mails": n, "seconds": elapsed, "rate": n / elapsed, "mails_sent": script.sent,
-            "mails_delivered": delivered, "mails_processed": len(inbox), "orders_whole": whole, "phase": phase,
-            "kdf_n": kdf_n, "daemon_cpu_seconds": cpu, "machine_busy": busy}
+            "mails_delivered": delivered, "mails_processed": len(inbox), "orders_whole": whole,
+            "phase": phase, "kdf_n": kdf_n, "daemon_cpu_seconds": cpu, "machine_busy": busy}
 
 
 def _machine_busy() -> tuple[float, float]:
