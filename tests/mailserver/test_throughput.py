@@ -53,5 +53,5 @@ def test_classic_benchmark_counts(servers: MailServers, tmp_path: Path,
     run = bench.classic_rate(servers, script, 2**8, tmp_path / "run")
     assert run["mails_processed"] == 20 + 1 and run["orders_whole"] == 20 + 1  # and the warm-up
     assert run["phase"] not in ("S1901M", "F1901M")
-    assert run["mails_delivered"] == script.sent
+    assert run["mails_delivered"] == run["mails_sent"] >= script.sent
     assert servers.count("judge") == 0
