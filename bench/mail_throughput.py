@@ -326,8 +326,8 @@ def _delivered(servers: MailServers, users: tuple[str, ...]) -> int:
 
 
 def _progress(home: Path, sent_before: int) -> tuple[int, int, int]:
-    """(mails handled, mails waiting in the outbox, mails sent since
-    ``sent_before`` were) in the daemon's database, read beside it."""
+    """(mails handled, mails waiting in the outbox, mails sent less
+    ``sent_before``) in the daemon's database, read beside it."""
     db = sqlite3.connect(f"file:{home / 'judge.db'}?mode=ro", uri=True, timeout=10)
     try:
         handled = db.execute("select count(*) from inbox where status = 'processed'").fetchone()
@@ -369,7 +369,9 @@ def classic_rate(servers: MailServers, script: ClassicScript, kdf_n: int,
         servers.send(address(first), JUDGE, warm)
         wait_for(lambda: _delivered(servers, users) > base, 60, 0.05, "the daemon to answer")
         base = _delivered(servers, users)
-        sent_before = _progress(home, 0)[2]
+        # Every mail the judge has queued so far (the warm-up's answer, sent
+        # or about to be marked so) is not one of the run's.
+        sent_before = sum(_progress(home, 0)[1:])
         mails = [(address(power), JUDGE, _message(
             i, f"SIGNON g1 {power} {tokens[power]}\n" + "\n".join(lines) + "\n",
             address(power), JUDGE)) for i, (power, lines) in enumerate(script.mails)]  # fmt: skip
