@@ -102,10 +102,15 @@ try:
     with smtplib.SMTP("127.0.0.1", port, timeout=60) as smtp:
         smtp.ehlo()
         print("ready", flush=True)
-        sys.stdin.readline()
-        for sender, rcpt, raw in mails:
-            # smtplib sends bytes as they are: CRLF line ends (RFC 5321 2.3.8).
-            smtp.sendmail(sender, [rcpt], raw.replace(b"\\n", b"\\r\\n"))
+        done = 0
+        while done < len(mails):
+            # "go" sends everything; a number, the mails up to it.
+            said = sys.stdin.readline().strip()
+            upto = len(mails) if said in ("go", "") else int(said)
+            for sender, rcpt, raw in mails[done:upto]:
+                # smtplib sends bytes as they are: CRLF line ends (RFC 5321 2.3.8).
+                smtp.sendmail(sender, [rcpt], raw.replace(b"\\n", b"\\r\\n"))
+            done = max(done, upto)
     print("sent", flush=True)
 except BaseException as exc:
     print(f"{type(exc).__name__}: {exc}", flush=True)
@@ -136,9 +141,15 @@ class _Sender:
     def _read(self) -> None:
         self._said = self._stdout.readline().strip() or "the sending process ended silently"
 
-    def start(self) -> None:
+    def start(self, upto: int | None = None) -> None:
+        """Send every mail, or (``upto``) the first ``upto``; :meth:`more` the rest."""
         self._reader.start()
-        self._stdin.write("go\n")
+        self._stdin.write("go\n" if upto is None else f"{upto}\n")
+        self._stdin.flush()
+
+    def more(self, upto: int) -> None:
+        """Send the mails up to the ``upto``-th too."""
+        self._stdin.write(f"{upto}\n")
         self._stdin.flush()
 
     def error(self) -> str | None:
@@ -266,6 +277,7 @@ class ClassicScript(NamedTuple):
 
     mails: list[tuple[str, list[str]]]  # (power, the lines after SIGNON)
     sent: int  # the mails the judge sent for them there (acknowledgements and reports)
+    phases: list[int]  # where each phase's mails end (the index after its last)
 
 
 def _classic_seats(judge: Judge) -> dict[str, str]:
@@ -294,21 +306,26 @@ def classic_script(n: int, work: Path) -> ClassicScript:
         before = len(judge.store.outbox())
         player = ClassicByMail(judge, home, clock, name="g1")
         mails: list[tuple[str, list[str]]] = []
+        phases: list[int] = []
+        phase = ""
         for i in range(n):
             table = judge.table("g1")
+            if phase and adj.phase_key(player.game, table) != phase:
+                phases.append(i)
+            phase = adj.phase_key(player.game, table)
             power = sorted(adj.waiting_on(player.game, table))[0]
             # The block names its phase: a mail the servers deliver after a
             # later one (Dovecot's Maildir numbers mail as it finds it, not
             # strictly as it came) is then held for its phase, as a player's
             # would be, instead of landing in the wrong one.
-            lines = [f"ORDERS {adj.phase_key(player.game, table)}", *player.orders(power), "END"]
+            lines = [f"ORDERS {phase}", *player.orders(power), "END"]
             body = f"SIGNON g1 {power} {tokens[power]}\n" + "\n".join(lines) + "\n"
             said = judge.handle(f"s{i}", _message(i, body, address(power), JUDGE))
             if ", 0 errors" not in said:
                 raise RuntimeError(f"scripted mail {i} was not taken whole: {said}")
             judge.relay()
             mails.append((power, lines))
-        return ClassicScript(mails, len(judge.store.outbox()) - before)
+        return ClassicScript(mails, len(judge.store.outbox()) - before, [*phases, n])
     finally:
         judge.close()
 
@@ -379,10 +396,18 @@ def classic_rate(servers: MailServers, script: ClassicScript, kdf_n: int,
         cpu_before = _cpu_seconds(daemon.pid)
         machine = _machine_busy()
         started = time.perf_counter()
-        sender.start()
+        # A phase's orders are sent together; the next phase's once the
+        # judge has handled them (as players answer a turn report): the
+        # servers need not keep the order of mails across phases.
+        chunks = iter(script.phases)
+        upto = next(chunks)
+        sender.start(upto)
         deadline = started + 60 + n  # far beyond any plausible run
         polls = 0
         while True:
+            if upto < n and _progress(home, sent_before)[0] >= upto + 1:  # and the warm-up
+                upto = next(chunks)
+                sender.more(upto)
             # Done when every order is handled, nothing waits in the outbox
             # and all the judge sent is in the mailboxes (the script's count
             # first, as it is cheap to look at; the database then says).
