@@ -31,6 +31,7 @@ Header choices, and why:
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import re
 import secrets
@@ -242,7 +243,11 @@ def compose(mail: OutgoingMail) -> bytes:
     simple = _compose_plain(mail)
     if simple is not None:
         return simple
+    return _compose_general(mail)
 
+
+def _compose_general(mail: OutgoingMail) -> bytes:
+    """:func:`compose` through the email library (the checks done)."""
     msg = EmailMessage(policy=_POLICY)
     msg["From"] = mail.from_addr
     msg["To"] = mail.to_addr
@@ -313,7 +318,7 @@ def _compose_plain(mail: OutgoingMail) -> bytes | None:
     tests run every composed message back through the reader. ``None`` for
     anything else, which takes the general path."""
     subject = " ".join(mail.subject.split())
-    if mail.attachments or mail.extra_headers:
+    if mail.extra_headers or not all(_plain_attachment(a) for a in mail.attachments):
         return None
     fields = [("From", mail.from_addr), ("To", mail.to_addr), ("Subject", subject)]
     if mail.date:
@@ -330,13 +335,12 @@ def _compose_plain(mail: OutgoingMail) -> bytes | None:
         ("Auto-Submitted", mail.auto_submitted),
         ("X-Auto-Response-Suppress", "OOF, AutoReply"),
         ("MIME-Version", "1.0"),
-        ("Content-Type", 'text/plain; charset="utf-8"'),
     ]
     body = mail.body.replace("\r\n", "\n").replace("\r", "\n")
     if not body.endswith("\n"):
         body += "\n"
     cte = _text_cte(body)
-    fields.append(("Content-Transfer-Encoding", cte))
+    text_head = f'Content-Type: text/plain; charset="utf-8"\r\nContent-Transfer-Encoding: {cte}\r\n'
     if cte == "7bit":
         payload = body.replace("\n", "\r\n")
     else:
@@ -346,7 +350,34 @@ def _compose_plain(mail: OutgoingMail) -> bytes | None:
         if not payload.endswith("\r\n"):
             payload += "\r\n"
     head = "".join(f"{k}: {v}\r\n" for k, v in fields)
-    return (head + "\r\n" + payload).encode("latin-1")
+    if not mail.attachments:
+        return (head + text_head + "\r\n" + payload).encode("latin-1")
+    # multipart/mixed as EmailMessage.add_attachment makes it, with the
+    # boundary the general path derives from the content.
+    digest = hashlib.sha256(repr(mail).encode("utf-8", "surrogatepass")).hexdigest()
+    boundary = f"=_judge_{digest[:32]}"
+    parts = [head, f'Content-Type: multipart/mixed;\r\n boundary="{boundary}"\r\n\r\n',
+             f"--{boundary}\r\n", text_head, "\r\n", payload]
+    for att in mail.attachments:
+        data = base64.encodebytes(att.data).decode("ascii").replace("\n", "\r\n")
+        parts += [f"\r\n--{boundary}\r\n", f"Content-Type: {att.content_type}\r\n",
+                  "Content-Transfer-Encoding: base64\r\n",
+                  f'Content-Disposition: attachment; filename="{att.filename}"\r\n',
+                  "MIME-Version: 1.0\r\n\r\n", data]
+    parts.append(f"\r\n--{boundary}--\r\n")
+    return "".join(parts).encode("latin-1")
+
+
+_PLAIN_TYPE = re.compile(r"(application|image|audio|video)/[a-z0-9][a-z0-9.+-]*")
+_PLAIN_FILENAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+def _plain_attachment(att: Attachment) -> bool:
+    """An attachment :func:`_compose_plain` writes as the general path would:
+    a non-text type, a short file name of plain characters, some data."""
+    return (bool(att.data) and _PLAIN_TYPE.fullmatch(att.content_type) is not None
+            and _PLAIN_FILENAME.fullmatch(att.filename) is not None
+            and len(att.filename) <= 40 and len(att.content_type) <= 60)
 
 
 # --------------------------------------------------------------------------- transports

@@ -91,14 +91,14 @@ def after(ws: Workspace, g: Loaded, last_n: int) -> None:
     if not due:
         return
     since = min(s.seen_n for s, _, _ in due)
-    logged = ws.judge.store.actions_after(g.name, since)
+    # Each entry read once for all the seats (events are immutable).
+    logged = [(int(r["n"]), [Event.from_json(e) for e in json.loads(r["payload"]).get(
+        "events", [])]) for r in ws.judge.store.actions_after(g.name, since)]
     for seat, decision, why in due:
         role = seat.role
         assert role is not None
-        events = [Event.from_json(e)
-                  for r in logged if r["n"] > seat.seen_n
-                  for e in json.loads(r["payload"]).get("events", [])]
-        events = [e for e in events if e.visible_to(role)]
+        events = [e for n, evs in logged if n > seat.seen_n for e in evs
+                  if e.visible_to(role)]
         if why == "each" and not events:
             g.set_seat(seat, seen_n=newest)
             continue

@@ -54,9 +54,97 @@ def mask_secrets_text(text: str) -> str:
                      for line in text.split("\n"))
 
 
+#: A header field name at the start of a line (an unfolded header).
+_FIELD = re.compile(rb"^([!-9;-~]+)[ \t]*:(.*)$", re.DOTALL)
+#: A Content-Type the direct path reads: plain text in ASCII or UTF-8.
+_PLAIN_TYPE = re.compile(rb'^\s*text/plain\s*(;\s*charset\s*=\s*"?(us-ascii|utf-8)"?\s*)?$',
+                         re.IGNORECASE)
+
+
+def _redact_plain(raw: bytes) -> bytes | None:
+    """:func:`redact_raw` for the common mail written directly: one
+    text/plain part in ASCII or UTF-8, sent 7bit or 8bit, with a subject
+    that holds no token. The body is masked line by line (each line
+    folded as :func:`fold` does, its line end kept); everything else stays
+    as it came. ``None`` for any other mail (the email package reads it)."""
+    cut = raw.find(b"\n\n")
+    crlf = raw.find(b"\r\n\r\n")
+    if crlf != -1 and (cut == -1 or crlf < cut):
+        head, body = raw[: crlf + 2], raw[crlf + 4 :]
+        sep = b"\r\n"
+    elif cut != -1:
+        head, body = raw[: cut + 1], raw[cut + 2 :]
+        sep = b"\n"
+    else:
+        return None
+    fields: dict[bytes, bytes] = {}
+    name = b""
+    for line in head.split(b"\n"):
+        line = line.rstrip(b"\r")
+        if not line:
+            continue
+        if line[:1] in (b" ", b"\t"):
+            if not name:
+                return None
+            fields[name] += b" " + line.strip()
+            continue
+        match = _FIELD.match(line)
+        if match is None:
+            return None
+        name = match.group(1).lower()
+        if name in fields and name in (b"content-type", b"content-transfer-encoding",
+                                       b"subject"):
+            return None  # repeated: let the email package decide
+        fields[name] = match.group(2).strip()
+    ctype = fields.get(b"content-type")
+    if ctype is not None and not _PLAIN_TYPE.match(ctype):
+        return None
+    if fields.get(b"content-transfer-encoding", b"7bit").lower() not in (b"7bit", b"8bit"):
+        return None
+    subject = fields.get(b"subject")
+    if subject is not None:
+        if not subject.isascii() or b"=?" in subject:
+            return None
+        plain = fold(subject.decode("ascii"))
+        if mask_secrets(plain) != plain:
+            return None
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if "\r" in text.replace("\r\n", "\n"):
+        return None  # a bare CR: the email package's reading of it differs
+    out = []
+    changed = False
+    for row in text.split("\n"):
+        end = "\r" if row.endswith("\r") else ""
+        content = row[:-1] if end else row
+        if content.strip():
+            folded = fold(content)
+            masked = mask_secrets(folded)
+            if masked != folded:
+                changed = True
+                content = masked
+        out.append(content + end)
+    if not changed:
+        return raw
+    new_body = "\n".join(out).encode("utf-8")
+    if not new_body.isascii() and fields.get(b"content-transfer-encoding") is None:
+        return None  # 7bit by default, and no longer 7bit
+    return head + sep + new_body
+
+
 def redact_raw(raw: bytes) -> bytes:
     """A stored copy of a mail with every token in its subject and text parts
     masked (the raw bytes unchanged when there is none)."""
+    direct = _redact_plain(raw)
+    if direct is not None:
+        return direct
+    return _redact_mime(raw)
+
+
+def _redact_mime(raw: bytes) -> bytes:
+    """:func:`redact_raw` through the email package (any MIME structure)."""
     try:
         msg = email.message_from_bytes(raw, policy=email.policy.default)
     except Exception:  # a message the parser cannot read is kept as it came

@@ -50,6 +50,10 @@ GM = "GM"
 #: never in it.
 TOKEN_KEY_FILE = "token.key"
 
+#: Most looks at the inbox in one cycle (with a background relay): a steady
+#: stream of mail still lets the cycle go on to the deadlines.
+READ_ROUNDS = 10
+
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
@@ -538,10 +542,24 @@ class Judge:
 
     def _read_mail(self, lines: list[str]) -> None:
         """Handle each new mail; a busy database stops the reading, leaving
-        that mail (and the rest) where it is for the next cycle."""
+        that mail (and the rest) where it is for the next cycle.
+
+        With a transport that sends in the background (SMTP), mail that
+        arrived while a batch was handled is read in the same cycle (up to
+        :data:`READ_ROUNDS` looks), while the replies of the batch are on
+        their way: the cycle's closing wait for the relay comes once the
+        inbox is quiet, not after every batch."""
+        for _ in range(READ_ROUNDS if self.background is not None else 1):
+            if not self._read_batch(lines):
+                return
+
+    def _read_batch(self, lines: list[str]) -> int:
+        """One look at the inbox: handle what it holds; return how many mails."""
         mails = self.inbound.fetch()
+        count = 0
         try:
             for key, raw in mails:
+                count += 1
                 try:
                     lines.append(self.handle(key, raw))
                 except Crash:
@@ -562,3 +580,4 @@ class Judge:
             closing = getattr(mails, "close", None)
             if closing is not None:
                 closing()
+        return count

@@ -249,15 +249,19 @@ def check_op(state: State, side: str, raw: Cmd, ctx: Ctx, render: Callable[[Cmd]
     return _norm(area, force, armies, generals, lead, path, joined, target, control)
 
 
+#: Each general's place in the data's order (generals are listed in it).
+_GENERAL_RANK = {name: i for i, name in enumerate(DATA.generals)}
+
+
 def _norm(area: str, force: str, armies: int, generals: list[str], lead: str | None,
           path: list[str], join: dict[str, Any] | None, target: str | None,
           control: str | None) -> Cmd:
-    order = list(DATA.generals)
+    rank = _GENERAL_RANK.__getitem__
     return {
         "area": area, "force": force, "armies": armies,
-        "generals": sorted(generals, key=order.index), "lead": lead, "path": path,
+        "generals": sorted(generals, key=rank), "lead": lead, "path": path,
         "join": None if join is None else {
-            "armies": join["armies"], "generals": sorted(join["generals"], key=order.index)},
+            "armies": join["armies"], "generals": sorted(join["generals"], key=rank)},
         "target": target, "control": control,
     }
 
@@ -297,6 +301,7 @@ def op_choices(state: State, side: str, ctx: Ctx, limit: int = 400) -> list[Cmd]
     an even spread."""
     out: list[Cmd] = []
     stops_of: dict[str, dict[str, bool]] = {}
+    memo = _Memo(state, side, bool(ctx.get("mounted")))
     for area in DATA.areas:
         if ctx.get("source") and area != ctx["source"]:
             continue
@@ -316,7 +321,7 @@ def op_choices(state: State, side: str, ctx: Ctx, limit: int = 400) -> list[Cmd]
                             continue
                         leads: list[str | None] = list(gens) if gens else [None]
                         for lead in leads:
-                            out += _variants(state, side, ctx, area, force, st, n, list(gens),
+                            out += _variants(state, memo, area, force, st, n, list(gens),
                                              lead, heirs, stops_of[force])
     if len(out) > limit:
         step = len(out) / limit
@@ -324,18 +329,45 @@ def op_choices(state: State, side: str, ctx: Ctx, limit: int = 400) -> list[Cmd]
     return out
 
 
-def _variants(state: State, side: str, ctx: Ctx, area: str, force: str, st: B.StackT,
+class _Memo:
+    """What one :func:`op_choices` listing asks again and again for the same
+    position: the targets in an area, and the moves from an area (with the
+    first area of each that holds a battle)."""
+
+    def __init__(self, state: State, side: str, mounted: bool) -> None:
+        self.state, self.side, self.mounted = state, side, mounted
+        self._targets: dict[tuple[str, str], list[str]] = {}
+        self._paths: dict[tuple[str, str, int], list[tuple[list[str], str | None]]] = {}
+
+    def targets(self, area: str, force: str) -> list[str]:
+        key = (area, force)
+        found = self._targets.get(key)
+        if found is None:
+            found = self._targets[key] = targets(self.state, area, force, self.side)
+        return found
+
+    def paths(self, stops: dict[str, bool], area: str, force: str,
+              ma: int) -> list[tuple[list[str], str | None]]:
+        key = (area, force, ma)  # ``stops`` is the force's, the same all listing long
+        found = self._paths.get(key)
+        if found is None:
+            found = self._paths[key] = [
+                (path, next((a for a in path if stops[a]), None))
+                for path in _paths(stops, area, ma, self.mounted)]
+        return found
+
+
+def _variants(state: State, memo: _Memo, area: str, force: str, st: B.StackT,
               n: int, gens: list[str], lead: str | None, heirs: list[str],
               stops: dict[str, bool]) -> list[Cmd]:
     out: list[Cmd] = []
     total = n + len(gens)
     leaves_all = B.size(st) == total and B.controller(state, area) == force
     controls: list[str | None] = list(heirs) if leaves_all and len(heirs) > 1 else [None]
-    for t in targets(state, area, force, side):
+    for t in memo.targets(area, force):
         out.append(_norm(area, force, n, gens, lead, [], None, t, None))
     ma = movement_allowance(lead, gens)
-    for path in _paths(stops, area, ma, bool(ctx.get("mounted"))):
-        battle = next((a for a in path if stops[a]), None)
+    for path, battle in memo.paths(stops, area, force, ma):
         for control in controls:
             if battle is None:
                 out.append(_norm(area, force, n, gens, lead, path, None, None, control))
@@ -345,7 +377,7 @@ def _variants(state: State, side: str, ctx: Ctx, area: str, force: str, st: B.St
             room = MAX_COUNTERS - total
             if here is not None and room > 0 and int(here["ready"]) > 0:
                 joins.append({"armies": min(room, int(here["ready"])), "generals": []})
-            for t in targets(state, battle, force, side):
+            for t in memo.targets(battle, force):
                 for j in joins:
                     out.append(_norm(area, force, n, gens, lead, path, j, t, control))
     return out

@@ -391,3 +391,41 @@ def test_a_long_subject_is_folded_at_a_space_and_reads_back_whole() -> None:
     assert all(len(line) <= 78 for line in head.split("\r\n"))
     msg = message_from_bytes(raw, policy=default_policy)
     assert msg["Subject"] == subject
+
+
+@pytest.mark.parametrize("body", ["hello\n", "a" * 200 + "\nnext", "Grüße, 你好\nline two\n", ""])
+@pytest.mark.parametrize("data", [b"{}", b'{"a": 1}' * 50, bytes(range(256)) * 3])
+def test_a_mail_with_attachments_is_written_byte_for_byte_as_the_email_package_writes_it(
+    body: str, data: bytes
+) -> None:
+    """A report with its view attached takes the direct path too; its bytes are
+    those of the email package's composition (boundary, part headers, base64),
+    but for quoted-printable text, which the direct path wraps at 76
+    characters (RFC 2045 6.7) where the package wraps at 78: that text reads
+    back the same."""
+    from judge import mailout
+
+    mail = replace(REPORT, body=body, in_reply_to="<q@w.example>", attachments=(
+        Attachment("g1-S1901M.json", "application/json", data),
+        Attachment("map.png", "image/png", data[::-1]),
+    ))
+    fast = mailout._compose_plain(mail)
+    assert fast is not None
+    slow = mailout._compose_general(mail)
+    assert compose(mail) == fast
+    if b"quoted-printable" not in fast:
+        assert fast == slow
+    pf, ps = message_from_bytes(fast, policy=default_policy), message_from_bytes(
+        slow, policy=default_policy)
+    assert list(pf.items()) == list(ps.items())
+    def parts(msg: EmailMessage) -> list[tuple[str, str | None, object]]:
+        return [(p.get_content_type(), p.get_filename(), p.get_content())
+                for p in msg.walk() if not p.is_multipart()]
+
+    assert isinstance(pf, EmailMessage) and isinstance(ps, EmailMessage)
+    assert len(parts(pf)) == 3 and parts(pf) == parts(ps)
+    assert all(len(line) <= 78 for line in fast.split(b"\r\n"))
+    # A file name the direct path does not write takes the general path.
+    odd = replace(mail, attachments=(Attachment("a b.json", "application/json", data),))
+    assert mailout._compose_plain(odd) is None
+    assert compose(odd) == mailout._compose_general(odd)

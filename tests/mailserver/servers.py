@@ -54,7 +54,10 @@ from email.utils import formatdate, make_msgid
 from pathlib import Path
 from typing import Any
 
-USERS = ("judge", "north", "east", "south", "west", "gm", "raw", "other")
+POWERS = ("austria", "england", "france", "germany", "italy", "russia", "turkey")
+"""Mailboxes of the seven classic Diplomacy powers (the throughput bench's seats)."""
+
+USERS = ("judge", "north", "east", "south", "west", "gm", "raw", "other", *POWERS)
 """Mailboxes on the test server; each one's password is its name."""
 
 DOMAIN = "localhost"
