@@ -913,8 +913,13 @@ class Store:
                     [mail_id])
 
     def mark_sent(self, mail_id: int, now: str) -> None:
-        self._update("outbox", "id", mail_id, {"status": "sent", "sent": now,
-                                               "waits_for_server": 0, **_UNCLAIMED})
+        """``mail_id`` has left. A mail whose delivery report was read before
+        its send was recorded (a background send, the inbox read meanwhile)
+        stays ``bounced``."""
+        self._write(
+            "update outbox set status = case when status = 'bounced' then status "
+            "else 'sent' end, sent = ?, waits_for_server = 0, claimed_by = '', "
+            "claimed_until = '' where id = ?", [now, mail_id])
         self._forget_secrets(mail_id)
 
     def mark_retry(self, mail_id: int, attempts: int, next_attempt: str, error: str, *,

@@ -149,6 +149,29 @@ def _mail(message_id: str) -> dict[str, str]:
             "next_attempt": "2026-01-01T00:00:00+00:00", "game": "", "in_reply_to": ""}  # fmt: skip
 
 
+def test_a_mail_reported_bounced_before_its_send_is_recorded_stays_bounced(
+        tmp_path: Path) -> None:
+    """With a background relay the daemon reads its inbox while a mail is on
+    its way; the delivery report of that mail may be read before the relay
+    records the send: recording it then keeps ``bounced`` (the send time and
+    the cleared claim are recorded all the same). A mail with no report
+    becomes ``sent``."""
+    store = Store.open(tmp_path / "j.db")
+    store.queue_mail(_mail("<a@x>"))
+    store.queue_mail(_mail("<b@x>"))
+    a, b = store.outbox()
+    now, until = "2026-01-01T00:00:00+00:00", "2026-01-01T00:05:00+00:00"
+    assert store.claim_mail([a["id"], b["id"]], "relay-1", now, until) == [a["id"], b["id"]]
+    store.mark_bounced(a["id"], "5.1.1 user unknown")
+    store.mark_sent(a["id"], "2026-01-01T00:01:00+00:00")
+    store.mark_sent(b["id"], "2026-01-01T00:01:00+00:00")
+    a, b = store.outbox()
+    assert (a["status"], a["last_error"], a["sent"], a["claimed_by"]) == (
+        "bounced", "5.1.1 user unknown", "2026-01-01T00:01:00+00:00", "")  # fmt: skip
+    assert (b["status"], b["sent"], b["claimed_by"]) == ("sent", "2026-01-01T00:01:00+00:00", "")
+    store.close()
+
+
 def test_a_write_outside_a_transaction_is_committed_at_once(tmp_path: Path) -> None:
     """The store writes hot-path rows with sqlite3 directly; outside
     ``atomic()`` each write stands on its own, inside it waits for the

@@ -300,13 +300,19 @@ def test_delivery_report_marks_the_seat_bouncing(servers: MailServers, home: Pat
         mail.send("far@bounce.test", "JOIN g1 West\n")
         judge.cycle()
         [ack] = [r for r in judge.store.outbox() if r["to_addr"] == "far@bounce.test"]
-        assert ack["status"] == "sent"
         if verp:
             token = ack["message_id"].strip("<>").split("@")[0]
             assert ack["envelope_from"] == f"judge+bounce-{token}@localhost"
         else:
             assert ack["envelope_from"] == "judge@localhost"
-        assert servers.count("judge") == 1  # the report
+        # The SMTP relay sends in the background, and the cycle looks at the
+        # inbox again while the acknowledgement is on its way: the report is
+        # read in this cycle when it is back by then, else in the next.
+        if ack["status"] == "sent":
+            assert servers.count("judge") == 1  # the report, not read yet
+        else:
+            assert ack["status"] == "bounced"
+            assert servers.count("judge") == 0
         judge.cycle()
         ack = judge.store.mail_by_message_id(ack["message_id"]) or {}
         assert ack["status"] == "bounced" and "5.1.1" in ack["last_error"]
