@@ -403,7 +403,10 @@ def _check_deck(cmd: dict[str, Any]) -> dict[str, Any]:
 def _deck_of(text: str) -> Any:
     from games.conquest_tactics import decks
 
-    return decks.parse_canonical(text)
+    deck, breaches = decks.parse_canonical(text)
+    if deck is None or breaches:  # parse accepted it: it cannot be refused now
+        raise ValueError(f"a deck list accepted by parse does not read back: {breaches}")
+    return deck
 
 
 def _faction_of(deck: Any) -> str:
