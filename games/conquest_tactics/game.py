@@ -111,6 +111,8 @@ class ConquestTactics(GameBase):
             return "deck lists"
         if stage == "forces":
             return "set-up: Base and starting forces"
+        if stage == "mobilize":  # one decision for both players, however many lines they send
+            return f"turn {state['turn']} Mobilize"
         return f"turn {state['turn']} {STAGE_NAMES.get(stage, stage)} #{state['serial']}"
 
     def pending(self, state: State) -> list[Decision]:
@@ -135,7 +137,7 @@ class ConquestTactics(GameBase):
                              context=policy.context(state, w["role"]))]
         if stage == "mobilize":
             roles = tuple(r for r in F.ROLES if not state["p"][r]["done"])
-            return [Decision(DecisionKind.ACTION, roles, f"turn {state['turn']} Mobilize",
+            return [Decision(DecisionKind.ACTION, roles, phase,
                              prompt="DEPLOY, EQUIP, LEARN, UPGRADE, PLAY a mobilization "
                                     "circumstance; DONE when done", default="done")]
         who = {"deploy": state["deployer"], "up": state["mover"], "play": state["actor"],
@@ -149,7 +151,7 @@ class ConquestTactics(GameBase):
         return [Decision(DecisionKind.ACTION, (who,), phase, prompt=prompt, default=default)]
 
     def default(self, state: State, decision: Decision, role: Role) -> Action | None:
-        if decision.phase != self._phase(state) and state["stage"] != "mobilize":
+        if decision.phase != self._phase(state):
             return None
         stage = state["stage"]
         g = Ctx(state)
