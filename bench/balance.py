@@ -118,7 +118,8 @@ class Bot:
         pool = next(p for p in view["players"] if p["role"] == me)
         ready = [k["card"] for k in pool["knowledge"] if k["up"]]
         offensive = [c for c in dict.fromkeys([*ready, *(h["card"] for h in you["hand"])])
-                     if POOL.card(c).type in ("spell", "skill") and POOL.card(c).kind == "offensive"]
+                     if POOL.card(c).type in ("spell", "skill")
+                     and POOL.card(c).kind == "offensive"]
         out: list[tuple[int, str]] = []
         for t in mine:
             a = t["at"]

@@ -124,8 +124,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from games.conflict_of_alliances import GAME  # noqa: E402
 from bench.balance import Bot as CtBot  # noqa: E402
+from games.conflict_of_alliances import GAME  # noqa: E402
 from games.conquest_tactics import GAME as CT_GAME  # noqa: E402
 from games.kingdom_wars import GAME as KW_GAME  # noqa: E402
 from judge import adjudicator as adj  # noqa: E402

@@ -110,7 +110,7 @@ def _refs(words: list[str]) -> list[str]:
             if cur:
                 out.append(" ".join(cur))
             cur = []
-        elif w.isdigit() or w.startswith("#") and w[1:].isdigit():
+        elif w.isdigit() or (w.startswith("#") and w[1:].isdigit()):
             if cur:
                 out.append(" ".join(cur))
                 cur = []

@@ -129,7 +129,7 @@ def line_of_sight(a: Space, b: Space, blocked: Callable[[Space], bool]) -> bool:
                 continue
             if (x, y) != (bx, by) and blocked(name(x, y)):
                 continue
-            if (x - sx, y) in reach and x != ax or (x, y - sy) in reach and y != ay:
+            if ((x - sx, y) in reach and x != ax) or ((x, y - sy) in reach and y != ay):
                 reach.add((x, y))
     return (bx, by) in reach
 

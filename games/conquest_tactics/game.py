@@ -22,7 +22,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.conquest_tactics import commands, field as F, helptext, policy, rules
+from games.conquest_tactics import commands, helptext, policy, rules
+from games.conquest_tactics import field as F
 from games.conquest_tactics.cards import POOL
 from games.conquest_tactics.table import Ctx, State, card, fresh_player
 from judge.engine import (
@@ -343,7 +344,7 @@ class ConquestTactics(GameBase):
         while choosing starting forces from the deck), the starting forces
         while face down (their owner)."""
         out = []
-        for role, p in state["p"].items():
+        for role in state["p"]:
             pool = f"cards:{role}"
             before = state["stage"] in ("decks", "forces")
             out.append(Zone(("p", role, "supply"), frozenset({role}) if before else frozenset(),

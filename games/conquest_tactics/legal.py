@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.conquest_tactics import field as F, rules
+from games.conquest_tactics import field as F
+from games.conquest_tactics import rules
 from games.conquest_tactics.table import Ctx, card
 
 

@@ -26,13 +26,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.conquest_tactics import field as F
-from games.conquest_tactics.cards import POOL, SPELL_SCHOOLS, Card, key
+from games.conquest_tactics.cards import POOL, Card, key
 from games.conquest_tactics.table import (
     DISCARD_POINTS,
     HAND_SIZE,
     VICTORIES_TO_WIN,
     Ctx,
-    State,
     Troop,
     card,
     tp_for_turn,
@@ -462,7 +461,7 @@ def advance(g: Ctx) -> None:
     while True:
         stage = s["stage"]
         if stage == "up":
-            if not up_moves(g, F.SOUTH) and not up_moves(g, F.NORTH) or s["passes"] >= 2:
+            if (not up_moves(g, F.SOUTH) and not up_moves(g, F.NORTH)) or s["passes"] >= 2:
                 begin_mobilize(g)
                 continue
             if not up_moves(g, s["mover"]):  # nothing to move: a pass
@@ -905,7 +904,7 @@ def _hostile(g: Ctx, role: str, cmd: dict[str, Any]) -> bool:
         return c.kind in ("offensive", "debuff")
     effects = c.effects if c.type == "circumstance" else (
         c.redeem if verb == "REDEEM" else c.recycle)
-    return any(e.kind in ("damage", "push") or e.kind == "modify" and e.by < 0 for e in effects)
+    return any(e.kind in ("damage", "push") or (e.kind == "modify" and e.by < 0) for e in effects)
 
 
 def _spend_spell(g: Ctx, role: str, cmd: dict[str, Any]) -> None:

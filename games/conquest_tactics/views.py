@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.conquest_tactics import field as F, rules
+from games.conquest_tactics import field as F
+from games.conquest_tactics import rules
 from games.conquest_tactics.table import Ctx, card
 from judge.engine import JSON
 

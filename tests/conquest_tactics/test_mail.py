@@ -269,7 +269,7 @@ def _submit_decks(players: Players) -> None:
     before = players.table()
     bad = _deck_block("humans", "Iron Wall", {"5 Archers": "6 Archers",
                                               "5 Footsoldiers": "5 Footsoliders"})
-    log, mails = players.send(S, bad)
+    _, mails = players.send(S, bad)
     ack = "\n".join(_text(m) for m in mails if m["To"] == ADDR[S])
     assert '"6 Archers": at most five copies of a troop may be carried' in ack, ack
     assert "carry 5" in ack
