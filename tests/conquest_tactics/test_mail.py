@@ -452,6 +452,8 @@ def _finish(players: Players, seen: Seen,
     assert any(k == "answer" and role == S and p.get("by") == "policy"
                for k, role, p in payloads), "South's standing answers answered no window"
     assert seen.by_hand >= 1, "no instant window was answered by mail"
+    assert any(k == "answer" and p.get("by") == "hand" for k, _, p in payloads), \
+        "no window answer by mail is in the log"
     assert all(int(c["incoming"]) >= 3 for c in seen.asked_south), seen.asked_south
     assert seen.whole_mobilize >= 2, "no Mobilize was sent whole in one mail"
     _check_frames(players, north_base, south_base)
