@@ -721,9 +721,10 @@ class Run:
 
 def _turn(table: adj.Table | None) -> int:
     """The game turn (Kingdom Wars: the round) the table is in; SETUP before."""
-    if table is None or table.state.get("stage") in ("bid", "generals", "decks", "forces",
-                                                     "deploy"):
+    if table is None or table.state.get("stage") in ("bid", "generals"):
         return SETUP
+    if table.game == CT_ID and table.state.get("stage") in ("decks", "forces", "deploy"):
+        return SETUP  # Conquest Tactics: deck lists, Base and forces, deployment
     if "round" in table.state:  # Kingdom Wars
         return int(table.state["round"])
     return int(table.state["turn"])
