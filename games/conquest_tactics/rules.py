@@ -1318,9 +1318,12 @@ def halt(g: Ctx) -> None:
 def finish(g: Ctx, tally: dict[str, int], *, limit_reached: bool = False) -> None:
     """Victory: the score and the result table (3-3 Draw, 3-2 Narrow, 3-1
     Sound, 3-0 Massacre). At the turn limit (ours: the rulebook has none) the
-    greater tally wins."""
+    greater tally wins. The score is read as the table reads it: a player
+    who achieves two Victory Conditions at one Halt and so passes three
+    (Victory: "achieved by tallying three (3) Victory Conditions") scores
+    3, so two players passing three together draw 3-3."""
     s = g.s
-    a, b = tally[F.SOUTH], tally[F.NORTH]
+    a, b = (min(tally[r], VICTORIES_TO_WIN) for r in (F.SOUTH, F.NORTH))
     if a == b:
         winners: list[str] = []
         text = f"{a}-{b} Draw"
