@@ -71,6 +71,11 @@ KILL_BONUS = 3
 # --------------------------------------------------------------------------- the bot
 
 
+SUPPORT_WORTH = 2
+"""What the bot thinks a buff, debuff, circumstance or trophy worth: as much
+as two points of damage."""
+
+
 def _range(text: str) -> tuple[int, int]:
     lo, _, hi = str(text).partition("-")
     return int(lo), int(hi or lo)
@@ -183,11 +188,25 @@ class Bot:
                          state["troops"][state["follow"]]["at"] == F.from_frame(t["at"],
                                                                                  self.role))
             return self._best(self._strikes(state, view, only=moved)) or "STOP"
-        best = self._best(self._strikes(state, view))
+        best = self._best(self._strikes(state, view) + self._support(state, view))
         if best:
             return best
         move = self._advance(state, view)
         return move or "PASS"
+
+    def _support(self, state: State, view: Mapping[str, Any]) -> list[tuple[int, str]]:
+        """Buffs on its own troops, debuffs on the enemy's, control
+        circumstances and trophies, each worth a little less than a blow."""
+        out: list[tuple[int, str]] = []
+        for line in GAME.legal(state, self.role):
+            verb, _, rest = line.partition(" ")
+            if verb in ("CAST", "USE"):
+                k = POOL.card(rest.split()[0])
+                if k.kind in ("buff", "debuff"):
+                    out.append((SUPPORT_WORTH, line))
+            elif verb == "PLAY" or verb == "REDEEM":
+                out.append((SUPPORT_WORTH, line))
+        return out
 
     def mobilize(self, state: State) -> str:
         legal = GAME.legal(state, self.role)
@@ -203,8 +222,8 @@ class Bot:
                 these = front or these
             if these:
                 return these[0] if verb != "UPGRADE" else self._pick(these)
-        learn = [x for x in plain if x.startswith("LEARN ")
-                 and POOL.card(x.split()[1]).kind == "offensive"]
+        learn = [x for x in plain if x.startswith("LEARN ")]
+        learn.sort(key=lambda x: POOL.card(x.split()[1]).kind != "offensive")
         return learn[0] if learn else "DONE"
 
     def _advance(self, state: State, view: Mapping[str, Any]) -> str | None:

@@ -544,7 +544,8 @@ def test_spells_once_a_turn_and_face_down_after_use() -> None:
     s, _ = act(s, "North", "CAST shadow-bolt C4 FROM C2")
     s, _ = act(s, "South", "PASS")
     assert s["p"]["North"]["knowledge"] == [{"card": "shadow-bolt", "up": False}]
-    assert at(s, "C2")["damage"] == 1  # type: ignore[index]  # 2 less defense 1
+    bolt, infantry = POOL.card("shadow-bolt"), POOL.card("human-infantry-1")
+    assert at(s, "C2")["damage"] == bolt.damage - infantry.defense  # type: ignore[index]
     s["actor"] = "North"
     refused(s, "North", "CAST shadow-bolt C4 FROM C2", "no spell")
 
