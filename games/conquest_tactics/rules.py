@@ -567,7 +567,13 @@ def check_mobilize(g: Ctx, role: str, cmd: dict[str, Any]) -> dict[str, Any]:
                               "Mobilize phase")
         options = [c.id for c in POOL.upgrades(card(t["card"]))]
         held = [c for c in p["hand"] if card(c).type == "troop"]
-        cid = find(cmd["name"], held, "troop in hand")
+        # A name shared by several levels ("human-defensive-infantry") means
+        # the one that fits: the next level up.
+        fitting = [c for c in held if c in options]
+        try:
+            cid = find(cmd["name"], fitting, "troop in hand")
+        except IllegalLine:
+            cid = find(cmd["name"], held, "troop in hand")
         if cid not in options:
             c, old = card(cid), card(t["card"])
             right = [card(x).name for x in held if x in options]

@@ -291,7 +291,7 @@ FORCES = {
         "TAKE Archers", "TAKE Archers", "TAKE Footsoldiers", "TAKE Footsoldiers",
         "TAKE Aimed Shot"],
     N: ["BASE C1", "TAKE Malice Convert", "TAKE Malice Ghoul", "TAKE Heretic Fire Mage",
-        "TAKE Malice Thrall", "TAKE Malice Thrall", "TAKE Malice Imp", "TAKE Fire Bolt"],
+        "TAKE Malice Thrall", "TAKE Malice Thrall", "TAKE Malice Imp", "TAKE Fireball"],
 }
 
 
