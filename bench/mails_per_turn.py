@@ -76,10 +76,24 @@ the first one that opens a window to another seat, draws or turns a card
 from the deck, or draws at random; the Discard Phase after its PASS. The same
 targets apply per seat and round.
 
+Conquest Tactics (scenario ``conquest-tactics``): the Humans starter deck
+(South) against the Malice one (North), played by the seeded bot of
+``bench/balance.py`` (which picks among the lines the game offers). Set-up
+(the Base and the default starting forces, the deployment) is the ``setup``
+row. Each side sends its standing answers with its Base (``POLICY instant
+ASK WHEN INCOMING 3 AND CAN``, else ``PASS``: asked about an instant only
+when three or more damage is coming and it holds one). It writes only when
+asked, one mail per request, and adds the lines of its own next decisions
+that need no new information: a whole Mobilize ending in ``DONE``, every
+``DEPLOY`` of its deployment, the attack after its own MOVE in Play, up to
+the first line that draws a card or hands a decision to its opponent. The
+same targets apply per seat and turn.
+
 Usage::
 
     python bench/mails_per_turn.py [--turns N] [--json] [--seed S]
-        [--scenario five-kingdoms|qin-dominates|kingdom-wars-6] [--ack all|errors]
+        [--scenario five-kingdoms|qin-dominates|kingdom-wars-6|conquest-tactics]
+        [--ack all|errors]
         [--new-mails]
 
 ``--new-mails``: players write each mail as a new mail instead of a reply
@@ -110,7 +124,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.balance import Bot as CtBot  # noqa: E402
 from games.conflict_of_alliances import GAME  # noqa: E402
+from games.conquest_tactics import GAME as CT_GAME  # noqa: E402
 from games.kingdom_wars import GAME as KW_GAME  # noqa: E402
 from judge import adjudicator as adj  # noqa: E402
 from judge import config as cfg  # noqa: E402
@@ -125,7 +141,10 @@ GAME_ID = "conflict_of_alliances"
 KW_ID = "kingdom_wars"
 KW_SCENARIO = "kingdom-wars-6"
 """The scripted six-seat Kingdom Wars game (its rows count per round)."""
-SCENARIOS = ("five-kingdoms", "qin-dominates", KW_SCENARIO)
+CT_ID = "conquest_tactics"
+CT_SCENARIO = "conquest-tactics"
+"""Conquest Tactics, the Humans (South) against the Malice (North)."""
+SCENARIOS = ("five-kingdoms", "qin-dominates", KW_SCENARIO, CT_SCENARIO)
 ACKS = ("all", "errors")
 NAME = "g1"
 L, A = "Lianheng", "Alliance"
@@ -602,6 +621,69 @@ class KwPlayer(Player):
         return rng.choice(list(legal))
 
 
+# --------------------------------------------------------------------------- Conquest Tactics
+
+CT_ADDRESS = {"South": "south.player@players.example", "North": "north.player@players.example"}
+CT_STANDING = ["POLICY instant ASK", "POLICY instant ASK WHEN INCOMING 3 AND CAN",
+               "POLICY instant PASS"]
+
+
+def simulate_ct(state: State, role: str, line: str) -> tuple[State, bool] | None:
+    """What ``line`` would lead to in Conquest Tactics, and whether what
+    follows needs new information: a card drawn (the supply pile's order is
+    hidden), a random draw, or a decision of the opponent's."""
+    rng = Rng(bytes(32), 0)
+    try:
+        new, _ = CT_GAME.act(state, role, CT_GAME.parse(state, role, line), rng)
+    except RuleError:
+        return None
+    # A decision shared with the opponent (Mobilize: each side's own lines
+    # until its DONE) is no new information; one that is the opponent's alone is.
+    others = any(role not in d.roles for d in live(CT_GAME.pending(new)))
+    gained = len(new["p"][role]["hand"]) > len(state["p"][role]["hand"])
+    fresh = bool(rng.draws) or gained or others
+    return new, fresh
+
+
+class CtPlayer(Player):
+    """A side of the Conquest Tactics game: the bench's bot, writing one mail
+    per request with the lines of its own next decisions that need no new
+    information."""
+
+    game: Game = CT_GAME
+
+    def __init__(self, side: str, ack: str, rng: random.Random, replies: bool) -> None:
+        super().__init__(L, ack, rng, replies)
+        self.side = side
+        self.role = side
+        self.address = CT_ADDRESS[side]
+        self.bot = CtBot(side, Rng(bytes([rng.randrange(256) for _ in range(32)]), 0))
+
+    def setup_lines(self) -> list[str]:
+        return (["SET ACK errors"] if self.ack == "errors" else []) + CT_STANDING
+
+    def choose(self, state: State, decision: Decision) -> tuple[list[str], list[str]]:
+        if decision.kind is DecisionKind.ORDERS:  # the Base; the default starting forces
+            return self.bot.forces(state), []
+        lines = [self.bot.choose(state, decision)]
+        planned: list[str] = []
+        if decision.kind is not DecisionKind.ACTION:
+            return lines, planned
+        step = simulate_ct(state, self.role, lines[0])
+        for _ in range(16):
+            if step is None or step[1]:
+                break
+            s = step[0]
+            due = live(CT_GAME.pending(s))
+            if not due or due[0].kind is not DecisionKind.ACTION or self.role not in due[0].roles:
+                break
+            line = self.bot.choose(s, due[0])
+            planned.append(due[0].phase)
+            lines.append(line)
+            step = simulate_ct(s, self.role, line)
+        return lines, planned
+
+
 # --------------------------------------------------------------------------- one game
 
 
@@ -634,13 +716,15 @@ class Run:
 
     @property
     def rules(self) -> Game:
-        return KW_GAME if self.game == KW_ID else GAME
+        return {KW_ID: KW_GAME, CT_ID: CT_GAME}.get(self.game, GAME)
 
 
 def _turn(table: adj.Table | None) -> int:
     """The game turn (Kingdom Wars: the round) the table is in; SETUP before."""
     if table is None or table.state.get("stage") in ("bid", "generals"):
         return SETUP
+    if table.game == CT_ID and table.state.get("stage") in ("decks", "forces", "deploy"):
+        return SETUP  # Conquest Tactics: deck lists, Base and forces, deployment
     if "round" in table.state:  # Kingdom Wars
         return int(table.state["round"])
     return int(table.state["turn"])
@@ -661,6 +745,10 @@ def play(scenario: str, ack: str, turns: int, seed: int, replies: bool = True) -
         run = Run(scenario, ack, turns, seed, replies, KW_ID, KW_SEATS)
         players = {s: KwPlayer(s, ack, random.Random(f"{seed}/{scenario}/{s}"), replies)
                    for s in KW_SEATS}
+    elif scenario == CT_SCENARIO:
+        run = Run(scenario, ack, turns, seed, replies, CT_ID, ("South", "North"))
+        players = {s: CtPlayer(s, ack, random.Random(f"{seed}/{scenario}/{s}"), replies)
+                   for s in ("South", "North")}
     else:
         run = Run(scenario, ack, turns, seed, replies)
         players = {side: Player(side, ack, random.Random(f"{seed}/{scenario}/{side}"), replies)
@@ -720,7 +808,8 @@ def _send(run: Run, room: Mailroom, out: Outgoing, turn: int, body_head: str = "
 def _play(run: Run, room: Mailroom, players: dict[str, Player],
           by_address: dict[str, Player]) -> None:
     # Set-up, by mail: the GM creates the game, the players join, the GM starts it.
-    options = f"seats={len(KW_SEATS)}" if run.game == KW_ID else f"scenario={run.scenario}"
+    options = {KW_ID: f"seats={len(KW_SEATS)}", CT_ID: "south=humans north=malice"}.get(
+        run.game, f"scenario={run.scenario}")
     room.post(GM_ADDRESS, "new game", f"CREATE {NAME} {run.game} {options}\n")
     gm_token = _token(next(m for m in room.cycle() if m.to == GM_ADDRESS), "GM")
     for side, p in players.items():

@@ -75,7 +75,11 @@ class ConquestTactics(GameBase):
         {"south": "humans", "north": "malice", "turn_limit": 0},
         {"south": "kaborha", "north": "humans", "turn_limit": 0},
         {"south": "malice", "north": "kaborha", "turn_limit": 0},
+        {"south": "gunget", "north": "humans", "turn_limit": 0},
+        {"south": "kaborha", "north": "gunget", "turn_limit": 0},
+        {"south": "gunget", "north": "malice", "turn_limit": 0},
     )
+    """Every pairing of the four starter decks, each to a result."""
 
     # ------------------------------------------------------------------ setup
 
@@ -112,6 +116,8 @@ class ConquestTactics(GameBase):
             return "deck lists"
         if stage == "forces":
             return "set-up: Base and starting forces"
+        if stage == "mobilize":  # one decision for both players, however many lines they send
+            return f"turn {state['turn']} Mobilize"
         return f"turn {state['turn']} {STAGE_NAMES.get(stage, stage)} #{state['serial']}"
 
     def pending(self, state: State) -> list[Decision]:
@@ -136,7 +142,7 @@ class ConquestTactics(GameBase):
                              context=policy.context(state, w["role"]))]
         if stage == "mobilize":
             roles = tuple(r for r in F.ROLES if not state["p"][r]["done"])
-            return [Decision(DecisionKind.ACTION, roles, f"turn {state['turn']} Mobilize",
+            return [Decision(DecisionKind.ACTION, roles, phase,
                              prompt="DEPLOY, EQUIP, LEARN, UPGRADE, PLAY a mobilization "
                                     "circumstance; DONE when done", default="done")]
         who = {"deploy": state["deployer"], "up": state["mover"], "play": state["actor"],
@@ -150,7 +156,7 @@ class ConquestTactics(GameBase):
         return [Decision(DecisionKind.ACTION, (who,), phase, prompt=prompt, default=default)]
 
     def default(self, state: State, decision: Decision, role: Role) -> Action | None:
-        if decision.phase != self._phase(state) and state["stage"] != "mobilize":
+        if decision.phase != self._phase(state):
             return None
         stage = state["stage"]
         g = Ctx(state)
@@ -404,7 +410,10 @@ def _check_deck(cmd: dict[str, Any]) -> dict[str, Any]:
 def _deck_of(text: str) -> Any:
     from games.conquest_tactics import decks
 
-    return decks.parse_canonical(text)
+    deck, breaches = decks.parse_canonical(text)
+    if deck is None or breaches:  # parse accepted it: it cannot be refused now
+        raise ValueError(f"a deck list accepted by parse does not read back: {breaches}")
+    return deck
 
 
 def _faction_of(deck: Any) -> str:

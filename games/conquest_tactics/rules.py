@@ -567,7 +567,13 @@ def check_mobilize(g: Ctx, role: str, cmd: dict[str, Any]) -> dict[str, Any]:
                               "Mobilize phase")
         options = [c.id for c in POOL.upgrades(card(t["card"]))]
         held = [c for c in p["hand"] if card(c).type == "troop"]
-        cid = find(cmd["name"], held, "troop in hand")
+        # A name shared by several levels ("human-defensive-infantry") means
+        # the one that fits: the next level up.
+        fitting = [c for c in held if c in options]
+        try:
+            cid = find(cmd["name"], fitting, "troop in hand")
+        except IllegalLine:
+            cid = find(cmd["name"], held, "troop in hand")
         if cid not in options:
             c, old = card(cid), card(t["card"])
             right = [card(x).name for x in held if x in options]
@@ -1318,9 +1324,12 @@ def halt(g: Ctx) -> None:
 def finish(g: Ctx, tally: dict[str, int], *, limit_reached: bool = False) -> None:
     """Victory: the score and the result table (3-3 Draw, 3-2 Narrow, 3-1
     Sound, 3-0 Massacre). At the turn limit (ours: the rulebook has none) the
-    greater tally wins."""
+    greater tally wins. The score is read as the table reads it: a player
+    who achieves two Victory Conditions at one Halt and so passes three
+    (Victory: "achieved by tallying three (3) Victory Conditions") scores
+    3, so two players passing three together draw 3-3."""
     s = g.s
-    a, b = tally[F.SOUTH], tally[F.NORTH]
+    a, b = (min(tally[r], VICTORIES_TO_WIN) for r in (F.SOUTH, F.NORTH))
     if a == b:
         winners: list[str] = []
         text = f"{a}-{b} Draw"

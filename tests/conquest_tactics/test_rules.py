@@ -304,9 +304,13 @@ def test_upgrade_path() -> None:
     put(s, "South", "human-infantry-1", "B2", damage=3)
     put(s, "South", "human-defensive-infantry-1", "C2")
     put(s, "South", "footsoldiers", "D2")
-    hand(s, "South", "human-defensive-infantry-2", "human-infantry-2")
+    hand(s, "South", "human-defensive-infantry-1", "human-defensive-infantry-2",
+         "human-infantry-2")
     refused(s, "South", "UPGRADE C2 human-infantry-2", "cannot be reversed")
     refused(s, "South", "UPGRADE D2 human-infantry-2", "level 1 only")
+    # The issue's own line: the name alone picks the level that fits (2).
+    assert GAME.parse(s, "South", "UPGRADE B2 human-defensive-infantry").text == \
+        "UPGRADE B2 human-defensive-infantry-2"
     s, ev = act(s, "South", "UPGRADE B2 Human Defensive Infantry 2")
     t = at(s, "B2")
     assert t is not None and t["card"] == "human-defensive-infantry-2"
@@ -513,8 +517,8 @@ def test_spell_level_example_1() -> None:
     Magic and is Level 2. Therefore it knows all Level 1 and Level 2 Fire
     Spells ... a Level 1 Malice Convert has knowledge of dark magic but can
     only cast Level 1 Dark Magic Spells." (North casts: C4 is its C2.)"""
-    s = _caster("veteran-heretic-fire-mage", "fire-bolt", "flame-lance")
-    for spell in ("fire-bolt", "flame-lance"):
+    s = _caster("veteran-heretic-fire-mage", "fireball", "flame-lance")
+    for spell in ("fireball", "flame-lance"):
         assert GAME.parse(s, "North", f"CAST {spell} C4 FROM C2").data["card"] == spell
     s = _caster("malice-convert", "shadow-bolt", "wither")
     assert GAME.parse(s, "North", "CAST shadow-bolt C4 FROM C2")
@@ -544,7 +548,8 @@ def test_spells_once_a_turn_and_face_down_after_use() -> None:
     s, _ = act(s, "North", "CAST shadow-bolt C4 FROM C2")
     s, _ = act(s, "South", "PASS")
     assert s["p"]["North"]["knowledge"] == [{"card": "shadow-bolt", "up": False}]
-    assert at(s, "C2")["damage"] == 1  # type: ignore[index]  # 2 less defense 1
+    bolt, infantry = POOL.card("shadow-bolt"), POOL.card("human-infantry-1")
+    assert at(s, "C2")["damage"] == bolt.damage - infantry.defense  # type: ignore[index]
     s["actor"] = "North"
     refused(s, "North", "CAST shadow-bolt C4 FROM C2", "no spell")
 

@@ -83,3 +83,20 @@ def test_kingdom_wars_six_seats_meet_the_targets_each_round(
     assert all(r["decisions"] > 0 for r in rows), "a seat decided nothing: the run proved little"
     assert _misses(rows) == []
     assert code == 0
+
+
+def test_conquest_tactics_meets_the_targets_each_turn(capsys: pytest.CaptureFixture[str]) -> None:
+    """Two scripted turns of Conquest Tactics (Humans against Malice), both
+    acknowledgement settings: the same targets per seat and turn; a whole
+    Mobilize goes in one mail."""
+    code = BENCH.main(["--turns", "2", "--scenario", "conquest-tactics", "--json"])
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
+    assert all(set(r) == KEYS for r in rows)
+    assert {(r["ack"], r["seat"], r["turn"]) for r in rows} == {
+        (ack, seat, turn) for ack in ("all", "errors") for seat in ("South", "North")
+        for turn in (1, 2)}
+    assert all(r["game"] == "conquest_tactics" and r["scenario"] == "conquest-tactics"
+               for r in rows)
+    assert all(r["decisions"] > 0 for r in rows), "a seat decided nothing: the run proved little"
+    assert _misses(rows) == []
+    assert code == 0
