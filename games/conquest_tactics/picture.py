@@ -29,11 +29,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
-from judge.pictures.raster import font
 from judge.pictures.scene import Scene
+from judge.pictures.text import fit, text_width, wrap
 
 SOUTH, NORTH = "South", "North"
 COLOURS = {SOUTH: "#0072b2", NORTH: "#d55e00"}
@@ -68,38 +67,6 @@ VERBS = {"ATTACK": "attacks", "CAST": "casts", "USE": "uses", "PLAY": "plays",
          "REDEEM": "redeems", "RECYCLE": "recycles"}
 
 
-@lru_cache(maxsize=4096)
-def text_width(text: str, size: float, bold: bool = False) -> float:
-    """How wide ``text`` is drawn (in pixels, DejaVu Sans)."""
-    return float(font(round(size), bold).getlength(text))
-
-
-def fit(text: str, width: float, size: float, bold: bool = False) -> tuple[str, float]:
-    """``text`` at the largest size down to 11 that fits ``width``, cut short
-    with an ellipsis if even that is too wide."""
-    while size > SMALL and text_width(text, size, bold) > width:
-        size -= 1
-    if text_width(text, size, bold) <= width:
-        return text, size
-    while len(text) > 1 and text_width(text + "…", size, bold) > width:
-        text = text[:-1]
-    return text.rstrip() + "…", size
-
-
-def wrap(text: str, width: float, size: float, bold: bool = False) -> list[str]:
-    """``text`` broken at spaces into lines no wider than ``width``."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        trial = f"{line} {word}" if line else word
-        if line and text_width(trial, size, bold) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = trial
-    if line:
-        lines.append(line)
-    return lines
 
 
 def short_name(name: str) -> str:

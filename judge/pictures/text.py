@@ -1,0 +1,45 @@
+"""Measuring text for pictures laid out by hand (a seat circle, a field of
+cards): how wide a text is drawn, fitting it to a width, wrapping it."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from judge.pictures.raster import font
+
+SMALLEST = 11.0
+"""No text is drawn smaller (names legible at 100%)."""
+
+
+@lru_cache(maxsize=4096)
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """How wide ``text`` is drawn (in pixels, DejaVu Sans)."""
+    return float(font(round(size), bold).getlength(text))
+
+
+def fit(text: str, width: float, size: float, bold: bool = False) -> tuple[str, float]:
+    """``text`` at the largest size down to :data:`SMALLEST` that fits
+    ``width``, cut short with an ellipsis if even that is too wide."""
+    while size > SMALLEST and text_width(text, size, bold) > width:
+        size -= 1
+    if text_width(text, size, bold) <= width:
+        return text, size
+    while len(text) > 1 and text_width(text + "…", size, bold) > width:
+        text = text[:-1]
+    return text.rstrip() + "…", size
+
+
+def wrap(text: str, width: float, size: float, bold: bool = False) -> list[str]:
+    """``text`` broken at spaces into lines no wider than ``width``."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}" if line else word
+        if line and text_width(trial, size, bold) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    if line:
+        lines.append(line)
+    return lines
