@@ -27,6 +27,7 @@ nothing here can tell one seat another's hand or how fast another answered.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -273,9 +274,17 @@ def picture_attachments(ws: Workspace, g: Loaded, view_json: bytes) -> list[Atta
         return []
     view = json.loads(view_json)
     data = pictures.picture(g.game.id, view, fmt=fmt)
-    phase = str(view.get("phase", "")).replace(" ", "_") or "map"
+    phase = file_part(str(view.get("phase", ""))) or "map"
     kind = "image/png" if fmt == "png" else "image/svg+xml"
-    return [Attachment(f"{g.name}-{phase}.{fmt}", kind, data)]
+    return [Attachment(f"{file_part(g.name)}-{phase}.{fmt}", kind, data)]
+
+
+def file_part(text: str) -> str:
+    """``text`` as part of an attachment's file name: letters, digits, dots
+    and hyphens, every other run of characters one ``_`` (a phase such as
+    "set-up: Base and starting forces" or "round 2, B's turn #14" names no
+    file a mail client or a disk would refuse)."""
+    return re.sub(r"[^A-Za-z0-9.-]+", "_", text).strip("_")
 
 
 def orders_in_text(ws: Workspace, g: Loaded) -> str:
