@@ -66,6 +66,11 @@ SIDE_COLOURS = {"Lianheng": "#3d3d3d", "Alliance": "#b03a2e", "Neutral": "#88888
 class CoADrawing:
     """The drawing of the Conflict of Alliances map."""
 
+    #: The view keys a scene reads (see judge.pictures.Drawing); a side's own
+    #: hand is not drawn, only its size.
+    reads = frozenset({"areas", "cards", "diplomacy", "eliminated", "initiative", "operation",
+                       "phase", "rp", "scenario_name", "target", "turn", "turns"})
+
     folder = FOLDER
 
     @cached_property

@@ -169,6 +169,7 @@ class DiplomacyGame(GameBase):
         options: tuple[OptionSpec, ...] | None = None,
     ) -> None:
         self.map: DipMap = load_map(map_path)
+        self._pending_seen: list[tuple[State, tuple[Decision, ...]]] = []
         self.id = id
         self.title = title
         self.aliases = aliases
@@ -229,6 +230,18 @@ class DiplomacyGame(GameBase):
         return [pw.name for pw in self.map.powers]
 
     def pending(self, state: State) -> list[Decision]:
+        # The judge asks this many times while it handles one mail (whose
+        # turn it is, what is owed, the deadline, each report); a state is a
+        # value never changed in place (the game contract), so the answer for
+        # the very same state object is kept for the next few asks.
+        for seen, decided in self._pending_seen:
+            if seen is state:
+                return list(decided)
+        out = self._pending(state)
+        self._pending_seen = [(state, tuple(out)), *self._pending_seen[:3]]
+        return out
+
+    def _pending(self, state: State) -> list[Decision]:
         if state.get("ended"):
             return []
         pos = self.position(state)

@@ -54,6 +54,10 @@ def blend(colour: str, base: str, t: float) -> str:
 class DiplomacyDrawing:
     """The drawing of one Diplomacy-family map (folder with map.yaml)."""
 
+    #: The view keys a scene reads: the board is public, so every power's
+    #: report of a phase shares one picture (see judge.pictures.Drawing).
+    reads = frozenset({"centres", "dislodged", "last", "phase", "phase_title", "powers", "units"})
+
     def __init__(self, folder: Path, colours: Mapping[str, str], *, label_size: float = 13.0,
                  unit_size: float = 13.0) -> None:
         self.folder = folder

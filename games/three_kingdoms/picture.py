@@ -56,6 +56,9 @@ _DESTROY = re.compile(rf"^{_PIECE} DESTROY$")
 class ThreeKingdomsDrawing:
     """The drawing of the Three Kingdoms map (``map.yaml`` and ``geometry.yaml``)."""
 
+    #: The view keys a scene reads (see judge.pictures.Drawing).
+    reads = frozenset({"dislodged", "last", "owner", "phase", "pieces", "players", "status"})
+
     folder = FOLDER
 
     @cached_property

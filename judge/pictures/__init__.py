@@ -19,14 +19,17 @@ own map data and the region geometry next to its ``map.yaml``.
 
 Drawing costs: the scene is built in Python (a few milliseconds), then
 painted by Pillow as a palette PNG (:mod:`judge.pictures.raster`).
-Equal scenes give equal bytes, and the last few PNGs are kept, so one
-phase's picture for many readers whose views draw the same is rendered
-once.
+Equal scenes give equal bytes, and the last few pictures are kept, keyed by
+what they were drawn from: the part of the view the drawing reads (its
+``reads`` keys, see :class:`Drawing`), or the whole view. So one phase's
+picture for the seven powers of a Diplomacy game is built and painted once,
+not seven times.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -40,6 +43,8 @@ FORMATS = ("png", "svg")
 
 _CACHE_SIZE = 16
 _png_cache: OrderedDict[str, bytes] = OrderedDict()
+#: Pictures by what they were drawn from (see :func:`_drawn_from`).
+_picture_cache: OrderedDict[str, bytes] = OrderedDict()
 
 
 class NoPicture(LookupError):
@@ -71,10 +76,31 @@ def picture(game_id: str, view: Mapping[str, Any], *, fmt: str = "png",
     for another format."""
     if fmt not in FORMATS:
         raise ValueError(f"a picture is png or svg, not {fmt!r}")
+    key = _drawn_from(game_id, view, results, fmt)
+    hit = _picture_cache.get(key)
+    if hit is not None:
+        _picture_cache.move_to_end(key)
+        return hit
     drawn = scene(game_id, view, results)
-    if fmt == "svg":
-        return drawn.svg().encode("utf-8")
-    return render(drawn)
+    data = drawn.svg().encode("utf-8") if fmt == "svg" else render(drawn)
+    _picture_cache[key] = data
+    while len(_picture_cache) > _CACHE_SIZE:
+        _picture_cache.popitem(last=False)
+    return data
+
+
+def _drawn_from(game_id: str, view: Mapping[str, Any],
+                results: Sequence[Mapping[str, Any]] | None, fmt: str) -> str:
+    """A digest of everything a picture is drawn from: the game, the format,
+    the result events and the view, or only the keys of it the game's
+    drawing reads (:class:`Drawing`'s ``reads``)."""
+    from judge import registry
+
+    drawing = registry.drawing(game_id)
+    reads = getattr(drawing, "reads", None)
+    part = view if reads is None else {k: view[k] for k in sorted(reads) if k in view}
+    text = json.dumps([game_id, fmt, part, list(results or ())], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def render(drawn: Scene) -> bytes:

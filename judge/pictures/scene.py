@@ -148,7 +148,15 @@ def toward(a: Point, b: Point, t: float) -> Point:
 
 
 class Drawing(Protocol):
-    """How one game draws a view of itself (``games/<id>/picture.py``)."""
+    """How one game draws a view of itself (``games/<id>/picture.py``).
+
+    A drawing may also say which top-level keys of a view its scene reads,
+    as a ``reads`` attribute (a frozenset of names): readers whose views
+    agree on those keys then share one picture, built once
+    (:func:`judge.pictures.picture`). Without it, only readers with equal
+    views share one. A test reads every drawing's views through a mapping
+    that records each key asked for, so a ``reads`` that forgets a key fails.
+    """
 
     def scene(self, view: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> Scene:
         """The scene of ``view``, with the result events ``results`` (may be empty)."""

@@ -1,0 +1,126 @@
+"""One picture per phase for readers who see the same board.
+
+A drawing that declares the view keys it reads (``reads``, see
+:class:`judge.pictures.Drawing`) has its picture cached by those keys alone,
+so the seven powers of a Diplomacy game share one rendering. These tests
+read each such drawing's views, every role's and the public one, through a
+mapping that records the keys asked for: a ``reads`` that leaves one out
+would let readers share a picture that should differ.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import pytest
+
+from judge import pictures, registry
+from judge.rng import Rng
+from tests.pictures import positions
+
+
+class Recording(Mapping[str, Any]):
+    """A view that remembers which of its keys were read."""
+
+    def __init__(self, view: Mapping[str, Any]) -> None:
+        self.view = view
+        self.read: set[str] = set()
+
+    def __getitem__(self, key: str) -> Any:
+        self.read.add(key)
+        return self.view[key]
+
+    def __iter__(self) -> Iterator[str]:
+        self.read.add("*every key*")
+        return iter(self.view)
+
+    def __len__(self) -> int:
+        return len(self.view)
+
+
+def _states() -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for game_id in positions.ORDERS:
+        game = registry.get(game_id)
+        state = game.setup({}, Rng(bytes(32)))
+        orders = {role: [game.parse(state, role, line) for line in lines]
+                  for role, lines in positions.ORDERS[game_id].items()}
+        out[game_id] = game.resolve(state, orders, Rng(bytes(32)))[0]
+    from games.three_kingdoms import GAME as TK
+
+    out["three_kingdoms"] = TK.setup({}, Rng(bytes(32)))
+    out["conflict_of_alliances"] = positions.conflict_of_alliances_state()
+    return out
+
+
+STATES = _states()
+
+
+def _views(game_id: str) -> list[tuple[str | None, dict[str, Any]]]:
+    game = registry.get(game_id)
+    state = STATES[game_id]
+    return [(role, dict(game.view(state, role))) for role in [None, *game.roles(state)]]
+
+
+def test_the_diplomacy_family_and_conflict_of_alliances_declare_what_they_read() -> None:
+    for game_id in STATES:
+        assert getattr(registry.drawing(game_id), "reads", None), game_id
+
+
+@pytest.mark.parametrize("game_id", sorted(STATES))
+def test_a_drawing_reads_no_key_of_a_view_it_does_not_declare(game_id: str) -> None:
+    drawing = registry.drawing(game_id)
+    assert drawing is not None
+    reads = drawing.reads  # type: ignore[attr-defined]
+    for role, view in _views(game_id):
+        seen = Recording(view)
+        drawn = drawing.scene(seen, [])
+        assert seen.read <= reads, (role, seen.read - reads)
+        part = {k: v for k, v in view.items() if k in reads}
+        assert drawing.scene(part, []).svg() == drawn.svg(), role
+
+
+def test_readers_of_one_diplomacy_phase_share_one_rendering(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    built: list[str | None] = []
+    real = pictures.scene
+
+    def counting(game_id: str, view: Mapping[str, Any], results: Any = None) -> Any:
+        built.append(view.get("role"))
+        return real(game_id, view, results)
+
+    monkeypatch.setattr(pictures, "scene", counting)
+    pictures._picture_cache.clear()
+    got = {role: pictures.picture("classic", view) for role, view in _views("classic")}
+    assert len(built) == 1
+    assert len(set(got.values())) == 1
+    # A different board is a different picture, built anew.
+    other = dict(_views("classic")[0][1], units={})
+    assert pictures.picture("classic", other) not in got.values()
+    assert len(built) == 2
+
+
+def test_conflict_of_alliances_builds_one_picture_per_distinct_drawn_part(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lianheng's view knows its face-down discards, which the picture does
+    not show; the drawn parts then still differ, so its picture is built
+    apart (equal bytes, by the scene), and the Alliance shares the public one."""
+    views = _views("conflict_of_alliances")
+    drawing = registry.drawing("conflict_of_alliances")
+    reads = drawing.reads  # type: ignore[union-attr]
+    parts = [json.dumps({k: v for k, v in view.items() if k in reads}, sort_keys=True)
+             for _role, view in views]
+    built: list[str | None] = []
+    real = pictures.scene
+
+    def counting(game_id: str, view: Mapping[str, Any], results: Any = None) -> Any:
+        built.append(view.get("role"))
+        return real(game_id, view, results)
+
+    monkeypatch.setattr(pictures, "scene", counting)
+    pictures._picture_cache.clear()
+    for _role, view in views:
+        pictures.picture("conflict_of_alliances", view)
+    assert len(built) == len(set(parts)) < len(views)
