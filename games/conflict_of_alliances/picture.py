@@ -184,7 +184,7 @@ class CoADrawing:
     def scene(self, view: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> Scene:
         w, h = self.layout["size"]
         s = Scene(int(w) + PANEL, int(h), background=SEA)
-        s.extend(self._bottom)
+        s.layer(self._bottom)
         g = self.geometry
         areas = {str(a["id"]): a for a in view.get("areas") or []}
         for a, info in sorted(areas.items()):
@@ -195,7 +195,7 @@ class CoADrawing:
         op = view.get("operation")
         if op:  # under the names and borders, which stay legible
             self._operation(s, op)
-        s.extend(self._top)
+        s.layer(self._top)
         for a, info in sorted(areas.items()):
             if a in self.map["areas"]:
                 self._area(s, a, info)

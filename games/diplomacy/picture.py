@@ -213,13 +213,13 @@ class DiplomacyDrawing:
     def scene(self, view: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> Scene:
         w, h = self.map["size"]
         s = Scene(int(w), int(h), background=OUTSIDE_FILL)
-        s.extend(self._bottom)
+        s.layer(self._bottom)
         g = self.geometry
         for power, centres in sorted((view.get("centres") or {}).items()):
             colour = self.colours.get(power, "#888888")
             for c in centres:
                 s.shape(g.rings(self._id(c)), fill=blend(colour, LAND, 0.45))
-        s.extend(self._top)
+        s.layer(self._top)
         last = view.get("last") or {}
         entries = list(last.get("entries") or [])
         entries += [r for r in results if r.get("kind") == "result" and r not in entries]

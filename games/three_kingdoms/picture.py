@@ -174,14 +174,14 @@ class ThreeKingdomsDrawing:
     def scene(self, view: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> Scene:
         w, h = int(self.map["width"]), int(self.map["height"])
         s = Scene(w + PANEL, h, background=LAND)
-        s.extend(self._bottom)
+        s.layer(self._bottom)
         colours = self.colours(view)
         g = self.geometry
         for n, role in sorted((view.get("owner") or {}).items()):
             if str(n) in self.provinces:
                 base = TINTS[self._kingdom(str(n))]
                 s.shape(g.rings(str(n)), fill=blend(colours.get(str(role), "#888888"), base, 0.45))
-        s.extend(self._top)
+        s.layer(self._top)
         capitals = {str(p["capital"]) for p in view.get("players") or [] if p.get("capital")}
         for n in sorted(capitals & set(self.provinces)):
             x, y = self.where(n)

@@ -7,9 +7,11 @@ small (tens of kilobytes) and quick to draw and encode. Text uses DejaVu Sans
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import itertools
 import math
+import zlib
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -18,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from PIL import Image, ImageDraw, ImageFont
 
 if TYPE_CHECKING:
-    from judge.pictures.scene import Point, Scene
+    from judge.pictures.scene import Item, Point, Scene
 
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
@@ -65,14 +67,51 @@ def _dashes(points: Sequence[Point], pattern: Sequence[float]) -> list[list[Poin
 
 
 def paint(scene: Scene) -> bytes:
-    im = Image.new("P", (scene.width, scene.height))
-    im.putpalette(list(rgb(scene.background)))
+    """The PNG of ``scene``. A first static layer (:meth:`Scene.layer`: a
+    map's land, sea and coasts) is not painted item by item: its image is
+    painted once and copied for each picture that starts with it."""
+    items = scene.items
+    first = next((layer for start, layer in scene.layers if start == 0), None)
+    if first is not None:
+        im = _base(scene.width, scene.height, scene.background, first).copy()
+        rest = items[len(first):]
+    else:
+        im = Image.new("P", (scene.width, scene.height))
+        im.putpalette(list(rgb(scene.background)))
+        rest = items
     draw = ImageDraw.Draw(im)
-    for kind, _, args in scene.items:
+    for kind, _, args in rest:
         _PAINTERS[kind](draw, *args)
     buf = io.BytesIO()
-    im.save(buf, "PNG", compress_level=6)
+    # Run-length zlib: a map is long runs of one palette index; this is about
+    # three times quicker than the default strategy, for some 10% more bytes.
+    im.save(buf, "PNG", compress_level=6, compress_type=zlib.Z_RLE)
     return buf.getvalue()
+
+
+def paint_items(scene: Scene) -> bytes:
+    """``scene`` painted item by item, its layers too: what :func:`paint`
+    must give the same pixels as."""
+    return paint(dataclasses.replace(scene, layers=[]))
+
+
+#: Painted first layers kept: (the layer itself, width, height, background, image).
+_BASES_KEPT = 8
+_bases: list[tuple[Sequence[Item], int, int, str, Image.Image]] = []
+
+
+def _base(width: int, height: int, background: str, layer: Sequence[Item]) -> Image.Image:
+    for seen, w, h, bg, im in _bases:
+        if seen is layer and (w, h, bg) == (width, height, background):
+            return im
+    im = Image.new("P", (width, height))
+    im.putpalette(list(rgb(background)))
+    draw = ImageDraw.Draw(im)
+    for kind, _, args in layer:
+        _PAINTERS[kind](draw, *args)
+    _bases.insert(0, (layer, width, height, background, im))
+    del _bases[_BASES_KEPT:]
+    return im
 
 
 def _shape(draw: ImageDraw.ImageDraw, rings: Sequence[Sequence[Point]], fill: str,
@@ -87,8 +126,8 @@ def _shape(draw: ImageDraw.ImageDraw, rings: Sequence[Sequence[Point]], fill: st
             draw.line([*pts, pts[0]], fill=rgb(stroke), width=w)
 
 
-def _line(draw: ImageDraw.ImageDraw, points: Sequence[Point], stroke: str, width: float,
-          dash: str | None) -> None:
+def _line(draw: ImageDraw.ImageDraw, points: Sequence[Point], stroke: str,
+          width: float, dash: str | None) -> None:
     w = max(1, round(width))
     parts = [list(points)]
     if dash:
@@ -103,15 +142,15 @@ def _line(draw: ImageDraw.ImageDraw, points: Sequence[Point], stroke: str, width
                              fill=rgb(stroke))
 
 
-def _circle(draw: ImageDraw.ImageDraw, c: Point, r: float, fill: str, stroke: str | None,
-            width: float) -> None:
+def _circle(draw: ImageDraw.ImageDraw, c: Point, r: float, fill: str,
+            stroke: str | None, width: float) -> None:
     box = (c[0] - r, c[1] - r, c[0] + r, c[1] + r)
     draw.ellipse(box, fill=None if fill == "none" else rgb(fill),
                  outline=rgb(stroke) if stroke else None, width=max(1, round(width)))
 
 
-def _rect(draw: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float, fill: str,
-          stroke: str | None, width: float, rx: float) -> None:
+def _rect(draw: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float,
+          fill: str, stroke: str | None, width: float, rx: float) -> None:
     draw.rounded_rectangle((x, y, x + w, y + h), radius=rx,
                            fill=None if fill == "none" else rgb(fill),
                            outline=rgb(stroke) if stroke else None, width=max(1, round(width)))

@@ -16,6 +16,8 @@ from typing import Any, Protocol
 from xml.sax.saxutils import escape, quoteattr
 
 Point = tuple[float, float]
+#: One element of a scene: (kind, svg element, arguments for the PNG painter).
+Item = tuple[str, str, tuple[Any, ...]]
 
 FONT = "DejaVu Sans"
 
@@ -56,8 +58,18 @@ class Scene:
     background: str = "#ffffff"
     #: (kind, svg element, arguments for the PNG painter)
     items: list[tuple[str, str, tuple[Any, ...]]] = field(default_factory=list)
+    #: The static layers among the items: (index of the first, the layer).
+    layers: list[tuple[int, Sequence[Item]]] = field(default_factory=list)
 
-    def extend(self, items: Iterable[tuple[str, str, tuple[Any, ...]]]) -> None:
+    def extend(self, items: Iterable[Item]) -> None:
+        self.items.extend(items)
+
+    def layer(self, items: Sequence[Item]) -> None:
+        """Add ``items`` as a static layer: one sequence, never changed,
+        that every scene of a drawing shares (a map's land and sea, its
+        borders and names). A scene that starts with a layer has it painted
+        once, and copied for the next picture (:func:`raster.paint`)."""
+        self.layers.append((len(self.items), items))
         self.items.extend(items)
 
     def shape(self, rings: Iterable[Sequence[Point]], fill: str, stroke: str | None = None,

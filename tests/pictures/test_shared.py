@@ -124,3 +124,19 @@ def test_conflict_of_alliances_builds_one_picture_per_distinct_drawn_part(
     for _role, view in views:
         pictures.picture("conflict_of_alliances", view)
     assert len(built) == len(set(parts)) < len(views)
+
+
+@pytest.mark.parametrize("game_id", positions.GAMES)
+def test_a_layer_painted_once_gives_the_pixels_of_painting_it_each_time(game_id: str) -> None:
+    import io
+
+    from PIL import Image
+
+    from judge.pictures import raster
+
+    drawn = pictures.scene(game_id, positions.position(game_id))
+    assert drawn.layers or game_id in ("conquest_tactics",)
+    for _ in range(2):  # the second time from the kept image
+        quick = Image.open(io.BytesIO(raster.paint(drawn))).convert("RGB")
+        slow = Image.open(io.BytesIO(raster.paint_items(drawn))).convert("RGB")
+        assert quick.tobytes() == slow.tobytes()
