@@ -14,6 +14,19 @@ each getting ten times as many mails (10 games x 100 mails against 1,000
 games x 10 at the defaults). The target is the same cost per mail for both
 (within 20%): no cost of a poll grows with how many games the mails touch.
 
+Both shapes handle the same mails. A game that gets 100 mails plays on
+through five classic years, where phases resolve more often per mail (a
+retreat or build phase has few writers) and reports grow; the first ten
+mails of a game are mostly one movement phase. So the large shape is a league
+of games at every stage, as a real one is: its games of a kind take turns at
+the ten stretches of ten mails of the small shape's hundred, a game on the
+k-th stretch first made to stand where the script's game stood before it
+(the rows the judge wrote for the script's game, copied under the game's own
+name; the run checks that the copied log rebuilds the copied game). The cost
+per mail of a shape is the time of its ``serve --once`` less that of one on
+the same home with an empty inbox (start-up, opening the store), divided by
+its mails; the time printed for the large poll is the whole command's.
+
 The mails. Every game of a kind is created with the same seed
 (``Judge.seed_source``), so all of them play the same game; the mail sequence
 of a kind is worked out once beforehand in a throw-away home, by the judge
@@ -149,20 +162,42 @@ class Mail:
     lines: list[str]
 
 
-def script(kind: str, count: int, work: Path) -> list[Mail]:
+#: The name of the game a script is worked out in (written into the copies
+#: of its rows under each measured game's name, see :func:`clone`).
+TEMPLATE = "tmplgame"
+
+
+@dataclass
+class Script:
+    """A kind's mail sequence, and its game as it stood every ``window`` mails."""
+
+    mails: list[Mail]
+    #: mail index (a multiple of the window) -> the game's rows before that mail
+    stands: dict[int, dict[str, Any]]
+    #: entries of the log once the game has started (its own, in every home)
+    started_at: int
+
+
+def script(kind: str, count: int, work: Path, window: int) -> Script:
     """The first ``count`` mails of a game of ``kind``, worked out by the
-    judge in a throw-away home (see the module docstring)."""
+    judge in a throw-away home (see the module docstring), and the game's
+    rows every ``window`` mails."""
     home = work / f"script-{kind}"
     write_config(home)
     judge = open_judge(home)
+    t = TEMPLATE
     try:
-        tokens = new_game(judge, "t", kind)
+        tokens = new_game(judge, t, kind)
         judge.relay()
+        started_at = judge.store.last_action(t)
         rnd = random.Random(1901)
-        player = ClassicByMail(judge, home, StillClock(), name="t")
+        player = ClassicByMail(judge, home, StillClock(), name=t)
         mails: list[Mail] = []
+        stands: dict[int, dict[str, Any]] = {}
         for i in range(count):
-            g = judge.workspace().get("t")
+            if i and i % window == 0:
+                stands[i] = capture(judge, t, started_at)
+            g = judge.workspace().get(t)
             if g.status != "active":
                 raise SystemExit(f"{kind}: the game ended after {i} mails; ask for fewer")
             table = g.need_table()
@@ -176,16 +211,73 @@ def script(kind: str, count: int, work: Path) -> list[Mail]:
                 acts = [line for line in legal if line != "PASS"]
                 # A player mostly acts rather than passes (a pass ends its phase).
                 lines = [rnd.choice(acts if acts and rnd.random() < 0.9 else legal)]
-            body = f"SIGNON t {role} {tokens[role]}\n" + "\n".join(lines) + "\n"
-            line = judge.handle(f"s{i}", mail_bytes(judge, seat_address("t", role), body,
+            body = f"SIGNON {t} {role} {tokens[role]}\n" + "\n".join(lines) + "\n"
+            line = judge.handle(f"s{i}", mail_bytes(judge, seat_address(t, role), body,
                                                     f"<s{i}.{kind}@players.example>"))
             if not line.endswith(")") or ", 0 errors" not in line:
                 raise SystemExit(f"{kind}: mail {i} was not taken whole: {line}")
             judge.relay()
             mails.append(Mail(role, lines))
-        return mails
+        return Script(mails, stands, started_at)
     finally:
         judge.close()
+
+
+#: Seat columns that belong to the seat's person, not to the game's course.
+_OWN_SEAT = {"id", "game", "role", "wanted", "address", "token_hash", "tz", "joined"}
+
+
+def capture(judge: Judge, name: str, started_at: int) -> dict[str, Any]:
+    """What the game ``name`` is, in the database, beyond what every started
+    game of its kind shares: its table and phase, the log after the start,
+    the snapshots, the deadline, and the seats' bookkeeping."""
+    db = judge.store.db
+
+    def rows(sql: str) -> list[dict[str, Any]]:
+        return [dict(r) for r in db.query(sql, [name])]
+
+    return {
+        "game": rows("select table_json, phase, status, updated from games where name = ?")[0],
+        "actions": rows("select * from actions where game = ? order by n")[started_at:],
+        "snapshots": [r for r in rows("select * from snapshots where game = ?")
+                      if r["n"] > started_at],
+        "deadlines": rows("select * from deadlines where game = ?"),
+        "seats": {r["role"]: {k: v for k, v in r.items() if k not in _OWN_SEAT}
+                  for r in rows("select * from seats where game = ?")},
+    }
+
+
+def clone(judge: Judge, name: str, stand: dict[str, Any]) -> None:
+    """Make the started game ``name`` stand where the script's game stood
+    (``stand``, from :func:`capture`): its rows copied, the script game's
+    name turned into ``name`` wherever it is written."""
+    conn = judge.store.db.conn
+
+    def own(v: Any) -> Any:
+        return v.replace(TEMPLATE, name) if isinstance(v, str) else v
+
+    def insert(table: str, row: dict[str, Any]) -> None:
+        row = {k: own(v) for k, v in row.items()} | {"game": name}
+        keys = ", ".join(row)
+        conn.execute(f"insert into {table} ({keys}) values ({', '.join('?' * len(row))})",
+                     list(row.values()))
+
+    with judge.store.atomic():
+        g = stand["game"]
+        conn.execute("update games set table_json = ?, phase = ?, status = ?, updated = ? "
+                     "where name = ?", [own(g["table_json"]), g["phase"], g["status"],
+                                        g["updated"], name])
+        for row in stand["actions"]:
+            insert("actions", {k: v for k, v in row.items() if k != "seq"})
+        for row in stand["snapshots"]:
+            insert("snapshots", row)
+        conn.execute("delete from deadlines where game = ?", [name])
+        for row in stand["deadlines"]:
+            insert("deadlines", row)
+        for role, seat in stand["seats"].items():
+            sets = ", ".join(f"{k} = ?" for k in seat)
+            conn.execute(f"update seats set {sets} where game = ? and role = ?",
+                         [own(v) for v in seat.values()] + [name, role])
 
 
 # --------------------------------------------------------------------------- homes
@@ -198,29 +290,46 @@ class Home:
     mails: int = 0
 
 
-def build(path: Path, games: int, per_game: int, scripts: dict[str, list[Mail]]) -> Home:
+def build(path: Path, games: int, per_game: int, scripts: dict[str, Script],
+          windows: int = 1) -> Home:
     """A home of ``games`` started games (kinds alternating) with
-    ``per_game`` order mails each in its inbox."""
+    ``per_game`` order mails each in its inbox. With ``windows`` over 1, the
+    games of a kind take turns at the script's first ``windows`` stretches of
+    ``per_game`` mails: a game on the k-th is first made to stand where the
+    script's game stood after k stretches (:func:`clone`), then gets the
+    mails of that stretch."""
     write_config(path)
     judge = open_judge(path)
     home = Home(path, {})
+    start: dict[str, int] = {}
     try:
         for i in range(games):
             kind = KINDS[i % len(KINDS)]
             name = f"g{i:04d}"
             home.games[name] = (kind, new_game(judge, name, kind))
+            start[name] = per_game * ((i // len(KINDS)) % windows)
         for name, (_kind, tokens) in home.games.items():  # earlier turns' mail
             for role, token in tokens.items():
                 stored = judge.store.token_hash(name, role)
                 assert judge.store.check_token(token, stored)
         judge.relay()
+        for name, (kind, _tokens) in home.games.items():
+            if start[name]:
+                if judge.store.last_action(name) != scripts[kind].started_at:
+                    raise SystemExit(f"{name} did not start as the script's game did")
+                clone(judge, name, scripts[kind].stands[start[name]])
+        for name in sorted({next(n for n, (k, _) in home.games.items()
+                                 if k == kind and start[n] == at)
+                            for kind in KINDS for at in set(start.values())}):
+            judge.replay_check(name)  # the copied log rebuilds the copied game
     finally:
         judge.close()
-    inbox = path / "mail" / "in" / "new"
+    inbox = path / "mail" / "stage"  # moved into mail/in/new by measure()
+    inbox.mkdir()
     stamp = 1_700_000_000
     for n in range(per_game):
         for name, (kind, tokens) in home.games.items():
-            mail = scripts[kind][n]
+            mail = scripts[kind].mails[start[name] + n]
             body = f"SIGNON {name} {mail.role} {tokens[mail.role]}\n" + "\n".join(mail.lines)
             raw = mail_bytes(judge, seat_address(name, mail.role), body + "\n",
                              f"<m{n}.{name}@players.example>")
@@ -247,16 +356,12 @@ def serve_once(home: Path) -> tuple[float, float]:
     return seconds, usage.ru_maxrss / 1024
 
 
-def check(home: Home) -> dict[str, Any]:
-    """Every mail processed whole; what the games went through."""
+def game_years(home: Home) -> float:
+    """How far the games stand, summed: a classic year (a half for the
+    autumn), a Conflict of Alliances game turn (its year)."""
     judge = open_judge(home.path)
     try:
-        inbox = judge.store.inbox()
-        bad = [r for r in inbox if r["status"] != "processed" or ", 0 errors" not in r["reason"]]
-        if len(inbox) != home.mails or bad:
-            raise SystemExit(f"{len(inbox)} of {home.mails} mails recorded; not taken whole: "
-                             f"{bad[:3]}")
-        years = 0.0  # a classic year; a Conflict of Alliances game turn (its year)
+        years = 0.0
         for name, (kind, _tokens) in home.games.items():
             g = judge.workspace().get(name)
             view = g.game.view(g.need_table().state, None)
@@ -264,8 +369,21 @@ def check(home: Home) -> dict[str, Any]:
                 years += int(view["year"]) - 1901 + (0.5 if view["season"] != "Spring" else 0)
             else:
                 years += int(view["turn"]) - 1
-        queued = len(judge.store.outbox("queued"))
-        return {"game_years": years, "queued_after": queued}
+        return years
+    finally:
+        judge.close()
+
+
+def check(home: Home) -> dict[str, Any]:
+    """Every mail processed whole; nothing left in the outbox."""
+    judge = open_judge(home.path)
+    try:
+        inbox = judge.store.inbox()
+        bad = [r for r in inbox if r["status"] != "processed" or ", 0 errors" not in r["reason"]]
+        if len(inbox) != home.mails or bad:
+            raise SystemExit(f"{len(inbox)} of {home.mails} mails recorded; not taken whole: "
+                             f"{bad[:3]}")
+        return {"queued_after": len(judge.store.outbox("queued"))}
     finally:
         judge.close()
 
@@ -286,16 +404,22 @@ def db_bytes(home: Path) -> int:
 
 
 def measure(work: Path, label: str, games: int, per_game: int,
-            scripts: dict[str, list[Mail]]) -> dict[str, Any]:
-    home = build(work / label, games, per_game, scripts)
+            scripts: dict[str, Script], windows: int = 1) -> dict[str, Any]:
+    home = build(work / label, games, per_game, scripts, windows)
     before = db_bytes(home.path)
+    years_before = game_years(home)
+    idle, _ = serve_once(home.path)  # start-up and an empty poll
+    staged = home.path / "mail" / "stage"
+    for f in sorted(staged.iterdir()):
+        f.rename(home.path / "mail" / "in" / "new" / f.name)
     seconds, rss = serve_once(home.path)
     after = db_bytes(home.path)
     seen = check(home)
-    years = seen["game_years"]
+    years = game_years(home) - years_before
     return {
         "games": games, "mails": home.mails, "seconds": seconds, "peak_rss_mb": rss,
-        "ms_per_mail": 1000 * seconds / home.mails,
+        "idle_seconds": idle,
+        "ms_per_mail": 1000 * (seconds - idle) / home.mails,
         "db_mb_before": before / 2**20, "db_mb_after": after / 2**20,
         "game_years": years,
         "db_kb_per_game_year": (after - before) / 1024 / years if years else None,
@@ -322,9 +446,9 @@ def main(argv: list[str] | None = None) -> int:
     small_per_game = per_game * 10
     work = Path(tempfile.mkdtemp(prefix="judge-scale-"))
     try:
-        scripts = {kind: script(kind, small_per_game, work) for kind in KINDS}
+        scripts = {kind: script(kind, small_per_game, work, per_game) for kind in KINDS}
         small = measure(work, "small", small_games, small_per_game, scripts)
-        large = measure(work, "large", args.games, per_game, scripts)
+        large = measure(work, "large", args.games, per_game, scripts, windows=10)
     finally:
         if args.keep:
             print(f"homes kept in {work}", file=sys.stderr)
