@@ -26,11 +26,46 @@ FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 
+class KeptMasks(ImageFont.FreeTypeFont):
+    """A font that keeps the masks it rendered: a map writes the same names
+    and unit letters at the same places on every picture, and rendering a
+    string with FreeType is most of what painting a map costs. Pillow's
+    ``ImageDraw.text`` asks the font for a mask (``getmask2``) and stamps
+    it; this hands back the one made the last time for the same arguments
+    (the ink aside, which only a colour font's mask depends on)."""
+
+    KEPT = 8192
+
+    def __init__(self, path: str, size: int) -> None:
+        super().__init__(path, size)
+        self._masks: dict[tuple[Any, ...], tuple[Any, tuple[int, int]]] = {}
+
+    def getmask2(self, text: str | bytes, mode: str = "", *args: Any,
+                 **kwargs: Any) -> tuple[Any, tuple[int, int]]:
+        given = [_frozen(a) for a in args]
+        if mode != "RGBA" and len(given) > 5:
+            given[5] = None  # the ink, passed after direction ... anchor
+        named = tuple(sorted((k, _frozen(v)) for k, v in kwargs.items()
+                             if k != "ink" or mode == "RGBA"))
+        key = (text, mode, tuple(given), named)
+        hit = self._masks.get(key)
+        if hit is None:
+            hit = super().getmask2(text, mode, *args, **kwargs)
+            if len(self._masks) >= self.KEPT:
+                self._masks.clear()
+            self._masks[key] = hit
+        return hit
+
+
+def _frozen(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
 @cache
 def font(size: int, bold: bool) -> Font:
     path = FONT_DIR / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
     if path.is_file():
-        return ImageFont.truetype(str(path), size)
+        return KeptMasks(str(path), size)
     return ImageFont.load_default(size)
 
 

@@ -140,3 +140,29 @@ def test_a_layer_painted_once_gives_the_pixels_of_painting_it_each_time(game_id:
         quick = Image.open(io.BytesIO(raster.paint(drawn))).convert("RGB")
         slow = Image.open(io.BytesIO(raster.paint_items(drawn))).convert("RGB")
         assert quick.tobytes() == slow.tobytes()
+
+
+@pytest.mark.parametrize("game_id", positions.GAMES)
+def test_kept_text_masks_give_the_pixels_of_rendering_each_text(
+        game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from PIL import Image, ImageFont
+
+    from judge.pictures import raster
+
+    drawn = pictures.scene(game_id, positions.position(game_id))
+    raster.paint(drawn)  # every mask kept
+    kept = Image.open(io.BytesIO(raster.paint(drawn))).convert("RGB")
+    fonts = {raster.font(round(args[2]), args[5]) for kind, _, args in drawn.items
+             if kind == "text"}
+    assert fonts and all(isinstance(f, raster.KeptMasks) and f._masks for f in fonts)
+
+    def plain(size: int, bold: bool) -> ImageFont.FreeTypeFont:
+        name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+        return ImageFont.truetype(str(raster.FONT_DIR / name), size)
+
+    monkeypatch.setattr(raster, "font", plain)
+    raster._bases.clear()
+    fresh = Image.open(io.BytesIO(raster.paint(drawn))).convert("RGB")
+    assert kept.tobytes() == fresh.tobytes()
