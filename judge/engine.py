@@ -23,6 +23,7 @@ from views and from the events addressed to the reader.
 from __future__ import annotations
 
 import enum
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeAlias, runtime_checkable
@@ -34,6 +35,14 @@ JSON: TypeAlias = Any
 """A JSON-serialisable value (dicts with str keys, lists, str, int, float, bool, None)."""
 
 State: TypeAlias = dict[str, Any]
+
+
+def copy_state(state: State) -> State:
+    """A deep copy of a game state for a transition to change: states are
+    plain JSON (the contract), and the JSON codec copies them several times
+    faster than :func:`copy.deepcopy`."""
+    copied: State = json.loads(json.dumps(state))
+    return copied
 """A game's whole state. Must survive ``json.loads(json.dumps(state)) == state``."""
 
 Role: TypeAlias = str

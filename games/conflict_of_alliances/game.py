@@ -50,6 +50,7 @@ from judge.engine import (
     VerbSpec,
     WindowSpec,
     Zone,
+    copy_state,
     public,
 )
 from judge.rng import Rng
@@ -617,7 +618,7 @@ class ConflictOfAlliances(GameBase):
         if state["stage"] in ("bid", "losses"):
             raise IllegalLine("this decision is taken by all its players together",
                               line=action.text)
-        new = copy.deepcopy(state)
+        new = copy_state(state)
         log = B.Log(new)
         side = self.side_of(new, role)
         assert side is not None
@@ -645,7 +646,7 @@ class ConflictOfAlliances(GameBase):
                 rng: Rng) -> tuple[State, list[Event]]:
         """The two simultaneous decisions: the bids for the Lianheng side
         (Competitive Victory Rule) and the losses of a battle."""
-        new = copy.deepcopy(state)
+        new = copy_state(state)
         log = B.Log(new)
         new["seq"] += 1
         new["_rng"] = rng
@@ -1094,7 +1095,7 @@ class ConflictOfAlliances(GameBase):
             raise IllegalLine(f"{role} does not play in this game")
         if state["stage"] == "over":
             raise IllegalLine("the game is over")
-        new = copy.deepcopy(state)
+        new = copy_state(state)
         winner = next(r for r in new["roles"] if r != role)
         for side in SIDES:
             C.restore_aside(new, side)

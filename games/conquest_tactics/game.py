@@ -18,7 +18,6 @@ window     RESPONSE   CAST/USE an instant, PLAY an instant circumstance,
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -41,6 +40,7 @@ from judge.engine import (
     VerbSpec,
     WindowSpec,
     Zone,
+    copy_state,
 )
 from judge.rng import Rng
 
@@ -376,10 +376,6 @@ class ConquestTactics(GameBase):
     def localize(self, text: str, role: Role | None) -> str:
         return F.localize(text, role)
 
-
-def copy_state(state: State) -> State:
-    copied: State = json.loads(json.dumps(state))
-    return copied
 
 
 def _take_deck(g: Ctx, role: str, deck: Any, faction: str) -> None:

@@ -21,7 +21,6 @@ trigger            RESPONSE   trigger
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -54,6 +53,7 @@ from judge.engine import (
     VerbSpec,
     WindowSpec,
     Zone,
+    copy_state,
 )
 from judge.rng import Rng
 
@@ -459,11 +459,6 @@ class KingdomWars(GameBase):
     def introduction(self, state: State, role: Role) -> str:
         return helptext.introduction(state, role)
 
-
-def copy_state(state: State) -> State:
-    """A deep copy of a state (plain JSON), faster than copy.deepcopy."""
-    copied: State = json.loads(json.dumps(state))
-    return copied
 
 
 def _first_pair(dealt: Sequence[str]) -> tuple[str, str]:

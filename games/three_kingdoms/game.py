@@ -44,6 +44,7 @@ from judge.engine import (
     RuleError,
     State,
     VerbSpec,
+    copy_state,
     public,
 )
 from judge.rng import Rng
@@ -846,7 +847,7 @@ class ThreeKingdomsGame(GameBase):
     def resolve(
         self, state: State, orders: Mapping[Role, Sequence[Action]], rng: Rng
     ) -> tuple[State, list[Event]]:
-        s = copy.deepcopy(state)
+        s = copy_state(state)
         stage = s["stage"]
         if stage == "campaign":
             return self._campaign(s, orders)
@@ -857,7 +858,7 @@ class ThreeKingdomsGame(GameBase):
         raise IllegalLine("no order set is due now")
 
     def act(self, state: State, role: Role, action: Action, rng: Rng) -> tuple[State, list[Event]]:
-        s = copy.deepcopy(state)
+        s = copy_state(state)
         d = dict(action.data)
         if s["stage"] not in ("capital", "militia"):
             raise IllegalLine("no single action is due now", line=action.text)
@@ -1625,7 +1626,7 @@ class ThreeKingdomsGame(GameBase):
 
     def agreed_draw(self, state: State, roles: Sequence[Role]) -> State:
         """End the game in a draw shared by ``roles`` (all survivors voted DRAW)."""
-        s = copy.deepcopy(state)
+        s = copy_state(state)
         self._end(s, tuple(sorted(roles)), "draw agreed by all survivors", [])
         return s
 
