@@ -286,8 +286,7 @@ def _compose_general(mail: OutgoingMail) -> bytes:
     if msg.is_multipart():
         # A boundary derived from the content instead of a random one, so the
         # same mail always gives the same bytes.
-        digest = hashlib.sha256(repr(mail).encode("utf-8", "surrogatepass")).hexdigest()
-        msg.set_boundary(f"=_judge_{digest[:32]}")
+        msg.set_boundary(_boundary(mail))
     return msg.as_bytes()
 
 
@@ -305,6 +304,22 @@ def _fold(name: str, value: str, width: int = 78) -> str:
             line = f"{line} {word}" if line else word
     lines.append(line)
     return "\r\n ".join(lines)
+
+
+def _boundary(mail: OutgoingMail) -> str:
+    """The MIME boundary of a mail with attachments, derived from its
+    content (so the same mail always gives the same bytes): a digest of
+    every field, the attachments' bytes hashed as they are (not through
+    ``repr``, which costs more than the rest of composing a report)."""
+    h = hashlib.sha256()
+    for field in (mail.message_id, mail.from_addr, mail.to_addr, mail.subject, mail.body,
+                  mail.auto_submitted, mail.in_reply_to, mail.return_path, mail.date,
+                  *mail.references, *(f"{k}: {v}" for k, v in mail.extra_headers)):
+        h.update(field.encode("utf-8", "surrogatepass") + b"\0")
+    for att in mail.attachments:
+        h.update(f"{att.filename}\0{att.content_type}\0{len(att.data)}\0".encode())
+        h.update(att.data)
+    return f"=_judge_{h.hexdigest()[:32]}"
 
 
 def _plain_header(value: str) -> bool:
@@ -354,12 +369,12 @@ def _compose_plain(mail: OutgoingMail) -> bytes | None:
         return (head + text_head + "\r\n" + payload).encode("latin-1")
     # multipart/mixed as EmailMessage.add_attachment makes it, with the
     # boundary the general path derives from the content.
-    digest = hashlib.sha256(repr(mail).encode("utf-8", "surrogatepass")).hexdigest()
-    boundary = f"=_judge_{digest[:32]}"
+    boundary = _boundary(mail)
     parts = [head, f'Content-Type: multipart/mixed;\r\n boundary="{boundary}"\r\n\r\n',
              f"--{boundary}\r\n", text_head, "\r\n", payload]
     for att in mail.attachments:
-        data = base64.encodebytes(att.data).decode("ascii").replace("\n", "\r\n")
+        text = base64.b64encode(att.data).decode("ascii")  # in lines of 76, as encodebytes
+        data = "".join(text[i:i + 76] + "\r\n" for i in range(0, len(text), 76))
         parts += [f"\r\n--{boundary}\r\n", f"Content-Type: {att.content_type}\r\n",
                   "Content-Transfer-Encoding: base64\r\n",
                   f'Content-Disposition: attachment; filename="{att.filename}"\r\n',

@@ -253,9 +253,12 @@ class Relay:
 
     def _send_each(self, rows: list[dict[str, Any]], sent: list[str]) -> int:
         """Send claimed ``rows`` one by one (a transport without a
-        background); return how many were tried. Rows not tried (the server
-        went away, or something raised) have their claims released."""
+        background), then record how each went, all in one transaction (one
+        commit for the batch, not one per mail); return how many were tried.
+        Rows not tried (the server went away, or something raised) have
+        their claims released."""
         tried = 0
+        outcomes: list[tuple[dict[str, Any], Failure]] = []
         try:
             for mrow in rows:
                 if self.down:
@@ -267,22 +270,36 @@ class Relay:
                                              mrow.pop("raw"))
                 except (TemporaryFailure, PermanentFailure) as exc:
                     failure = exc
-                self._record(mrow, failure, sent)
+                else:
+                    self.judge.fault("sent")  # the server has it, not yet recorded
+                outcomes.append((mrow, failure))
+                if isinstance(failure, ServerUnavailable):
+                    break  # recorded below, which marks the server down
         finally:
-            rest = [m["id"] for m in rows[tried:]]
-            if rest:
-                with contextlib.suppress(Exception):  # else they lapse with the lease
-                    self.judge.store.release_claims(self.claimant, rest)
+            try:
+                self._record(outcomes, sent)
+            finally:
+                rest = [m["id"] for m in rows[tried:]]
+                if rest:
+                    with contextlib.suppress(Exception):  # else they lapse with the lease
+                        self.judge.store.release_claims(self.claimant, rest)
         return tried
 
-    def _record(self, mrow: dict[str, Any], failure: Failure, sent: list[str]) -> None:
-        """:meth:`_relayed`, keeping the outcome for the next pass when the
-        database is busy (the mail has gone: it must not go again)."""
+    def _record(self, outcomes: list[tuple[dict[str, Any], Failure]],
+                sent: list[str]) -> None:
+        """:meth:`_relayed` for each of ``outcomes`` in one transaction,
+        keeping them all for the next pass when the database is busy (the
+        mails have gone: they must not go again)."""
+        if not outcomes:
+            return
         try:
-            self._relayed(mrow, failure, sent)
+            with self.judge.store.atomic():
+                for mrow, failure in outcomes:
+                    self._relayed(mrow, failure, sent, reached=True)
         except Exception as exc:
             if is_busy(exc):
-                self.unrecorded[mrow["id"]] = (mrow, failure)
+                for mrow, failure in outcomes:
+                    self.unrecorded[mrow["id"]] = (mrow, failure)
             raise
 
     def _record_unrecorded(self, sent: list[str]) -> None:
@@ -328,8 +345,11 @@ class Relay:
         mrow: dict[str, Any],
         failure: Failure,
         sent: list[str],
+        *,
+        reached: bool = False,
     ) -> None:
-        """Record how sending outbox mail ``mrow`` went (which clears its claim)."""
+        """Record how sending outbox mail ``mrow`` went (which clears its
+        claim); ``reached``: the fault point "sent" was passed already."""
         now = self.judge.now()
         if isinstance(failure, TemporaryFailure):
             attempts = int(mrow["attempts"]) + 1
@@ -348,7 +368,8 @@ class Relay:
                 self.judge.store.mark_failed(mrow["id"], str(failure))
                 bounces.bounced(self.judge, mrow, str(failure), reported=False)
             return
-        self.judge.fault("sent")
+        if not reached:
+            self.judge.fault("sent")
         self.judge.store.mark_sent(mrow["id"], scheduler.iso(now))
         sent.append(mrow["message_id"])
         if not self.seen_back:  # the server takes mail: nothing waits for it any more
