@@ -82,17 +82,23 @@ def test_a_drawing_reads_no_key_of_a_view_it_does_not_declare(game_id: str) -> N
         assert drawing.scene(part, []).svg() == drawn.svg(), role
 
 
-def test_readers_of_one_diplomacy_phase_share_one_rendering(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    built: list[str | None] = []
+@pytest.fixture
+def built(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
+    """The role of each view a scene is built for from now on (the picture
+    cache emptied first)."""
+    seen: list[str | None] = []
     real = pictures.scene
 
     def counting(game_id: str, view: Mapping[str, Any], results: Any = None) -> Any:
-        built.append(view.get("role"))
+        seen.append(view.get("role"))
         return real(game_id, view, results)
 
     monkeypatch.setattr(pictures, "scene", counting)
     pictures._picture_cache.clear()
+    return seen
+
+
+def test_readers_of_one_diplomacy_phase_share_one_rendering(built: list[str | None]) -> None:
     got = {role: pictures.picture("classic", view) for role, view in _views("classic")}
     assert len(built) == 1
     assert len(set(got.values())) == 1
@@ -103,7 +109,7 @@ def test_readers_of_one_diplomacy_phase_share_one_rendering(
 
 
 def test_conflict_of_alliances_builds_one_picture_per_distinct_drawn_part(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        built: list[str | None]) -> None:
     """Lianheng's view knows its face-down discards, which the picture does
     not show; the drawn parts then still differ, so its picture is built
     apart (equal bytes, by the scene), and the Alliance shares the public one."""
@@ -112,15 +118,6 @@ def test_conflict_of_alliances_builds_one_picture_per_distinct_drawn_part(
     reads = drawing.reads  # type: ignore[union-attr]
     parts = [json.dumps({k: v for k, v in view.items() if k in reads}, sort_keys=True)
              for _role, view in views]
-    built: list[str | None] = []
-    real = pictures.scene
-
-    def counting(game_id: str, view: Mapping[str, Any], results: Any = None) -> Any:
-        built.append(view.get("role"))
-        return real(game_id, view, results)
-
-    monkeypatch.setattr(pictures, "scene", counting)
-    pictures._picture_cache.clear()
     for _role, view in views:
         pictures.picture("conflict_of_alliances", view)
     assert len(built) == len(set(parts)) < len(views)
