@@ -112,7 +112,7 @@ import re
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
@@ -550,6 +550,29 @@ KW_STANDING = [
 ]
 
 
+def plan_ahead(game: Game, simulate: Callable[[State, str, str], tuple[State, bool] | None],
+               state: State, role: str, first: str,
+               pick: Callable[[State, Decision], str], most: int) -> tuple[list[str], list[str]]:
+    """The line ``first`` chosen now, and the lines a player can queue behind
+    it (at most ``most``): while the next decision is the seat's own action
+    and reaching it needs no new information (``simulate``), ``pick``'s line
+    for it. Returns (the lines, the phases of the queued ones)."""
+    lines, planned = [first], []
+    step = simulate(state, role, first)
+    for _ in range(most):
+        if step is None or step[1]:
+            break
+        s = step[0]
+        due = live(game.pending(s))
+        if not due or due[0].kind is not DecisionKind.ACTION or role not in due[0].roles:
+            break
+        line = pick(s, due[0])
+        planned.append(due[0].phase)
+        lines.append(line)
+        step = simulate(s, role, line)
+    return lines, planned
+
+
 def simulate_kw(state: State, role: str, line: str) -> tuple[State, bool] | None:
     """What ``line`` would lead to in Kingdom Wars, and whether what follows
     needs new information: a card drawn or turned from the deck (its order is
@@ -585,24 +608,11 @@ class KwPlayer(Player):
         return (["SET ACK errors"] if self.ack == "errors" else []) + KW_STANDING
 
     def choose(self, state: State, decision: Decision) -> tuple[list[str], list[str]]:
-        legal = KW_GAME.legal(state, self.role)
-        lines = [self.pick(state, legal)]
-        planned: list[str] = []
+        first = self.pick(state, KW_GAME.legal(state, self.role))
         if decision.kind is not DecisionKind.ACTION:
-            return lines, planned
-        step = simulate_kw(state, self.role, lines[0])
-        for _ in range(8):
-            if step is None or step[1]:
-                break
-            s = step[0]
-            due = live(KW_GAME.pending(s))
-            if not due or due[0].kind is not DecisionKind.ACTION or self.role not in due[0].roles:
-                break
-            line = self.pick(s, KW_GAME.legal(s, self.role))
-            planned.append(due[0].phase)
-            lines.append(line)
-            step = simulate_kw(s, self.role, line)
-        return lines, planned
+            return [first], []
+        return plan_ahead(KW_GAME, simulate_kw, state, self.role, first,
+                          lambda s, _d: self.pick(s, KW_GAME.legal(s, self.role)), 8)
 
     def pick(self, state: State, legal: Sequence[str]) -> str:
         rng = self.rng
@@ -665,23 +675,10 @@ class CtPlayer(Player):
     def choose(self, state: State, decision: Decision) -> tuple[list[str], list[str]]:
         if decision.kind is DecisionKind.ORDERS:  # the Base; the default starting forces
             return self.bot.forces(state), []
-        lines = [self.bot.choose(state, decision)]
-        planned: list[str] = []
+        first = self.bot.choose(state, decision)
         if decision.kind is not DecisionKind.ACTION:
-            return lines, planned
-        step = simulate_ct(state, self.role, lines[0])
-        for _ in range(16):
-            if step is None or step[1]:
-                break
-            s = step[0]
-            due = live(CT_GAME.pending(s))
-            if not due or due[0].kind is not DecisionKind.ACTION or self.role not in due[0].roles:
-                break
-            line = self.bot.choose(s, due[0])
-            planned.append(due[0].phase)
-            lines.append(line)
-            step = simulate_ct(s, self.role, line)
-        return lines, planned
+            return [first], []
+        return plan_ahead(CT_GAME, simulate_ct, state, self.role, first, self.bot.choose, 16)
 
 
 # --------------------------------------------------------------------------- one game

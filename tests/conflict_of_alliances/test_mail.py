@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +14,10 @@ import pytest
 from games.conflict_of_alliances import GAME
 from games.conflict_of_alliances.data import DATA, slug
 from judge import adjudicator as adj
-from judge import config as cfg
-from judge.service import Judge
 from judge.store import set_kdf_cost
-from tests.core.conftest import Clock, Post
+from tests.core.conftest import Post
 from tests.core.helpers import GM_ADDR, token_in
+from tests.support.maildir import open_post, whole
 
 L, A = "Lianheng", "Alliance"
 ADDR = {L: "zhang.yi@players.example", A: "su.qin@players.example"}
@@ -33,12 +31,7 @@ def _fast_kdf() -> Iterator[None]:
 
 @pytest.fixture
 def post(tmp_path: Path) -> Iterator[Post]:
-    home = tmp_path / "home"
-    cfg.init_home(home)
-    clock = Clock()
-    judge = Judge.open(home, now=clock)
-    yield Post(judge, home, clock)
-    judge.close()
+    yield from open_post(tmp_path)
 
 
 def _start(post: Post, options: str = "") -> dict[str, str]:
@@ -50,19 +43,6 @@ def _start(post: Post, options: str = "") -> dict[str, str]:
         tokens[side] = token_in(post, ADDR[side])
     post.send(GM_ADDR, f"SIGNON g1 GM {gm}\nSTART\n")
     return tokens
-
-
-def _whole(msg: EmailMessage) -> str:
-    """Every text part and attachment of a mail, decoded."""
-    out = [str(msg["Subject"])]
-    for part in msg.walk():
-        if part.is_multipart() or part.get_content_maintype() == "image":
-            # the map picture draws only the public facts of the view, the same
-            # for every reader (tests/pictures/test_conflict_of_alliances.py)
-            continue
-        content = part.get_content()
-        out.append(content.decode("utf-8") if isinstance(content, bytes) else str(content))
-    return "\n".join(out)
 
 
 ONLY = {side: {c for c in DATA.cards[side] if c not in DATA.cards[A if side == L else L]}
@@ -82,7 +62,7 @@ def _leaks(post: Post, reader: str, shown: set[str]) -> list[str]:
     for msg in post.sent():
         if msg["To"] != ADDR[reader]:
             continue
-        text = _whole(msg)
+        text = whole(msg)
         for card in ONLY[them] - shown:
             for name in _names(card, them):
                 if name in text:
@@ -131,8 +111,8 @@ def test_a_full_turn_by_mail_keeps_both_hands_secret(post: Post) -> None:
         assert _leaks(post, side, shown[A if side == L else L]) == []
     # The reports did carry the players' own hands and the public board.
     mine = [m for m in post.sent() if m["To"] == ADDR[L]]
-    assert any("Your hand:" in _whole(m) for m in mine)
-    assert any("Diplomacy track" in _whole(m) for m in mine)
+    assert any("Your hand:" in whole(m) for m in mine)
+    assert any("Diplomacy track" in whole(m) for m in mine)
     assert face_down > 0, "no card was played face down: the test proved little"
 
 
@@ -145,7 +125,7 @@ def test_face_down_play_reads_as_a_card_face_down(post: Post) -> None:
     line = f"PLAY {card} FACEDOWN WEATHER LOCK"
     post.new()
     post.send(ADDR[side], f"SIGNON g1 {side} {tokens[side]}\n{line}\n")
-    theirs = [_whole(m) for m in post.new() if m["To"] == ADDR[other]]
+    theirs = [whole(m) for m in post.new() if m["To"] == ADDR[other]]
     assert theirs and any("a card face down" in t for t in theirs)
     assert not any(DATA.cards[side][card].name in t and card in ONLY[side] for t in theirs)
 
@@ -181,10 +161,10 @@ def test_lines_sent_out_of_turn_are_queued(post: Post) -> None:
     waiting = A if state["active"] == L else L
     post.new()
     post.send(ADDR[waiting], f"SIGNON g1 {waiting} {tokens[waiting]}\nPASS\n")
-    ack = [_whole(m) for m in post.new() if m["To"] == ADDR[waiting]]
+    ack = [whole(m) for m in post.new() if m["To"] == ADDR[waiting]]
     assert any("queued" in t for t in ack)
     post.send(ADDR[waiting], f"SIGNON g1 {waiting} {tokens[waiting]}\nPLAY nonsense FACEUP\n")
-    ack = [_whole(m) for m in post.new() if m["To"] == ADDR[waiting]]
+    ack = [whole(m) for m in post.new() if m["To"] == ADDR[waiting]]
     assert any("no card called" in t for t in ack)
     active = state["active"]
     post.send(ADDR[active], f"SIGNON g1 {active} {tokens[active]}\nPASS\n")
@@ -198,13 +178,13 @@ def test_first_report_carries_the_sides_card_texts_and_help_gives_a_card(post: P
     deck's cards (and not the opponent's), and HELP <card> gives one card's
     text by mail."""
     tokens = _start(post)
-    first = {side: next(_whole(m) for m in post.sent() if m["To"] == ADDR[side]
+    first = {side: next(whole(m) for m in post.sent() if m["To"] == ADDR[side]
                         and "report for" in str(m["Subject"])) for side in (L, A)}
     assert "The Alliance deck: 23 cards." in first[A] and "Su Qin" in first[A]
     assert "The Alliance deck" not in first[L]
     post.new()
     post.send(ADDR[L], f"SIGNON g1 {L} {tokens[L]}\nHELP su-qin\nHELP no-such-card\n")
-    text = _whole(post.new()[-1])
+    text = whole(post.new()[-1])
     assert "Su Qin (蘇秦) [su-qin], Alliance deck: 1 copy, character card." in text
     assert "no game, card or rule called 'no-such-card'" in text
 
@@ -218,9 +198,9 @@ def test_resign_concedes_a_two_player_game(post: Post) -> None:
     table = post.judge.table("g1")
     assert table.outcome is not None and table.outcome["winners"] == [L]
     mails = post.new()
-    ack = [_whole(m) for m in mails if m["To"] == ADDR[A] and "Re:" in str(m["Subject"])]
+    ack = [whole(m) for m in mails if m["To"] == ADDR[A] and "Re:" in str(m["Subject"])]
     assert ack and "you have conceded g1" in ack[0]
-    finals = {side: [_whole(m) for m in mails if m["To"] == ADDR[side]
+    finals = {side: [whole(m) for m in mails if m["To"] == ADDR[side]
                      and "final report" in str(m["Subject"])] for side in (L, A)}
     assert finals[L] and "Alliance resigns; Lianheng wins the game." in finals[L][0]
     assert "The game is over: won by Lianheng" in finals[L][0]

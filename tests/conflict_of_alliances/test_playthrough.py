@@ -13,14 +13,13 @@ import pytest
 from click.testing import CliRunner
 
 from games.conflict_of_alliances import GAME
-from judge import config as cfg
 from judge.cli import main
-from judge.service import Judge
 from judge.store import set_kdf_cost
 from tests.contract.test_contract import PROPERTIES
-from tests.core.conftest import Clock, Post
+from tests.core.conftest import Post
 from tests.core.helpers import GM_ADDR, token_in
 from tests.support.driver import play
+from tests.support.maildir import open_post
 
 CASES = [
     ("five-kingdoms", "basic", 11),
@@ -52,12 +51,7 @@ def test_random_playthrough_to_the_end(scenario: str, victory: str, seed: int) -
 @pytest.fixture
 def post(tmp_path: Path) -> Iterator[Post]:
     set_kdf_cost(2**8)
-    home = tmp_path / "home"
-    cfg.init_home(home)
-    clock = Clock()
-    judge = Judge.open(home, now=clock)
-    yield Post(judge, home, clock)
-    judge.close()
+    yield from open_post(tmp_path)
 
 
 def test_a_whole_game_by_mail_verifies(post: Post) -> None:

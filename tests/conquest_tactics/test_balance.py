@@ -3,29 +3,20 @@ two games a pairing; the report's shape, and every game ended with a result."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from games.conquest_tactics.cards import POOL
+from tests.support.bench import load_bench
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_balance", ROOT / "bench" / "balance.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
-BENCH = _bench()
+BENCH = load_bench("balance")
 PAIRING_KEYS = {"south", "north", "games", "south_wins", "north_wins", "draws", "mean_turns",
                 "results", "unfinished"}
 

@@ -29,18 +29,13 @@ passes.
 
 from __future__ import annotations
 
-import email
-import email.policy
 import hashlib
-import importlib.util
 import json
 import re
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -50,14 +45,14 @@ from games.conquest_tactics import GAME
 from games.conquest_tactics import field as F
 from games.conquest_tactics.cards import POOL
 from judge import adjudicator as adj
-from judge import config as cfg
 from judge.cli import main
 from judge.engine import DecisionKind, Event, RuleError
 from judge.rng import Rng
-from judge.service import Judge
 from judge.store import set_kdf_cost
-from tests.core.conftest import Clock, Post
+from tests.core.conftest import Post
 from tests.core.helpers import GM_ADDR, token_in
+from tests.support.bench import load_bench
+from tests.support.maildir import Outbox, open_post, whole
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "g1"
@@ -73,16 +68,9 @@ SOUTH_POLICY = ["POLICY instant ASK",  # clears the game's own "ask when I can, 
                 "POLICY instant PASS"]
 
 
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_balance", ROOT / "bench" / "balance.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
-BALANCE = _bench()
+BALANCE = load_bench("balance")
 
 
 @pytest.fixture(autouse=True)
@@ -93,27 +81,12 @@ def _fast_kdf() -> Iterator[None]:
 
 @pytest.fixture
 def post(tmp_path: Path) -> Iterator[Post]:
-    home = tmp_path / "home"
-    cfg.init_home(home)
-    clock = Clock()
-    judge = Judge.open(home, now=clock)
-    judge.seed_source = lambda: SEED
-    yield Post(judge, home, clock)
-    judge.close()
+    yield from open_post(tmp_path, SEED)
 
 
 # --------------------------------------------------------------------------- reading mail
 
 
-def whole(msg: EmailMessage) -> str:
-    """Subject, every text part and every attachment of a mail, decoded."""
-    out = [str(msg["Subject"])]
-    for part in msg.walk():
-        if part.is_multipart() or part.get_content_maintype() == "image":
-            continue
-        content = part.get_content()
-        out.append(content.decode("utf-8") if isinstance(content, bytes) else str(content))
-    return "\n".join(out)
 
 
 def _text(msg: EmailMessage) -> str:
@@ -122,29 +95,6 @@ def _text(msg: EmailMessage) -> str:
     return str(body.get_content())
 
 
-@dataclass
-class Outbox:
-    """The judge's outgoing Maildir, read once per mail, in queued order."""
-
-    post: Post
-    seen: set[str] = field(default_factory=set)
-    mails: list[EmailMessage] = field(default_factory=list)
-
-    def new(self) -> list[EmailMessage]:
-        found: list[tuple[int, EmailMessage]] = []
-        for sub in ("new", "cur"):
-            folder = self.post.home / "mail" / "out" / sub
-            for path in sorted(folder.iterdir()) if folder.is_dir() else ():
-                if path.name in self.seen:
-                    continue
-                self.seen.add(path.name)
-                msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-                assert isinstance(msg, EmailMessage)
-                row = self.post.judge.store.mail_by_message_id(str(msg["Message-ID"]))
-                found.append((int(row["id"]) if row else 0, msg))
-        fresh = [m for _, m in sorted(found, key=lambda x: x[0])]
-        self.mails += fresh
-        return fresh
 
 
 # --------------------------------------------------------------------------- privacy

@@ -6,30 +6,21 @@ received <= decisions + 1 (ACK errors)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+
+from tests.support.bench import load_bench
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYS = {"game", "scenario", "turn", "seat", "ack", "sent", "decisions", "received"}
 
 
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_mails_per_turn",
-                                                  ROOT / "bench" / "mails_per_turn.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
 
 
-BENCH = _bench()
+BENCH = load_bench("mails_per_turn")
 
 
 def _run(capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, list[dict[str, Any]]]:

@@ -3,31 +3,23 @@ reading; the benchmark's default is 1,000 games and 10,000 mails)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+
+from tests.support.bench import load_bench
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_scale", ROOT / "bench/scale.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_scale_bench_small(capsys: pytest.CaptureFixture[str]) -> None:
     """Four games (two of each kind) with two mails each, and two games with
     twenty: every mail is processed whole (the bench exits otherwise), the
     outbox is empty afterwards, and the figures are there."""
-    assert _bench().main(["--games", "4", "--mails", "8", "--json"]) == 0
+    assert load_bench("scale").main(["--games", "4", "--mails", "8", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     for key in ("seconds", "peak_rss_mb", "mails", "games", "ms_per_mail_10x100",
                 "ms_per_mail_1000x10"):

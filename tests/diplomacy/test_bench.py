@@ -4,27 +4,20 @@ full benchmark is ``bench/adjudicate.py``)."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from games.classic import GAME
 from games.diplomacy.resolver import adjudicate_movement
+from tests.support.bench import load_bench
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_adjudicate", ROOT / "bench/adjudicate.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
-BENCH = _bench()
+BENCH = load_bench("adjudicate")
 RND = random.Random(1901)
 PHASES = [BENCH.random_phase(RND, 30) for _ in range(50)]
 BOUND = [BENCH.bind_all(b, ls) for b, ls in PHASES]

@@ -3,26 +3,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from pathlib import Path
-from types import ModuleType
 
 from games.diplomacy.resolver import adjudicate_movement
+from tests.support.bench import load_bench
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_adjudicate", ROOT / "bench/adjudicate.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_random_phases_give_consistent_boards() -> None:
-    bench = _bench()
+    bench = load_bench("adjudicate")
     rnd = random.Random(7)
     moved_total = dislodged_total = 0
     for _ in range(400):

@@ -30,8 +30,6 @@ by step, from the action log replayed entry by entry.
 
 from __future__ import annotations
 
-import email
-import email.policy
 import json
 import random
 import re
@@ -50,13 +48,13 @@ from games.kingdom_wars.commands import canonical, syntax
 from games.kingdom_wars.data import DATA
 from games.kingdom_wars.table import SLOTS, label
 from judge import adjudicator as adj
-from judge import config as cfg
 from judge.cli import main
 from judge.engine import DecisionKind, Event
 from judge.service import Judge
 from judge.store import set_kdf_cost
-from tests.core.conftest import Clock, Post
+from tests.core.conftest import Post
 from tests.core.helpers import GM_ADDR, token_in
+from tests.support.maildir import Outbox, open_post, whole
 
 State = dict[str, Any]
 
@@ -100,54 +98,14 @@ def _fast_kdf() -> Iterator[None]:
 
 @pytest.fixture
 def post(tmp_path: Path) -> Iterator[Post]:
-    home = tmp_path / "home"
-    cfg.init_home(home)
-    clock = Clock()
-    judge = Judge.open(home, now=clock)
-    judge.seed_source = lambda: SEED
-    yield Post(judge, home, clock)
-    judge.close()
+    yield from open_post(tmp_path, SEED)
 
 
 # --------------------------------------------------------------------------- reading mail
 
 
-@dataclass
-class Outbox:
-    """The judge's outgoing Maildir, read once per mail (``Post.sent`` reads
-    it all on every call, too slow for a game of hundreds of mails)."""
-
-    post: Post
-    seen: set[str] = field(default_factory=set)
-    mails: list[EmailMessage] = field(default_factory=list)
-
-    def new(self) -> list[EmailMessage]:
-        """The mails delivered since the last call, in the order they were queued."""
-        found: list[tuple[int, EmailMessage]] = []
-        for sub in ("new", "cur"):
-            folder = self.post.home / "mail" / "out" / sub
-            for path in sorted(folder.iterdir()) if folder.is_dir() else ():
-                if path.name in self.seen:
-                    continue
-                self.seen.add(path.name)
-                msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-                assert isinstance(msg, EmailMessage)
-                row = self.post.judge.store.mail_by_message_id(str(msg["Message-ID"]))
-                found.append((int(row["id"]) if row else 0, msg))
-        fresh = [m for _, m in sorted(found, key=lambda x: x[0])]
-        self.mails += fresh
-        return fresh
 
 
-def whole(msg: EmailMessage) -> str:
-    """Subject, every text part and every attachment of a mail, decoded."""
-    out = [str(msg["Subject"])]
-    for part in msg.walk():
-        if part.is_multipart() or part.get_content_maintype() == "image":
-            continue  # a picture of the table draws what the JSON view holds
-        content = part.get_content()
-        out.append(content.decode("utf-8") if isinstance(content, bytes) else str(content))
-    return "\n".join(out)
 
 
 # --------------------------------------------------------------------------- what a seat knows

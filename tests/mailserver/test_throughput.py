@@ -5,29 +5,18 @@ for people; the test asserts only the counts."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from tests.mailserver.servers import MailServers
-
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "mail_throughput.py"
-
-
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("mail_throughput", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.support.bench import load_bench
 
 
 def test_benchmark_counts(servers: MailServers, tmp_path: Path,
                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("JUDGE_TEST_IMAP_PASSWORD", "judge")
-    bench = _bench()
+    bench = load_bench("mail_throughput")
     raw = bench.raw_rate(servers, 40, tmp_path)
     judged = bench.judge_rate(servers, 40, 2**8, tmp_path)
     assert raw["mails"] == 40 and raw["rate"] > 0
@@ -43,7 +32,7 @@ def test_classic_benchmark_counts(servers: MailServers, tmp_path: Path,
     whole, the phases resolved as in the throw-away home, and every
     acknowledgement and turn report the judge sent there delivered here."""
     monkeypatch.setenv("JUDGE_TEST_IMAP_PASSWORD", "judge")
-    bench = _bench()
+    bench = load_bench("mail_throughput")
     script = bench.classic_script(20, tmp_path)
     # S1901M (7 orders), F1901M (7), the winter adjustments, then S1902M.
     powers = [power for power, _ in script.mails]

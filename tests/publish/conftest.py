@@ -11,13 +11,12 @@ from pathlib import Path
 import pytest
 
 from judge import adjudicator as adj
-from judge import config as cfg
 from judge import registry, reports
-from judge.service import Judge
 from judge.store import set_kdf_cost
-from tests.core.conftest import SUPPORT, Clock, Post
+from tests.core.conftest import SUPPORT, Post
 from tests.core.helpers import GM_ADDR, token_in
 from tests.support.counterspell import GAME as COUNTERSPELL
+from tests.support.maildir import open_post
 
 
 @pytest.fixture(autouse=True)
@@ -32,12 +31,7 @@ def _test_games() -> Iterator[None]:
 
 @pytest.fixture
 def post(tmp_path: Path) -> Iterator[Post]:
-    home = tmp_path / "home"
-    cfg.init_home(home)
-    clock = Clock()
-    judge = Judge.open(home, now=clock)
-    yield Post(judge, home, clock)
-    judge.close()
+    yield from open_post(tmp_path)
 
 
 def start(post: Post, kind: str, roles: list[str], options: str = "",

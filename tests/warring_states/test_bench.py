@@ -5,28 +5,21 @@ assertion; the full benchmark is the script)."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from games.diplomacy.orders import CONVERT, MOVE
 from games.diplomacy.resolver import adjudicate_movement
 from games.warring_states import GAME
+from tests.support.bench import load_bench
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_adjudicate", ROOT / "bench/adjudicate.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
-BENCH = _bench()
+BENCH = load_bench("adjudicate")
 
 
 def test_random_phases_give_consistent_boards() -> None:
