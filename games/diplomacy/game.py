@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from judge.engine import (
     JSON,
@@ -40,7 +40,6 @@ from judge.engine import (
     private,
     public,
 )
-from judge.rng import Rng
 
 from . import spelling
 from .board import convoy_destinations, fleet_provinces, sea_neighbours
@@ -67,6 +66,9 @@ from .serial import (
     starting_board,
     starting_owner,
 )
+
+if TYPE_CHECKING:
+    from judge.rng import Rng  # annotations only: adjudication draws no dice
 
 VERBS: tuple[VerbSpec, ...] = (
     VerbSpec("<unit> H", "hold (also: a unit with no order holds)", "A Par H"),

@@ -19,11 +19,11 @@ army borders touch a sea, or whose fleet borders touch inland provinces.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 import re
 import sys
+import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -460,7 +460,11 @@ def load_map(path: Path) -> DipMap:
     stale copy removed). Where the folder cannot be written, or Python is
     told not to write bytecode, the map is simply built each time."""
     data = path.read_bytes()
-    key = hashlib.sha256(data + Path(__file__).read_bytes()).hexdigest()[:20]
+    model = Path(__file__).read_bytes()
+    # Checksums, not a cryptographic digest: the key only tells a stale copy
+    # from a fresh one, and hashlib alone would add 3 ms to every start.
+    both = data + model
+    key = f"{zlib.crc32(both):08x}{zlib.adler32(both):08x}{len(both):x}"
     cache = path.parent / "__pycache__" / f"{path.name}.{key}.pickle"
     try:
         dm = pickle.loads(cache.read_bytes())

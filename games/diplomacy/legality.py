@@ -377,10 +377,10 @@ def _bind_adjustment(sit: Situation, power: int, d: Draft) -> Order:
     if d.kind == WAIVE:
         if due <= 0:
             raise IllegalLine("you have no builds to waive")
-        if d.count > due:
-            most = order_text(dm, Order(WAIVE, "", -1, count=due))
+        if d.waives > due:
+            most = order_text(dm, Order(WAIVE, "", -1, waives=due))
             raise IllegalLine(f"you may build {due}", hint=f'did you mean "{most}"?')
-        return Order(WAIVE, "", -1, count=d.count)
+        return Order(WAIVE, "", -1, waives=d.waives)
     assert d.where is not None
     prov = d.where.province
     name = _name(sit.board, prov)

@@ -30,7 +30,7 @@ from typing import Any
 from .geography import DipMap
 from .phases import PhaseReport, Position, run_phase, split_phase
 from .resolver import VOID, Strengths
-from .serial import position_json, power_name, read_position, read_power, upper_locations
+from .serial import position_json, power_name, read_position, read_power, unit_texts
 
 _KNOWN_KEYS = {
     "game",
@@ -47,6 +47,10 @@ _KNOWN_KEYS = {
     "winners",
     "skipped",
 }
+
+
+_STRINGS = {str}
+"""The types an order list may hold (checked in one pass of C code)."""
 
 
 def read_document(dm: DipMap, doc: Any) -> tuple[Position, dict[int, list[str]]]:
@@ -84,7 +88,7 @@ def read_document(dm: DipMap, doc: Any) -> tuple[Position, dict[int, list[str]]]
         raise ValueError("orders must map each power to a list of order lines")
     for pname, lines in raw_orders.items():
         power = read_power(dm, pname)
-        if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines):
+        if not isinstance(lines, list) or not set(map(type, lines)) <= _STRINGS:
             raise ValueError(f"orders of {pname}: expected a list of strings")
         orders.setdefault(power, []).extend(lines)
     return pos, orders
@@ -97,9 +101,9 @@ def write_result(dm: DipMap, game_id: str, report: PhaseReport) -> dict[str, Any
     if report.start is not None and report.movement is not None:
         # A movement phase played without entries: each unit's codes by province.
         codes, void = report.movement.codes, report.void
-        locs = upper_locations(dm)
+        texts = unit_texts(dm, True)
         for prov, u in report.start.items():
-            key = f"{u.type} {locs[u.loc]}"
+            key = texts[u.type][u.loc]
             results[key] = codes[prov]
             if prov in void and VOID in codes[prov]:
                 reasons[key] = void[prov]

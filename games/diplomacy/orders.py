@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from judge.engine import AmbiguousLine, InvalidLine
 
@@ -54,9 +54,9 @@ RETREATS = "R"
 ADJUSTMENTS = "A"
 
 
-@dataclass(frozen=True, slots=True)
-class Order:
-    """One order bound to the board.
+class Order(NamedTuple):
+    """One order bound to the board (a named tuple: made many times a phase,
+    and cheaper to make than a frozen dataclass).
 
     ``loc`` is the location of the ordered unit (or of the build). For a move
     or retreat ``dest`` is the exact location moved to (coast included for a
@@ -64,7 +64,7 @@ class Order:
     supported or convoyed and ``dest`` the province (or, for a support naming
     a coast, the coast location) it moves to; ``dest`` is -1 for a support to
     hold. ``via`` marks a move explicitly ordered "via convoy".
-    ``count`` is the number of builds waived.
+    ``waives`` is the number of builds waived (not ``count``, which a tuple has).
     """
 
     kind: str
@@ -73,7 +73,7 @@ class Order:
     dest: int = -1
     target: int = -1
     via: bool = False
-    count: int = 1
+    waives: int = 1
     target_unit: str = ""
     """The type of the supported or convoyed unit, as it stands on the board."""
     path: tuple[int, ...] = ()
@@ -83,16 +83,14 @@ class Order:
     """Variant: the unit type the unit has after this order (``""``: unchanged)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Ref:
+class Ref(NamedTuple):
     """A place as written: a province and maybe a coast."""
 
     province: int
     coast: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Draft:
+class Draft(NamedTuple):
     """An order as written, before it meets the board."""
 
     kind: str
@@ -103,7 +101,7 @@ class Draft:
     target_unit: str = ""
     target: Ref | None = None
     via: bool = False
-    count: int = 1
+    waives: int = 1
     path: tuple[Ref, ...] = ()
     """Places written between the unit and the destination of a move
     (``A Yor - Nth - Nwy``): a convoy path, ignored by the standard rules."""
@@ -139,7 +137,7 @@ def order_text(dm: DipMap, order: Order) -> str:
     loc = dm.loc_text
     k = order.kind
     if k == WAIVE:
-        return "Waive" if order.count == 1 else f"Waive {order.count}"
+        return "Waive" if order.waives == 1 else f"Waive {order.waives}"
     head = f"{order.unit} {loc(order.loc)}"
     if k == HOLD:
         return f"{head} H"
@@ -480,7 +478,7 @@ def _read_adjustment(r: _Reader) -> Draft:
         if count < 1:
             raise r.invalid("waive at least one build")
         r.end()
-        return Draft(WAIVE, "", None, count=count)
+        return Draft(WAIVE, "", None, waives=count)
     if r.take(_BUILD):
         r.power_word()
         unit = r.unit_type()

@@ -35,7 +35,7 @@ from judge.engine import RuleError
 
 from .board import Board, Unit, distances
 from .geography import DipMap
-from .legality import Dislodged, Situation, UnitNotFound, bind, memo_key
+from .legality import Dislodged, Situation, UnitNotFound, bind
 from .orders import (
     ADJUSTMENTS,
     BUILD,
@@ -272,14 +272,19 @@ def _collect(
             if quick:
                 d = drafts.get((line, MOVEMENT))
                 if d is not None and d.where is not None:
-                    u = on_board.get(d.where.province)
+                    here = d.where.province
+                    u = on_board.get(here)
                     if u is not None and u.power == power:
+                        # memo_key, inlined: this runs for most lines
                         t = d.target
+                        o = on_board.get(t.province) if t is not None else None
                         hit = bound.get(
-                            memo_key(d, u, on_board.get(t.province) if t is not None else None)
+                            (id(d), u.loc, u.type, -1, "")
+                            if o is None
+                            else (id(d), u.loc, u.type, o.loc, o.type)
                         )
                         if hit is not None and hit[0] is d:
-                            legal[d.where.province] = hit[1]
+                            legal[here] = hit[1]
                             continue
             if not line.strip():
                 continue
@@ -491,7 +496,7 @@ def _adjustments(pos: Position, orders: Mapping[int, Sequence[str]]) -> PhaseRep
                 continue
             text = order_text(dm, order)
             if order.kind == WAIVE:
-                take = min(order.count, max(n - used, 0))
+                take = min(order.waives, max(n - used, 0))
                 used += take
                 entries.append(
                     Entry(

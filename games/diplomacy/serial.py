@@ -20,21 +20,28 @@ from .phases import Position
 
 def _spelling(dm: DipMap, upper: bool) -> tuple[list[str], list[str]]:
     """Power names and location texts by index, in one spelling, built once per map."""
+    found = _spellings(dm, upper)
+    return found[1], found[2]
+
+
+def _spellings(dm: DipMap, upper: bool) -> _Spelling:
     key = (id(dm), upper)
     found = _SPELLINGS.get(key)
     if found is None or found[0] is not dm:
         powers = [pw.name.upper() if upper else pw.name for pw in dm.powers]
         locs = [loc.text.upper() if upper else loc.text for loc in dm.locations]
-        found = _SPELLINGS[key] = (dm, powers, locs)
-    return found[1], found[2]
+        units = {t: [f"{t} {text}" for text in locs] for t in ("A", "F")}
+        found = _SPELLINGS[key] = (dm, powers, locs, units)
+    return found
 
 
-_SPELLINGS: dict[tuple[int, bool], tuple[DipMap, list[str], list[str]]] = {}
+def unit_texts(dm: DipMap, upper: bool) -> dict[str, list[str]]:
+    """Unit type -> the text of such a unit by location (``"F STP/SC"``), built once per map."""
+    return _spellings(dm, upper)[3]
 
 
-def upper_locations(dm: DipMap) -> list[str]:
-    """Location texts in the offline spelling (``"STP/SC"``), by index."""
-    return _spelling(dm, True)[1]
+_Spelling = tuple[DipMap, list[str], list[str], dict[str, list[str]]]
+_SPELLINGS: dict[tuple[int, bool], _Spelling] = {}
 
 
 def power_name(dm: DipMap, idx: int, upper: bool) -> str:
@@ -233,12 +240,12 @@ def read_dislodged(dm: DipMap, raw: Any, board: Board) -> dict[int, Dislodged]:
 
 
 def write_units(dm: DipMap, board: Board, upper: bool) -> dict[str, list[str]]:
-    powers, locs = _spelling(dm, upper)
+    _, powers, _, texts = _spellings(dm, upper)
     out: dict[str, list[str]] = {name: [] for name in powers}
     units = board.units
     for prov in sorted(units, key=dm.rank.__getitem__):
         u = units[prov]
-        out[powers[u.power]].append(f"{u.type} {locs[u.loc]}")
+        out[powers[u.power]].append(texts[u.type][u.loc])
     return {k: v for k, v in out.items() if v}
 
 
