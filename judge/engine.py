@@ -23,10 +23,11 @@ from views and from the events addressed to the reader.
 from __future__ import annotations
 
 import enum
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeAlias, runtime_checkable
+
+import orjson
 
 if TYPE_CHECKING:
     from judge.rng import Rng
@@ -39,9 +40,10 @@ State: TypeAlias = dict[str, Any]
 
 def copy_state(state: State) -> State:
     """A deep copy of a game state for a transition to change: states are
-    plain JSON (the contract), and the JSON codec copies them several times
-    faster than :func:`copy.deepcopy`."""
-    copied: State = json.loads(json.dumps(state))
+    plain JSON (the contract), and a JSON codec copies them several times
+    faster than :func:`copy.deepcopy` (orjson three times faster again than
+    the standard library's)."""
+    copied: State = orjson.loads(orjson.dumps(state))
     return copied
 """A game's whole state. Must survive ``json.loads(json.dumps(state)) == state``."""
 

@@ -9,7 +9,6 @@ Schemas and report templates are found the way the judge finds them
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -18,6 +17,7 @@ from typing import Any
 
 import fastjsonschema
 import jsonschema
+import orjson
 from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource
 from referencing.jsonschema import DRAFT202012
@@ -53,8 +53,10 @@ def json_problems(value: object, path: str = "$") -> list[str]:
 
 
 def canonical(value: JSON) -> str:
-    """Byte-for-byte comparable JSON text."""
-    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+    """Byte-for-byte comparable JSON text (keys sorted; orjson, which the
+    offline adjudication already uses, writes it several times faster than
+    the standard library, and refuses a key that is not a string)."""
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
 
 
 # --------------------------------------------------------------------------- schemas

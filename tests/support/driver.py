@@ -42,6 +42,8 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+import orjson
+
 from judge import adjudicator as adj
 from judge.engine import (
     JSON,
@@ -175,7 +177,11 @@ class Playthrough:
 
 
 def _snapshot(state: State) -> str:
-    return json.dumps(state, sort_keys=True, default=repr)
+    # Anything that is not JSON still shows (by its repr), so that a change
+    # to it is seen; orjson writes it several times faster than json.
+    return orjson.dumps(
+        state, default=repr, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+    ).decode()
 
 
 class _Pure(GameBase):
