@@ -58,29 +58,19 @@ class Board:
 
 def convoy_capable(dm: DipMap, province: int) -> bool:
     """Whether a fleet in ``province`` may convoy: only in a sea (DATC 6.F.1)."""
-    return dm.is_sea(province)
+    return province in dm.seas
 
 
 def fleet_provinces(board: Board, exclude: int = -1) -> set[int]:
     """Sea provinces holding a fleet that could convoy (``exclude`` left out)."""
-    dm = board.dm
-    return {
-        p
-        for p, u in board.units.items()
-        if u.type == "F" and p != exclude and convoy_capable(dm, p)
-    }
+    seas = board.dm.seas  # convoy_capable, for every unit on the board
+    return {p for p, u in board.units.items() if u.type == "F" and p != exclude and p in seas}
 
 
 def sea_neighbours(dm: DipMap, province: int) -> frozenset[int]:
     """Seas (and coasts) a fleet could reach from any coast of ``province``."""
     # Any location of a coastal province touches the seas its coasts touch.
-    locs = dm.fleet_locs[province]
-    if len(locs) == 1:
-        return dm.fleet_reach[locs[0]]
-    out: set[int] = set()
-    for loc in locs:
-        out |= dm.fleet_reach[loc]
-    return frozenset(out)
+    return dm.sea_reach[province]
 
 
 def convoy_route_exists(dm: DipMap, src: int, dst: int, fleets: Iterable[int]) -> bool:
@@ -90,15 +80,16 @@ def convoy_route_exists(dm: DipMap, src: int, dst: int, fleets: Iterable[int]) -
         return False
     if not (dm.is_coastal(src) and dm.is_coastal(dst)):
         return False
-    goal = sea_neighbours(dm, dst)
-    start = sea_neighbours(dm, src) & pool
+    reach = dm.sea_reach
+    goal = reach[dst]
+    start = reach[src] & pool
     seen = set(start)
     todo = deque(start)
     while todo:
         p = todo.popleft()
         if p in goal:
             return True
-        for q in sea_neighbours(dm, p):
+        for q in reach[p]:
             if q in pool and q not in seen:
                 seen.add(q)
                 todo.append(q)
@@ -151,8 +142,9 @@ _NECESSARY: dict[tuple[int, int, int, frozenset[int]], frozenset[int]] = {}
 
 
 def _necessary(dm: DipMap, src: int, dst: int, pool: frozenset[int]) -> set[int]:
-    start_adj = sea_neighbours(dm, src)
-    goal_adj = sea_neighbours(dm, dst)
+    reach = dm.sea_reach
+    start_adj = reach[src]
+    goal_adj = reach[dst]
     found: set[int] = set()
     path: list[int] = []
 
@@ -161,12 +153,12 @@ def _necessary(dm: DipMap, src: int, dst: int, pool: frozenset[int]) -> set[int]
         if p in goal_adj:
             found.update(path)
         else:
-            for q in sea_neighbours(dm, p):
+            for q in reach[p]:
                 if (
                     q in pool
                     and q not in path
                     and q not in start_adj
-                    and all(q not in sea_neighbours(dm, x) for x in path[:-1])
+                    and all(q not in reach[x] for x in path[:-1])
                 ):
                     walk(q)
         path.pop()

@@ -132,6 +132,11 @@ class DipMap:
     rank: tuple[int, ...] = ()
     """Per province: its place in the alphabetical order of the abbreviations
     (the order reports list units and centres in)."""
+    sea_reach: tuple[frozenset[int], ...] = ()
+    """Per province: the provinces a fleet on any of its coasts (or in it, at
+    sea) could reach; empty inland. The convoy questions walk this."""
+    seas: frozenset[int] = frozenset()
+    """The sea provinces: where a fleet may convoy (DATC 6.F.1)."""
     rules: VariantRules | None = None
     """A variant's rule hooks (:mod:`games.diplomacy.variant`); ``None``: standard rules."""
     _similar: dict[str, list[tuple[int, int]]] = field(
@@ -432,6 +437,10 @@ def _build(raw: Mapping[str, Any]) -> DipMap:
         home_of=tuple(next((pw.idx for pw in powers if pv.idx in pw.home), -1) for pv in provinces),
         loc_province=tuple(loc.province for loc in locations),
         rank=_ranks([pv.id for pv in provinces]),
+        sea_reach=tuple(
+            frozenset().union(*(fleet_reach[loc] for loc in locs)) for locs in fleet_locs
+        ),
+        seas=frozenset(pv.idx for pv in provinces if pv.kind == SEA),
     )
     for pw in dm.powers:
         for utype, loc in pw.units:

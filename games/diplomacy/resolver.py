@@ -165,7 +165,7 @@ def adjudicate_movement(
     is reported ``void``.
     """
     dm: DipMap = board.dm
-    n, loc_prov, army_adj, sea_nb = _tables(dm)
+    n, loc_prov, army_adj, sea_nb = len(dm.provinces), dm.loc_province, dm.army_adj, dm.sea_reach
     units = board.units
     occupied = list(units)
 
@@ -391,42 +391,8 @@ def _identity(n: int) -> list[int]:
     return found
 
 
-_TABLES: dict[int, tuple[int, list[int], tuple[frozenset[int], ...], list[frozenset[int]]]] = {}
 
 
-def _tables(
-    dm: DipMap,
-) -> tuple[int, list[int], tuple[frozenset[int], ...], list[frozenset[int]]]:
-    """Per-map tables, built once: province count, location -> province,
-    army adjacency, sea neighbours of each province."""
-    key = id(dm)
-    found = _TABLES.get(key)
-    if found is None:
-        found = (
-            len(dm.provinces),
-            [loc.province for loc in dm.locations],
-            dm.army_adj,
-            _sea_neighbour_table(dm),
-        )
-        _TABLES[key] = found
-    return found
-
-
-_SEA_CACHE: dict[int, list[frozenset[int]]] = {}
-
-
-def _sea_neighbour_table(dm: DipMap) -> list[frozenset[int]]:
-    key = id(dm)
-    table = _SEA_CACHE.get(key)
-    if table is None:
-        table = []
-        for p in range(len(dm.provinces)):
-            out: set[int] = set()
-            for loc in dm.fleet_locs[p]:
-                out |= dm.fleet_reach[loc]
-            table.append(frozenset(out))
-        _SEA_CACHE[key] = table
-    return table
 
 
 def _decide(
