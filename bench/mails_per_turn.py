@@ -713,7 +713,8 @@ class Run:
 
     @property
     def rules(self) -> Game:
-        return {KW_ID: KW_GAME, CT_ID: CT_GAME}.get(self.game, GAME)
+        card_games: dict[str, Game] = {KW_ID: KW_GAME, CT_ID: CT_GAME}
+        return card_games.get(self.game, GAME)
 
 
 def _turn(table: adj.Table | None) -> int:
