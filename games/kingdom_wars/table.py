@@ -137,6 +137,19 @@ class Ctx:
         self.s = state
         self.rng = rng
         self.events: list[Event] = []
+        self.holders: dict[frozenset[str], list[tuple[str, Any]]] | None = None
+        """Who holds which exposed skills, kept by :func:`games.kingdom_wars.skills._holders`
+        only in a context that :meth:`reading` made: one whose state nothing
+        changes, not even for a moment (checks may expose a general to try an
+        order, :func:`games.kingdom_wars.play.exposed_for`)."""
+
+    @classmethod
+    def reading(cls, state: State) -> Ctx:
+        """A context for reading ``state`` only (a seat's view): the skills
+        at the table are looked up once, not at every distance and range."""
+        g = cls(state)
+        g.holders = {}
+        return g
 
     # ------------------------------------------------------------------ events
 

@@ -50,7 +50,7 @@ def view(state: State, role: str | None, phase: str) -> dict[str, JSON]:
         if role is not None and role in state["dealt"]:
             out["you"] = {"dealt": [_general(x) for x in state["dealt"][role]]}
         return out
-    g = Ctx(state)
+    g = Ctx.reading(state)
     ranges = {r: g.attack_range(r) for r in g.living()}
     me_alive = (role is not None and not over and role in state["p"]
                 and state["p"][role]["alive"])

@@ -206,6 +206,11 @@ def _holders(g: Ctx, ids: frozenset[str]) -> list[tuple[str, Skill]]:
     """(seat, skill) for the exposed skills among ``ids`` of the living seats."""
     if not ids:
         return []
+    kept = g.holders
+    if kept is not None:
+        found = kept.get(ids)
+        if found is not None:
+            return found
     out = []
     for seat in g.living():
         p = g.p(seat)
@@ -215,6 +220,8 @@ def _holders(g: Ctx, ids: frozenset[str]) -> list[tuple[str, Skill]]:
             for sid in DATA.generals[p[slot]].skills:
                 if sid in ids and sid not in p.get("lost_skills", []):
                     out.append((seat, SKILLS[sid]))
+    if kept is not None:
+        kept[ids] = out
     return out
 
 
