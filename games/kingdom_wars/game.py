@@ -197,7 +197,7 @@ class KingdomWars(GameBase):
         kind = ask["kind"]
         if kind in ("respond", "negate", "trigger", "play", "reveal"):
             return Action("PASS", data={"verb": "PASS"})
-        g = Ctx(state)
+        g = Ctx.reading(state)  # parse, default and legal change nothing
         if kind == "choose":
             opt = ask["options"][int(ask.get("default", 0))]
             return Action(opt, data={"verb": "CHOOSE_", "text": opt.upper(), "line": opt})
@@ -247,7 +247,7 @@ class KingdomWars(GameBase):
         if ask is None:
             raise IllegalLine("nothing is asked of you now",
                               hint="lines sent now wait for your next decision")
-        g = Ctx(state)
+        g = Ctx.reading(state)  # parse, default and legal change nothing
         kind = ask["kind"]
         if kind == "play":
             return play.check_play(g, role, cmd)
@@ -377,7 +377,7 @@ class KingdomWars(GameBase):
         ask = self._ask_for(state, role)
         if ask is None:
             return []
-        g = Ctx(state)
+        g = Ctx.reading(state)  # parse, default and legal change nothing
         kind = ask["kind"]
         if kind == "play":
             lines = play.play_lines(g, role)

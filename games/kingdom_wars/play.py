@@ -182,10 +182,12 @@ def exposed_for(g: Ctx, seat: str, by: Any) -> Iterator[None]:
     shown = g.p(seat)["shown"]
     i = ("main", "deputy").index(slot)
     shown[i] = True
+    g.forget_holders()  # the general's skills count now ...
     try:
         yield
     finally:
         shown[i] = False
+        g.forget_holders()  # ... and no longer
 
 
 def _check_reveal_in_play(g: Ctx, seat: str, cmd: Cmd) -> Cmd:

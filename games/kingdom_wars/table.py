@@ -139,17 +139,23 @@ class Ctx:
         self.events: list[Event] = []
         self.holders: dict[frozenset[str], list[tuple[str, Any]]] | None = None
         """Who holds which exposed skills, kept by :func:`games.kingdom_wars.skills._holders`
-        only in a context that :meth:`reading` made: one whose state nothing
-        changes, not even for a moment (checks may expose a general to try an
-        order, :func:`games.kingdom_wars.play.exposed_for`)."""
+        only in a context that :meth:`reading` made: one whose state is not
+        changed (a check that exposes a general for a moment to try an order,
+        :func:`games.kingdom_wars.play.exposed_for`, calls :meth:`forget_holders`)."""
 
     @classmethod
     def reading(cls, state: State) -> Ctx:
-        """A context for reading ``state`` only (a seat's view): the skills
-        at the table are looked up once, not at every distance and range."""
+        """A context for reading ``state`` only (a view, a check of an order,
+        the legal lines): the skills at the table are looked up once, not at
+        every distance and range."""
         g = cls(state)
         g.holders = {}
         return g
+
+    def forget_holders(self) -> None:
+        """Drop what :meth:`reading` kept of the skills: the generals shown changed."""
+        if self.holders is not None:
+            self.holders = {}
 
     # ------------------------------------------------------------------ events
 
