@@ -25,9 +25,12 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeAlias, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 import orjson
+
+JSONData = TypeVar("JSONData")
+"""Any plain JSON value (see :func:`copy_json`)."""
 
 if TYPE_CHECKING:
     from judge.rng import Rng
@@ -36,6 +39,14 @@ JSON: TypeAlias = Any
 """A JSON-serialisable value (dicts with str keys, lists, str, int, float, bool, None)."""
 
 State: TypeAlias = dict[str, Any]
+
+
+def copy_json(value: JSONData) -> JSONData:
+    """A deep copy of plain JSON data (objects with string keys, arrays,
+    strings, numbers, booleans, null) through orjson's codec: several times
+    faster than :func:`copy.deepcopy` on such data. A tuple comes back a list."""
+    copied: JSONData = orjson.loads(orjson.dumps(value))
+    return copied
 
 
 def copy_state(state: State) -> State:
