@@ -24,3 +24,23 @@ def test_holding_orders_changes_only_the_new_table() -> None:
     assert table.dumps() == before
     again = adj.submit(GAME, new, role, [GAME.parse(new.state, role, f"BID {card}")])
     assert again.table.state == table.state and table.dumps() == before
+
+
+def test_a_bookkeeping_copy_shares_no_window_answer_or_outcome() -> None:
+    """The copy's windows, standing answers and outcome are its own: a change
+    to any of them, however deep, leaves the table it was copied from as it was."""
+    options = {o.name: o.default for o in GAME.options}
+    table = adj.start(GAME, options, bytes(32)).table
+    table.windows["w1"] = {"kind": "respond", "roles": ["North"],
+                           "answers": {"North": {"lines": [{"text": "PASS"}], "by": "hand"}}}
+    table.policies["North"] = {"respond": [{"answer": "PASS", "when": "always"}]}
+    table.outcome = {"winners": ["North"], "reason": "test"}
+    before = table.dumps()
+    copy = table.bookkeeping_copy()
+    assert copy.dumps() == before
+    copy.windows["w1"]["answers"]["North"]["lines"].append({"text": "again"})
+    copy.policies["North"]["respond"][0]["answer"] = "changed"
+    winners = copy.outcome["winners"] if copy.outcome else None
+    assert isinstance(winners, list)
+    winners.append("South")
+    assert table.dumps() == before
