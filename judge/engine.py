@@ -39,6 +39,7 @@ JSON: TypeAlias = Any
 """A JSON-serialisable value (dicts with str keys, lists, str, int, float, bool, None)."""
 
 State: TypeAlias = dict[str, Any]
+"""A game's whole state. Must survive ``json.loads(json.dumps(state)) == state``."""
 
 
 def copy_json(value: JSONData) -> JSONData:
@@ -50,13 +51,10 @@ def copy_json(value: JSONData) -> JSONData:
 
 
 def copy_state(state: State) -> State:
-    """A deep copy of a game state for a transition to change: states are
-    plain JSON (the contract), and a JSON codec copies them several times
-    faster than :func:`copy.deepcopy` (orjson three times faster again than
-    the standard library's)."""
-    copied: State = orjson.loads(orjson.dumps(state))
-    return copied
-"""A game's whole state. Must survive ``json.loads(json.dumps(state)) == state``."""
+    """A deep copy of a game state for a transition to change (states are
+    plain JSON: the contract)."""
+    return copy_json(state)
+
 
 Role: TypeAlias = str
 """A seat's name inside a game, as the rulebook spells it (``"France"``, ``"Qin"``)."""
