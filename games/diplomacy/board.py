@@ -127,18 +127,16 @@ def necessary_fleets(dm: DipMap, src: int, dst: int, fleets: Iterable[int]) -> s
     pool = frozenset(fleets)
     if not (dm.is_coastal(src) and dm.is_coastal(dst)) or src == dst:
         return set()
-    key = (id(dm), src, dst, pool)
-    known = _NECESSARY.get(key)
+    kept = dm.convoy_fleets
+    key = (src, dst, pool)
+    known = kept.get(key)
     if known is not None:
         return set(known)
     found = _necessary(dm, src, dst, pool)
-    if len(_NECESSARY) > 50_000:
-        _NECESSARY.clear()
-    _NECESSARY[key] = frozenset(found)
+    if len(kept) > 50_000:
+        kept.clear()
+    kept[key] = frozenset(found)
     return found
-
-
-_NECESSARY: dict[tuple[int, int, int, frozenset[int]], frozenset[int]] = {}
 
 
 def _necessary(dm: DipMap, src: int, dst: int, pool: frozenset[int]) -> set[int]:

@@ -146,6 +146,14 @@ class DipMap:
     """Order lines already read on this map, by (line, phase kind): a line is
     parsed once however many documents or mails repeat it
     (:func:`games.diplomacy.orders.read_order`)."""
+    provinces_read: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+    """Province texts already read (``"STP"``, ``"Paris"``) -> province index:
+    :func:`games.diplomacy.serial.read_province`."""
+    convoy_fleets: dict[tuple[int, int, frozenset[int]], frozenset[int]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    """(army's province, goal, fleets at sea) -> the fleets on some irredundant
+    convoy route: :func:`games.diplomacy.board.necessary_fleets`."""
     units_read: dict[str, tuple[Unit, ...]] = field(
         default_factory=dict, repr=False, compare=False
     )

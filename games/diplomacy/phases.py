@@ -35,7 +35,7 @@ from judge.engine import RuleError
 
 from .board import Board, Unit, distances
 from .geography import DipMap
-from .legality import Dislodged, Situation, UnitNotFound, bind
+from .legality import Dislodged, Situation, UnitNotFound, bind, memo_key
 from .orders import (
     ADJUSTMENTS,
     BUILD,
@@ -275,14 +275,9 @@ def _collect(
                     here = d.where.province
                     u = on_board.get(here)
                     if u is not None and u.power == power:
-                        # memo_key, inlined: this runs for most lines
                         t = d.target
                         o = on_board.get(t.province) if t is not None else None
-                        hit = bound.get(
-                            (id(d), u.loc, u.type, -1, "")
-                            if o is None
-                            else (id(d), u.loc, u.type, o.loc, o.type)
-                        )
+                        hit = bound.get(memo_key(d, u, o))
                         if hit is not None and hit[0] is d:
                             legal[here] = hit[1]
                             continue

@@ -391,10 +391,6 @@ def _identity(n: int) -> list[int]:
     return found
 
 
-
-
-
-
 def _decide(
     at: Sequence[int],
     occ: Sequence[int],

@@ -67,21 +67,18 @@ def read_power(dm: DipMap, name: Any) -> int:
     return dm.power_index[normalize(name)]
 
 
-_PROVINCES: dict[tuple[int, str], int] = {}
-
-
 def read_province(dm: DipMap, text: Any) -> int:
     if not isinstance(text, str):
         raise ValueError(f"expected a province, got {text!r}")
-    key = (id(dm), text)
-    found = _PROVINCES.get(key)
+    kept = dm.provinces_read
+    found = kept.get(text)
     if found is not None:
         return found
     hits = dm.names.get(normalize(text), ())
     if len(hits) != 1:
         raise ValueError(f"unknown province {text!r}")
-    if len(_PROVINCES) < 100_000:
-        _PROVINCES[key] = hits[0]
+    if len(kept) < 100_000:
+        kept[text] = hits[0]
     return hits[0]
 
 

@@ -59,6 +59,32 @@ def test_multi_coast_provinces() -> None:
     assert ven in DM.army_adj[rom] and ven not in DM.fleet_reach[rom]
 
 
+def test_a_provinces_sea_reach_is_what_its_coasts_reach() -> None:
+    """The convoy questions ask what a fleet could reach from any coast of a
+    province: from Spain's north coast Gascony, from its south coast the
+    Gulf of Lyon, from both the Mid-Atlantic; from inland Paris nothing.
+    Fleets convoy only at sea (DATC 6.F.1)."""
+    p = {pid: DM.province(pid).idx for pid in ("Spa", "Gas", "Lyo", "MAO", "Par", "NTH", "Lon")}
+    assert {p["Gas"], p["Lyo"], p["MAO"]} <= DM.sea_reach[p["Spa"]]
+    assert DM.sea_reach[p["Par"]] == frozenset()
+    assert p["NTH"] in DM.seas and p["Lon"] not in DM.seas and p["Spa"] not in DM.seas
+
+
+def test_what_a_map_has_read_stays_with_that_map() -> None:
+    """The readings and convoy answers a map keeps live on the map itself,
+    never in a table shared by maps (where a map built later could be taken
+    for one gone)."""
+    other = build_map(_raw())
+    assert other.provinces_read == {} and other.convoy_fleets == {}
+    GAME.adjudicate_json({
+        "game": "classic", "phase": "S1901M",
+        "units": {"ENGLAND": ["A LON", "F NTH"]}, "centers": {"ENGLAND": ["LON"]},
+        "orders": {"ENGLAND": ["A LON - NWY VIA", "F NTH C A LON - NWY"]},
+    })
+    assert "LON" in DM.provinces_read and DM.convoy_fleets
+    assert other.provinces_read == {} and other.convoy_fleets == {}
+
+
 def test_disputed_looking_borders_follow_the_board() -> None:
     """DATC 4 intro: Norway-St Petersburg is a border for armies and fleets;
     Liverpool touches the North Atlantic; Clyde does not touch the Irish Sea."""

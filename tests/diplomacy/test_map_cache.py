@@ -15,7 +15,8 @@ CLASSIC = Path(__file__).resolve().parents[2] / "games" / "classic" / "map.yaml"
 
 
 def _tables(dm: DipMap) -> tuple[object, ...]:
-    return (dm.provinces, dm.locations, dm.powers, dm.army_adj, dm.fleet_adj, dm.names, dm.rank)
+    return (dm.provinces, dm.locations, dm.powers, dm.army_adj, dm.fleet_adj, dm.names, dm.rank,
+            dm.sea_reach, dm.seas)
 
 
 @pytest.fixture
