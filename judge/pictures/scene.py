@@ -57,7 +57,7 @@ class Scene:
     height: int
     background: str = "#ffffff"
     #: (kind, svg element, arguments for the PNG painter)
-    items: list[tuple[str, str, tuple[Any, ...]]] = field(default_factory=list)
+    items: list[Item] = field(default_factory=list)
     #: The static layers among the items: (index of the first, the layer).
     layers: list[tuple[int, Sequence[Item]]] = field(default_factory=list)
 
