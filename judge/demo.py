@@ -114,7 +114,9 @@ def run_demo(kind: str, phases: int, keep: bool, echo: Callable[[str], None]) ->
                            game.playthrough_options.items())
         demo.send(gm, "new game", f"CREATE demo {game.id} {options}".strip() + "\n")
         gm_token = _token(demo.cycle(), gm)
-        probe = adj.start(game, {o.name: o.default for o in game.options}, bytes(32))
+        # The seats of the game just created: its options are the playthrough's.
+        played = {**{o.name: o.default for o in game.options}, **game.playthrough_options}
+        probe = adj.start(game, played, bytes(32))
         roles = game.roles(probe.table.state)
         addresses = {r: f"{r.lower().replace(' ', '-')}@players.example" for r in roles}
         tokens: dict[str, str] = {}

@@ -85,7 +85,8 @@ def introduction(state: dict[str, Any], role: str) -> str:
     """A seat's generals and their skills, for its first report."""
     if state["stage"] == "generals":
         dealt = state["dealt"].get(role, [])
-        return "Generals dealt to you:\n" + "\n".join(
+        return ("The generals dealt to you, in full (HELP <name> for any card, skill "
+                "or general):\n") + "\n".join(
             f"  {topic(g)}" for g in dealt)
     p = state["p"].get(role)
     if p is None:

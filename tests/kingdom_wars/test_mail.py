@@ -672,3 +672,36 @@ def test_queued_play_lines_wait_through_a_choice_a_card_asks(post: Post) -> None
     assert taken[-1].get("queued") and taken[-1]["action"]["text"] == attack
     texts = [whole(m) for m in outbox.mails if m["To"] == ADDR[seat]]
     assert not any("was dropped" in t for t in texts)
+
+
+def test_the_first_report_lists_the_dealt_generals_under_two_headings(post: Post) -> None:
+    """The first report, by mail, lists the generals dealt (kingdom, health,
+    skills) and then each in full: two lists, so two headings, and only the
+    reader's own generals."""
+    outbox = Outbox(post)
+    players = _start(post, outbox, None)
+    state = players.table().state
+    for s in SEATS:
+        first = whole(next(m for m in outbox.mails if m["To"] == ADDR[s]
+                           and "report for" in str(m["Subject"])))
+        assert first.count("Generals dealt to you:") == 1
+        assert first.count("The generals dealt to you, in full") == 1
+        names = {DATA.generals[g].name for g in state["dealt"][s]}
+        others = {DATA.generals[g].name for r in SEATS if r != s for g in state["dealt"][r]}
+        assert all(name in first for name in names)
+        assert not any(f"  {name} (" in first or f"  {name}, " in first
+                       for name in others - names)
+
+
+def test_the_demo_seats_as_many_players_as_the_game_it_creates() -> None:
+    """``judge demo --game kingdom_wars`` creates a four-seat game (its
+    playthrough options) and must seat four players, not the five of the
+    default table, then play on by mail."""
+    from judge.demo import run_demo
+
+    out: list[str] = []
+    run_demo("kingdom_wars", 2, False, out.append)
+    mail = "\n".join(out)
+    assert "CREATE demo kingdom_wars seats=4" in mail
+    assert [s for s in "ABCDE" if f"JOIN demo {s}\n" in mail] == ["A", "B", "C", "D"]
+    assert "GENERALS" in mail and "log entries rebuild the stored game" in mail
