@@ -23,8 +23,19 @@ os.environ["JUDGE_CHECK_VIEWS"] = "1"
 
 # Property tests: in CI (CI=true) the examples are derived from the test's name,
 # so a run is reproducible; elsewhere hypothesis explores afresh each time.
+import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402
 
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test that measures with pytest-benchmark ``benchmark``:
+    .ci/run runs those in one process of their own after the rest (spread
+    over the CPUs by pytest-xdist, under which pytest-benchmark measures
+    nothing)."""
+    for item in items:
+        if "benchmark" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.benchmark)
