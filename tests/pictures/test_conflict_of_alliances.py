@@ -1,6 +1,6 @@
-"""The Conflict of Alliances picture: its layout and region geometry against
-map.yaml, a known position against its stored image, what the picture
-shows, and that it shows only public facts whoever's view it is drawn from."""
+"""The Conflict of Alliances picture: its layout against map.yaml, what the
+picture shows, and that it shows only public facts whoever's view it is
+drawn from (its regions and a known position: test_regions.py)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,9 @@ from xml.sax.saxutils import escape
 from games.conflict_of_alliances import GAME
 from games.conflict_of_alliances.data import slug
 from games.conflict_of_alliances.picture import COLOURS, DRAWING, MOUNTAIN, WATERWAY
-from judge.pictures import geometry, picture
-from judge.pictures.layout import build
+from judge.pictures import picture
 from judge.rng import Rng
-from tests.pictures.positions import COA_LINES, GOLDEN, position
-from tests.pictures.test_pictures import _pixels_differing
+from tests.pictures.positions import COA_LINES, position
 
 
 def test_the_layout_places_every_area_of_the_map_and_nothing_else() -> None:
@@ -23,34 +21,6 @@ def test_the_layout_places_every_area_of_the_map_and_nothing_else() -> None:
     for a in DRAWING.areas():
         x, y = DRAWING.where(a)
         assert 0 < x < w and 0 < y < h, a
-
-
-def test_every_area_has_a_region_around_its_city() -> None:
-    g = DRAWING.geometry
-    assert set(g.names()) == set(DRAWING.areas())
-    for a in DRAWING.areas():
-        assert geometry.contains(g.rings(a), DRAWING.where(a)), a
-
-
-def test_borders_are_shared_edges_and_no_other_areas_touch() -> None:
-    g = DRAWING.geometry
-    borders = set(DRAWING.borders())
-    edges, corners = geometry.touching(g)
-    assert not g.crossings
-    for a, b in sorted(borders):
-        assert (a, b) in edges, f"the border {a}-{b} is not a shared edge"
-    for a, b in sorted(corners):
-        assert (a, b) in borders, f"{a} and {b} touch but have no border"
-
-
-def test_the_geometry_is_built_from_the_layout() -> None:
-    layout = build(DRAWING.plan())
-    assert not layout.skipped
-    stored = DRAWING.geometry
-    for a in DRAWING.areas():
-        assert sorted(map(sorted, layout.rings[a])) == sorted(map(sorted, stored.rings(a))), \
-            f"geometry.yaml is stale ({a}): run python -m judge.pictures.layout " \
-            "conflict_of_alliances"
 
 
 def test_mountain_and_waterway_borders_are_drawn_by_kind() -> None:
@@ -66,11 +36,6 @@ def test_mountain_and_waterway_borders_are_drawn_by_kind() -> None:
     waterways = sum(k == "waterway" for k, _ in kinds.values())
     heads = len(re.findall(rf'<path d="M[^"]*Z" fill="{WATERWAY}"', svg))
     assert heads == waterways == 2
-
-
-def test_a_known_position_looks_as_stored() -> None:
-    png = picture("conflict_of_alliances", position("conflict_of_alliances"))
-    assert _pixels_differing(png, (GOLDEN / "conflict_of_alliances.png").read_bytes()) < 0.0001
 
 
 def test_each_area_and_its_name_appears() -> None:
