@@ -1327,6 +1327,9 @@ class ThreeKingdomsGame(GameBase):
         self, s: State, orders: Mapping[Role, Sequence[Action]]
     ) -> tuple[State, list[Event]]:
         events: list[Event] = []
+        # What became of each dislodged piece, kept with the campaign it
+        # followed (``last["retreats"]``) for the report's picture.
+        done: list[dict[str, Any]] = []
         chosen: dict[tuple[int, str], dict[str, Any]] = {}
         for role, acts in orders.items():
             for a in acts:
@@ -1347,6 +1350,7 @@ class ThreeKingdomsGame(GameBase):
                 events.append(
                     public(f"{unit['owner']}'s militia in {at} is disbanded.", kind="disbanded")
                 )
+                done.append(_retreat_entry(unit, at, None, "disbanded"))
                 # "This is the only way a Leader Character and a retreating militia may be
                 # separated on a retreat."
                 for ldr in leaders:
@@ -1366,8 +1370,10 @@ class ThreeKingdomsGame(GameBase):
         for to, group in moving:
             if targets.count(to) > 1:
                 events += self._destroy(s, group, f"retreats collide in {to}")
+                done += [_retreat_entry(p, p["at"], to, "destroyed") for p in group]
                 continue
             for p in group:
+                done.append(_retreat_entry(p, p["at"], to, "retreats"))
                 s["pieces"].append({**p, "at": to})
                 events.append(
                     public(
@@ -1376,6 +1382,8 @@ class ThreeKingdomsGame(GameBase):
                     )
                 )
         s["dislodged"] = []
+        if s["last"] is not None:
+            s["last"]["retreats"] = done
         _sort(s)
         events += self._after_campaign(s)
         return s, events
@@ -1687,6 +1695,17 @@ class ThreeKingdomsGame(GameBase):
             "last": copy.deepcopy(state["last"]),
             "result": copy.deepcopy(state["result"]),
         }
+
+
+def _retreat_entry(
+    piece: Mapping[str, Any], at: int, to: int | None, result: str
+) -> dict[str, Any]:
+    """One line of ``last["retreats"]``: ``piece`` dislodged from ``at`` went
+    to ``to`` (``retreats``), was destroyed there with another retreating into
+    the same province (``destroyed``), or was disbanded (``disbanded``, no
+    ``to``)."""
+    return {"player": piece["owner"], "piece": f"{piece['kind']}{at}", "from": at,
+            "to": to, "result": result}
 
 
 def _sort(s: State) -> None:

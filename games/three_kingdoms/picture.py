@@ -14,7 +14,9 @@ last campaign's orders (``view["last"]``) are drawn over the position: moves
 as arrows, supports as dashed lines to the middle of the supported move (or
 to the piece they hold), a red cross on a bounced or void move and on a cut
 or void support; dislodged pieces stand beside their province ringed in red,
-with dotted lines to where they may retreat. A panel on the right lists the
+with dotted lines to where they may retreat; once they have, orange arrows
+show the retreats (a red cross on two that met in one province, and where a
+militia was disbanded). A panel on the right lists the
 players (character, kingdom, centres, units, capital) and their statuses.
 """
 
@@ -189,6 +191,7 @@ class ThreeKingdomsDrawing:
         last = view.get("last") or {}
         entries = list(last.get("entries") or [])
         self._orders(s, entries, colours)
+        self._retreats(s, last.get("retreats") or [])
         by_place: dict[str, list[Mapping[str, Any]]] = {}
         for p in view.get("pieces") or []:
             by_place.setdefault(str(p["at"]), []).append(p)
@@ -213,6 +216,25 @@ class ThreeKingdomsDrawing:
                             ring=FAILED)
         self._panel(s, view, colours, w)
         return s
+
+    def _retreats(self, s: Scene, retreats: Sequence[Mapping[str, Any]]) -> None:
+        # The retreat phase after the campaign: each retreat an orange arrow
+        # from beside the province the piece was dislodged from; a red cross
+        # where two retreats into one province destroyed each other, and on
+        # the spot of a piece disbanded.
+        for r in retreats:
+            at, to = str(r["from"]), r.get("to")
+            if at not in self.provinces:
+                continue
+            x, y = self.where(at)
+            beside = (x + 22, y - 24)  # where the dislodged pieces stood
+            if to is None or str(to) not in self.provinces:
+                s.cross(beside, 12)
+                continue
+            end = self.where(str(to))
+            s.arrow([beside, end], RETREAT, 3.5, head=12, shorten=UNIT + 2)
+            if r.get("result") == "destroyed":
+                s.cross(toward(beside, end, 0.55), 12)
 
     def _orders(self, s: Scene, entries: Sequence[Mapping[str, Any]],
                 colours: Mapping[str, str]) -> None:

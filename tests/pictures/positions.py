@@ -37,8 +37,15 @@ ORDERS: dict[str, dict[str, list[str]]] = {
 def three_kingdoms() -> dict[str, Any]:
     """Three Kingdoms, six players, after a first campaign with moves, a
     bounce (29 and 35 into 24), supports (one holding) and a militia
-    dislodged from 5 by Shu's army and leader, waiting to retreat."""
+    dislodged from 5 by Shu's army and leader, waiting to retreat: the
+    public view of :func:`dislodged_three_kingdoms`."""
     from games.three_kingdoms import GAME
+
+    return dict(GAME.view(dislodged_three_kingdoms(), None))
+
+
+def dislodged_three_kingdoms() -> dict[str, Any]:
+    """The state behind :func:`three_kingdoms`."""
     from tests.three_kingdoms.helpers import play
     from tests.three_kingdoms.helpers import position as tk_position
 
@@ -57,7 +64,7 @@ def three_kingdoms() -> dict[str, Any]:
         "Player5": ["A37->20", "M35->24"],
         "Player6": ["A39->22", "L39 S A39->22"],
     })
-    return dict(GAME.view(state, None))
+    return state
 
 
 #: Conflict of Alliances: the lines of the known position, (side, line) in turn.

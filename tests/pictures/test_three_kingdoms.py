@@ -56,3 +56,37 @@ def test_the_campaign_is_drawn_moves_supports_bounces_and_the_dislodged() -> Non
     assert svg.count('stroke="#d00000"') - bare.count('stroke="#d00000"') == 2 * 2 + 1
     # and its retreats (12, 13) dotted
     assert svg.count('stroke-dasharray="2 5"') == 2
+
+
+def test_the_retreats_after_the_campaign_are_drawn() -> None:
+    """Rulebook ("Dislodged"): "A piece that is dislodged must retreat to an
+    adjacent province ... A militia may elect to be removed from retreat."
+    Once the retreat phase is over the picture shows each retreat as an
+    orange arrow, and a red cross where a militia was disbanded."""
+    from games.diplomacy.picture import RETREAT
+    from games.three_kingdoms import GAME
+    from tests.pictures.positions import dislodged_three_kingdoms
+    from tests.three_kingdoms.helpers import play
+
+    state = dislodged_three_kingdoms()
+    (group,) = state["dislodged"]
+    assert group["at"] == 5 and group["options"] == [12, 13]
+
+    def solid(svg: str) -> list[str]:
+        # the elements drawn in the retreat colour that are not the dotted options
+        return [e for e in svg.split("\n") if RETREAT in e and "stroke-dasharray" not in e]
+
+    before = picture("three_kingdoms", dict(GAME.view(state, None)), fmt="svg").decode()
+    assert not solid(before)
+    retreated, _ = play(state, {"Player1": ["M5->12"]})
+    view = dict(GAME.view(retreated, None))
+    assert view["last"]["retreats"] == [
+        {"player": "Player1", "piece": "M5", "from": 5, "to": 12, "result": "retreats"}]
+    svg = picture("three_kingdoms", view, fmt="svg").decode()
+    assert "stroke-dasharray=\"2 5\"" not in svg  # no piece waits to retreat
+    assert len(solid(svg)) == 2  # one arrow: its shaft and its head
+    crosses = svg.count('stroke="#d00000"')
+    disbanded, _ = play(state, {"Player1": ["M5 DISBAND"]})
+    svg = picture("three_kingdoms", dict(GAME.view(disbanded, None)), fmt="svg").decode()
+    assert not solid(svg)
+    assert svg.count('stroke="#d00000"') == crosses + 2  # a cross is two strokes

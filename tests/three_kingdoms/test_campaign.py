@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.three_kingdoms import GAME
+from judge import reports
 from judge.engine import IllegalLine
 
 from .helpers import play, position, results, texts, where
@@ -196,6 +197,11 @@ def test_retreat_leader_goes_with_its_unit() -> None:
     s3, _ = play(s2, {"Player3": [f"M7->{to}"]})
     assert where(s3)["Player3"] == f"L{to} M{to}"
     assert s3["stage"] == "campaign" and s3["campaign"] == 2
+    # The campaign's record keeps the retreats (the report's picture draws them).
+    assert s3["last"]["retreats"] == [
+        {"player": "Player3", "piece": p, "from": 7, "to": to, "result": "retreats"}
+        for p in ("M7", "L7")
+    ]
 
 
 def test_army_always_takes_a_retreat() -> None:
@@ -243,6 +249,12 @@ def test_militia_may_be_removed_and_the_leader_retreats_alone() -> None:
     s3, events = play(s2, {"Player3": ["M7 DISBAND", f"L7->{to}"]})
     assert where(s3)["Player3"] == f"L{to}"
     assert any("disbanded" in t for t in texts(events))
+    assert s3["last"]["retreats"] == [
+        {"player": "Player3", "piece": "M7", "from": 7, "to": None, "result": "disbanded"},
+        {"player": "Player3", "piece": "L7", "from": 7, "to": to, "result": "retreats"},
+    ]
+    report = reports.game_report(GAME, GAME.view(s3, "Player1"), events, "Player1", "g1")
+    assert f"RETREATS\n  Player3: M7  [disbanded]\n  Player3: L7->{to}  [retreats]\n" in report
 
 
 def test_no_retreat_destroys_and_kills_the_leader() -> None:
@@ -290,6 +302,8 @@ def test_two_retreats_into_one_province_destroy_both() -> None:
     s3, events = play(s2, {"Player3": ["A7->19", "M14->19"]})
     assert "Player3" not in where(s3)
     assert sum("retreats collide" in t for t in texts(events)) == 2
+    assert sorted((r["piece"], r["to"], r["result"]) for r in s3["last"]["retreats"]) == [
+        ("A7", 19, "destroyed"), ("M14", 19, "destroyed")]
 
 
 def test_heroic_escape_is_off_by_default_and_a_leader_alone_dies_without_retreat() -> None:
