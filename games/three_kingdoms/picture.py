@@ -14,8 +14,8 @@ last campaign's orders (``view["last"]``) are drawn over the position: moves
 as arrows, supports as dashed lines to the middle of the supported move (or
 to the piece they hold), a red cross on a bounced or void move and on a cut
 or void support; dislodged pieces stand beside their province ringed in red,
-with dotted lines to where they may retreat; once they have, orange arrows
-show the retreats (a red cross on two that met in one province, and where a
+with dotted lines to where they may retreat; once they have, dashed orange
+arrows show the retreats (a red cross on two that met in one province, and where a
 militia was disbanded). A panel on the right lists the
 players (character, kingdom, centres, units, capital) and their statuses.
 """
@@ -205,8 +205,7 @@ class ThreeKingdomsDrawing:
             n = str(group["at"])
             if n not in self.provinces:
                 continue
-            x, y = self.where(n)
-            beside = (x + 22, y - 24)
+            beside = self._beside(n)
             for o in group.get("options") or []:
                 if str(o) in self.provinces:
                     s.line([beside, self.where(o)], RETREAT, 2.0, dash="2 5")
@@ -217,23 +216,27 @@ class ThreeKingdomsDrawing:
         self._panel(s, view, colours, w)
         return s
 
+    def _beside(self, n: str) -> Point:
+        """Where pieces dislodged from province ``n`` stand (beside its point)."""
+        x, y = self.where(n)
+        return (x + 22, y - 24)
+
     def _retreats(self, s: Scene, retreats: Sequence[Mapping[str, Any]]) -> None:
-        # The retreat phase after the campaign: each retreat an orange arrow
-        # from beside the province the piece was dislodged from; a red cross
-        # where two retreats into one province destroyed each other, and on
-        # the spot of a piece disbanded.
+        # The retreat phase after the campaign: each retreat a dashed orange
+        # arrow (dashed: Wu's second colour is an orange too) from where the
+        # piece stood dislodged; a red cross where two retreats into one
+        # province destroyed each other, and on the spot of a piece disbanded.
         for r in retreats:
-            at, to = str(r["from"]), r.get("to")
+            at, to = str(r["from"]), r["to"]
             if at not in self.provinces:
                 continue
-            x, y = self.where(at)
-            beside = (x + 22, y - 24)  # where the dislodged pieces stood
-            if to is None or str(to) not in self.provinces:
+            beside = self._beside(at)
+            if to is None:
                 s.cross(beside, 12)
                 continue
             end = self.where(str(to))
-            s.arrow([beside, end], RETREAT, 3.5, head=12, shorten=UNIT + 2)
-            if r.get("result") == "destroyed":
+            s.arrow([beside, end], RETREAT, 3.0, head=12, dash="6 4", shorten=UNIT + 2)
+            if r["result"] == "destroyed":
                 s.cross(toward(beside, end, 0.55), 12)
 
     def _orders(self, s: Scene, entries: Sequence[Mapping[str, Any]],

@@ -61,8 +61,8 @@ def test_the_campaign_is_drawn_moves_supports_bounces_and_the_dislodged() -> Non
 def test_the_retreats_after_the_campaign_are_drawn() -> None:
     """Rulebook ("Dislodged"): "A piece that is dislodged must retreat to an
     adjacent province ... A militia may elect to be removed from retreat."
-    Once the retreat phase is over the picture shows each retreat as an
-    orange arrow, and a red cross where a militia was disbanded."""
+    Once the retreat phase is over the picture shows each retreat as a
+    dashed orange arrow, and a red cross where a militia was disbanded."""
     from games.diplomacy.picture import RETREAT
     from games.three_kingdoms import GAME
     from tests.pictures.positions import dislodged_three_kingdoms
@@ -74,7 +74,7 @@ def test_the_retreats_after_the_campaign_are_drawn() -> None:
 
     def solid(svg: str) -> list[str]:
         # the elements drawn in the retreat colour that are not the dotted options
-        return [e for e in svg.split("\n") if RETREAT in e and "stroke-dasharray" not in e]
+        return [e for e in svg.split("\n") if RETREAT in e and 'dasharray="2 5"' not in e]
 
     before = picture("three_kingdoms", dict(GAME.view(state, None)), fmt="svg").decode()
     assert not solid(before)
@@ -84,7 +84,8 @@ def test_the_retreats_after_the_campaign_are_drawn() -> None:
         {"player": "Player1", "piece": "M5", "from": 5, "to": 12, "result": "retreats"}]
     svg = picture("three_kingdoms", view, fmt="svg").decode()
     assert "stroke-dasharray=\"2 5\"" not in svg  # no piece waits to retreat
-    assert len(solid(svg)) == 2  # one arrow: its shaft and its head
+    shaft, head = solid(svg)  # one arrow, its shaft dashed
+    assert 'stroke-dasharray="6 4"' in shaft and f'fill="{RETREAT}"' in head
     crosses = svg.count('stroke="#d00000"')
     disbanded, _ = play(state, {"Player1": ["M5 DISBAND"]})
     svg = picture("three_kingdoms", dict(GAME.view(disbanded, None)), fmt="svg").decode()
