@@ -146,6 +146,11 @@ class DipMap:
     """Order lines already read on this map, by (line, phase kind): a line is
     parsed once however many documents or mails repeat it
     (:func:`games.diplomacy.orders.read_order`)."""
+    spellings: dict[bool, tuple[list[str], list[str], dict[str, list[str]]]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    """Upper case or not -> power names, location texts and unit texts by
+    index in that spelling (:mod:`games.diplomacy.serial`)."""
     provinces_read: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
     """Province texts already read (``"STP"``, ``"Paris"``) -> province index:
     :func:`games.diplomacy.serial.read_province`."""

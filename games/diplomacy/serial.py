@@ -20,28 +20,25 @@ from .phases import Position
 
 def _spelling(dm: DipMap, upper: bool) -> tuple[list[str], list[str]]:
     """Power names and location texts by index, in one spelling, built once per map."""
-    found = _spellings(dm, upper)
-    return found[1], found[2]
+    powers, locs, _ = _spellings(dm, upper)
+    return powers, locs
 
 
-def _spellings(dm: DipMap, upper: bool) -> _Spelling:
-    key = (id(dm), upper)
-    found = _SPELLINGS.get(key)
-    if found is None or found[0] is not dm:
+def _spellings(dm: DipMap, upper: bool) -> tuple[list[str], list[str], dict[str, list[str]]]:
+    """Power names, location texts and unit texts by index in one spelling,
+    kept on the map (``DipMap.spellings``)."""
+    found = dm.spellings.get(upper)
+    if found is None:
         powers = [pw.name.upper() if upper else pw.name for pw in dm.powers]
         locs = [loc.text.upper() if upper else loc.text for loc in dm.locations]
         units = {t: [f"{t} {text}" for text in locs] for t in ("A", "F")}
-        found = _SPELLINGS[key] = (dm, powers, locs, units)
+        found = dm.spellings[upper] = (powers, locs, units)
     return found
 
 
 def unit_texts(dm: DipMap, upper: bool) -> dict[str, list[str]]:
     """Unit type -> the text of such a unit by location (``"F STP/SC"``), built once per map."""
-    return _spellings(dm, upper)[3]
-
-
-_Spelling = tuple[DipMap, list[str], list[str], dict[str, list[str]]]
-_SPELLINGS: dict[tuple[int, bool], _Spelling] = {}
+    return _spellings(dm, upper)[2]
 
 
 def power_name(dm: DipMap, idx: int, upper: bool) -> str:
@@ -237,7 +234,7 @@ def read_dislodged(dm: DipMap, raw: Any, board: Board) -> dict[int, Dislodged]:
 
 
 def write_units(dm: DipMap, board: Board, upper: bool) -> dict[str, list[str]]:
-    _, powers, _, texts = _spellings(dm, upper)
+    powers, _, texts = _spellings(dm, upper)
     out: dict[str, list[str]] = {name: [] for name in powers}
     units = board.units
     for prov in sorted(units, key=dm.rank.__getitem__):

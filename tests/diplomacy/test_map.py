@@ -75,14 +75,14 @@ def test_what_a_map_has_read_stays_with_that_map() -> None:
     never in a table shared by maps (where a map built later could be taken
     for one gone)."""
     other = build_map(_raw())
-    assert other.provinces_read == {} and other.convoy_fleets == {}
+    assert other.provinces_read == {} and other.convoy_fleets == {} and other.spellings == {}
     GAME.adjudicate_json({
         "game": "classic", "phase": "S1901M",
         "units": {"ENGLAND": ["A LON", "F NTH"]}, "centers": {"ENGLAND": ["LON"]},
         "orders": {"ENGLAND": ["A LON - NWY VIA", "F NTH C A LON - NWY"]},
     })
-    assert "LON" in DM.provinces_read and DM.convoy_fleets
-    assert other.provinces_read == {} and other.convoy_fleets == {}
+    assert "LON" in DM.provinces_read and DM.convoy_fleets and DM.spellings[True]
+    assert other.provinces_read == {} and other.convoy_fleets == {} and other.spellings == {}
 
 
 def test_disputed_looking_borders_follow_the_board() -> None:
