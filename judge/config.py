@@ -59,6 +59,10 @@ creates_per_day = 3
 press_per_hour = 30
 press_recipients_per_mail = 20
 strangers_per_hour = 30
+# The budget of one mail: seconds and megabytes its handling may take; a
+# mail beyond it is moved to Failed and the cycle goes on (0: no limit).
+mail_seconds = 60
+mail_memory_mb = 1024
 
 # The public pages (judge publish): with dir set, `judge serve` writes them
 # there after each cycle that moved a game on; maps as "svg" or "png".
@@ -110,6 +114,10 @@ class Config:
     press_per_hour: int = 30
     press_recipients_per_mail: int = 20
     strangers_per_hour: int = 30
+    mail_seconds: float = 60.0
+    """Seconds one mail's handling may take (judge.budget)."""
+    mail_memory_mb: int = 1024
+    """Megabytes of memory one mail's handling may add (judge.budget)."""
     settings: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_SETTINGS))
     publish_dir: str = ""
     """Where the daemon writes the public pages ("": it does not)."""
@@ -191,6 +199,8 @@ def load(home: Path) -> Config:
         press_per_hour=int(limits.get("press_per_hour", 30)),
         press_recipients_per_mail=int(limits.get("press_recipients_per_mail", 20)),
         strangers_per_hour=int(limits.get("strangers_per_hour", 30)),
+        mail_seconds=float(limits.get("mail_seconds", 60)),
+        mail_memory_mb=int(limits.get("mail_memory_mb", 1024)),
         settings=settings,
         publish_dir=str(raw.get("publish", {}).get("dir", "")),
         publish_pictures=str(raw.get("publish", {}).get("pictures", "svg")),

@@ -1159,11 +1159,12 @@ class InboundTransport(Protocol):
     """Where new mail comes from. ``fetch`` yields ``(key, raw)`` of every
     message not yet passed to ``done``; keys are stable, so a message fetched
     twice (after a crash before ``done``) carries the same key and the
-    caller dedupes it."""
+    caller dedupes it. A message that cannot be read comes as ``(key,
+    error)``: the caller sets it aside with ``done(key, ok=False)``."""
 
     name: str
 
-    def fetch(self) -> Iterator[tuple[str, bytes]]: ...
+    def fetch(self) -> Iterator[tuple[str, bytes | OSError]]: ...
 
     def done(self, key: str, ok: bool) -> None:
         """Move ``key`` out of the new mail: to Processed (``ok``) or Failed."""
@@ -1186,6 +1187,11 @@ class MaildirInbound:
     a single rename, so a crash leaves the message either still new (fetched
     again next time) or moved, never both or neither. A message that carries
     a token is kept with its tokens masked (:func:`judge.redact.redact_raw`).
+
+    A file that cannot be read (an I/O error, a mode that forbids it, a
+    folder where a message should be) is yielded with its error instead of
+    its bytes, and ``done(key, ok=False)`` moves it to ``.Failed`` as it is:
+    it never blocks the messages behind it.
     """
 
     name = "maildir"
@@ -1214,7 +1220,10 @@ class MaildirInbound:
             except FileNotFoundError:
                 continue
             for entry in entries:
-                if entry.name.startswith(".") or not entry.is_file():
+                # A folder or a special file in new/ is no message, but it
+                # is set aside like one that cannot be read (a symbolic
+                # link is read like any file).
+                if entry.name.startswith("."):
                     continue
                 key = entry.name.split(self._colon, 1)[0]
                 match = _MAILDIR_TIME.match(entry.name)
@@ -1228,32 +1237,41 @@ class MaildirInbound:
         found.sort()
         return found
 
-    def fetch(self) -> Iterator[tuple[str, bytes]]:
+    def fetch(self) -> Iterator[tuple[str, bytes | OSError]]:
         """Every message still new, oldest first. A message that vanishes
-        while we look (another reader took it) is skipped."""
+        while we look (another reader took it) is skipped; one that cannot
+        be read comes with its error (see the class docstring)."""
         self._seen = {}
         for _, key, path in self._new_files():
+            item: bytes | OSError
             try:
-                raw = path.read_bytes()
+                item = path.read_bytes()
             except FileNotFoundError:
                 continue
+            except OSError as exc:
+                item = exc
             self._seen[key] = path
-            yield key, raw
+            yield key, item
 
-    def done(self, key: str, ok: bool) -> None:
-        """Move message ``key`` to ``.Processed`` (``ok``) or ``.Failed``.
+    def done(self, key: str, ok: bool, *, redact: bool = True) -> None:
+        """Move message ``key`` to ``.Processed`` (``ok``) or ``.Failed``,
+        its tokens masked (unless not ``redact``: kept as it came). A file
+        that cannot be read is moved as it is.
 
         Calling it again for a message already moved does nothing; a key that
         is in none of the folders raises KeyError."""
         target = self._folder("Processed" if ok else "Failed")
         known = self._seen.pop(key, None)
-        candidates = ([(key, known)] if known is not None and known.exists()
+        candidates = ([(key, known)] if known is not None and os.path.lexists(known)
                       else [(found, path) for _, found, path in self._new_files()])
         for found, path in candidates:
             if found == key:
                 final = target / "cur" / f"{key}{self._colon}2,S"
-                raw = path.read_bytes()
-                kept = redact_raw(raw)
+                try:
+                    raw = path.read_bytes() if redact else b""
+                except OSError:  # unreadable: nothing of it can be read, or masked
+                    raw = b""
+                kept = redact_raw(raw) if raw else raw
                 if kept != raw:
                     # The kept copy has its tokens masked: written whole under
                     # tmp/, renamed into place, then the original removed (a

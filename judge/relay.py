@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from judge import bounces, scheduler
 from judge.mailout import PermanentFailure, ServerUnavailable, TemporaryFailure
-from judge.store import is_busy
+from judge.store import is_fault
 
 if TYPE_CHECKING:
     from judge.service import Judge
@@ -134,7 +134,7 @@ class Relay:
         under its own Message-ID, which mail clients fold into one).
 
         Every mail is claimed before it is sent (see the module docstring).
-        A busy database (``sqlite3.OperationalError``, :func:`is_busy`)
+        A busy database (``sqlite3.OperationalError``, :func:`judge.store.is_busy`)
         propagates: nothing more starts, and what was sent but not recorded
         is recorded at the next pass, not sent again."""
         sent: list[str] = []
@@ -297,7 +297,7 @@ class Relay:
                 for mrow, failure in outcomes:
                     self._relayed(mrow, failure, sent, reached=True)
         except Exception as exc:
-            if is_busy(exc):
+            if is_fault(exc):  # busy, or a full disk: recorded at the next pass
                 for mrow, failure in outcomes:
                     self.unrecorded[mrow["id"]] = (mrow, failure)
             raise

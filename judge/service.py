@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from judge import adjudicator as adj
+from judge import aside, budget, mailconfig, notify, pipeline, redact, registry, reports, scheduler
 from judge import config as cfg
-from judge import mailconfig, notify, pipeline, redact, registry, reports, scheduler
 from judge.commands import gm as gm_commands
 from judge.commands import league as league_commands
 from judge.commands import setup
 from judge.engine import Game
-from judge.mailin import InboundTransport, IncomingMail, Limits, parse_mail
+from judge.mailin import InboundTransport, IncomingMail, Limits, MaildirInbound, parse_mail
 from judge.mailout import (
     Attachment,
     BackgroundOutbound,
@@ -38,7 +38,7 @@ from judge.mailout import (
 from judge.relay import RELAY_WINDOW, Relay
 from judge.rng import Draw, VerifyError, commitment, new_seed, recompute
 from judge.session import CommandError, Loaded, Workspace, seats_for
-from judge.store import Store, is_busy, load_token_key
+from judge.store import Store, is_fault, load_token_key
 
 __all__ = ["RELAY_WINDOW", "CommandError", "Crash", "Judge"]
 
@@ -337,13 +337,6 @@ class Judge:
         self.store.use("stranger", address, scheduler.iso(now))
         return True
 
-    def _record_failure(self, key: str, raw: bytes, exc: Exception) -> None:
-        """A mail the judge could not handle: nothing of it was applied (its
-        transaction rolled back); record it so the operator sees it."""
-        mail = parse_mail(raw, Limits(self.config.max_bytes, self.config.max_lines))
-        with self.store.atomic():
-            self.record(mail, key, "failed", f"{type(exc).__name__}: {exc}"[:500])
-
     # ================================================================== replay
 
     def rebuild(self, name: str, *, full: bool = True) -> adj.Table:
@@ -492,11 +485,13 @@ class Judge:
         """One full cycle: read mail, run what is due, relay the outbox.
 
         A busy database (another process holds the write lock past the busy
-        timeout, :func:`judge.store.is_busy`) makes the part it hit wait for
-        the next cycle: the mail stays where it is, deadlines stay due, the
-        outbox keeps its mail; one warning and one line say what waited."""
+        timeout, :func:`judge.store.is_busy`), or a fault of the database or
+        its disk (full, an I/O error, read-only: :func:`judge.store.is_fault`),
+        makes the part it hit wait for the next cycle while the other parts
+        go on: the mail stays where it is, deadlines stay due, the outbox
+        keeps its mail; one warning and one line say what waited and why."""
         lines: list[str] = []
-        waited: list[str] = []
+        waited: dict[str, list[str]] = {}
         self.relayer.down = False
         self.cycling = True
         try:
@@ -506,22 +501,34 @@ class Judge:
                 try:
                     step()
                 except Exception as exc:
-                    if not is_busy(exc):
+                    why = is_fault(exc)
+                    if not why:
                         raise
-                    waited.append(part)
+                    self._rollback()
+                    waited.setdefault(why, []).append(part)
             try:
                 self.prune()
             except Exception as exc:
-                if not is_busy(exc):
+                if not is_fault(exc):
                     raise
+                self._rollback()
         finally:
             self.cycling = False
-        if waited:
-            line = (f"database busy (another process holds its write lock): "
-                    f"{', '.join(waited)} waited for the next cycle")  # fmt: skip
+        for why, parts in waited.items():
+            line = f"{why}: {', '.join(parts)} waited for the next cycle"
             log.warning("%s", line)
             lines.append(line)
         return lines
+
+    def _rollback(self) -> None:
+        """End a transaction a fault left open (SQLite may keep one after an
+        I/O error or a full disk), so that the next work starts clean."""
+        conn = self.store.db.conn
+        if conn.in_transaction:
+            try:
+                conn.execute("ROLLBACK")
+            except Exception as exc:
+                log.warning("could not roll back after a database fault: %s", exc)
 
     def prune(self, *, every: timedelta = timedelta(hours=1)) -> int:
         """At most once per ``every``: delete what the outbox keeps of mail
@@ -554,26 +561,44 @@ class Judge:
                 return
 
     def _read_batch(self, lines: list[str]) -> int:
-        """One look at the inbox: handle what it holds; return how many mails."""
+        """One look at the inbox: handle what it holds; return how many mails.
+
+        Each mail is handled within its budget (:mod:`judge.budget`). One
+        that runs over it, fails unexpectedly or cannot be read is set
+        aside (:meth:`_set_aside`) and the next one is handled. A fault of
+        the database or its disk (:func:`judge.store.is_fault`) is no fault
+        of the mail: it stays where it is and the reading stops."""
         mails = self.inbound.fetch()
         count = 0
         try:
             for key, raw in mails:
                 count += 1
+                if isinstance(raw, OSError):
+                    self._set_aside(key, b"", f"the file cannot be read: {raw}", lines)
+                    continue
+                line = ""
+                reason = ""
                 try:
-                    lines.append(self.handle(key, raw))
+                    with budget.mail_budget(self.config.mail_seconds, self._memory_budget):
+                        line = self.handle(key, raw)
                 except Crash:
                     raise
+                except budget.OverBudget as exc:
+                    reason = str(exc)
+                except MemoryError:
+                    reason = (f"its handling needed more than {self.config.mail_memory_mb} MB "
+                              "of memory (limits.mail_memory_mb)")
                 except Exception as exc:  # a bug must not stop the judge
-                    if is_busy(exc):
+                    if is_fault(exc):
                         raise
                     log.exception("failed to handle %s", key)
-                    self._record_failure(key, raw, exc)  # busy: the mail waits too
-                    lines.append(f"{key}: failed: {exc}")
-                    self.inbound.done(key, ok=False)
+                    reason = f"{type(exc).__name__}: {exc}"
+                if not line:  # (a time budget that ran out after the commit is no failure)
+                    self._set_aside(key, raw, reason, lines)
                     continue
+                lines.append(line)
                 self.fault("before-move")
-                self.inbound.done(key, ok=True)
+                self._move(key, ok=True)
                 if self.background is not None:
                     self.relay(wait=False)  # the acknowledgement leaves while we go on
         finally:
@@ -581,3 +606,40 @@ class Judge:
             if closing is not None:
                 closing()
         return count
+
+    @property
+    def _memory_budget(self) -> int:
+        return self.config.mail_memory_mb * 1024 * 1024
+
+    def _set_aside(self, key: str, raw: bytes, reason: str, lines: list[str]) -> None:
+        """Record a mail the judge could not handle (nothing of it was
+        applied: its transaction rolled back) as failed, with ``reason``,
+        and move it to Failed. Read from its first header lines only (the
+        whole of it may be what costs too much)."""
+        if self.store.db.conn.in_transaction:  # a budget that ran out in a rollback
+            self.store.db.conn.execute("ROLLBACK")
+        reason = redact.mask_secrets(reason)[:500]
+        log.error("mail %s set aside (Failed): %s", key, reason)
+        with self.store.atomic():
+            self.record(aside.headers_only(raw), key, "failed", reason)
+        lines.append(f"{key}: failed: {reason}")
+        self._move(key, ok=False)
+
+    def _move(self, key: str, ok: bool) -> None:
+        """Move a handled mail out of the inbox, within a mail's budget; a
+        mail whose kept copy cannot be masked within it (or at all) is
+        moved as it came, and the log says so."""
+        try:
+            with budget.mail_budget(self.config.mail_seconds, self._memory_budget):
+                self.inbound.done(key, ok)
+            return
+        except Crash:
+            raise
+        except (budget.OverBudget, Exception) as exc:
+            if isinstance(exc, Exception) and is_fault(exc):
+                raise
+            if not isinstance(self.inbound, MaildirInbound):
+                raise
+            log.warning("mail %s: its kept copy could not be masked (%s); moved as it came, "
+                        "so it may hold a token in clear", key, exc)
+        self.inbound.done(key, ok, redact=False)

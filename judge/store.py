@@ -12,6 +12,7 @@ draw); it never leaves the database before the game ends.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import hmac
 import json
@@ -424,6 +425,37 @@ def is_busy(exc: BaseException) -> bool:
     return "database is locked" in text or "database table is locked" in text
 
 
+#: SQLite's primary result codes of a fault of the disk or the file rather
+#: than of the work: read-only (8), I/O error (10), corrupt (11), disk full
+#: (13), cannot open (14), locking protocol (15), not a database (26).
+_SQLITE_FAULTS = frozenset({8, 10, 11, 13, 14, 15, 26})
+#: The same faults where the operating system reports them.
+_OS_FAULTS = frozenset({errno.ENOSPC, errno.EIO, errno.EROFS, errno.EDQUOT})
+
+
+def is_fault(exc: BaseException) -> str:
+    """Why ``exc`` is a fault of the database or the disk under it (full, an
+    I/O error, read-only, damaged; or busy, :func:`is_busy`), in words, or
+    ``""`` when it is not: such a fault is no fault of the mail being
+    handled, which waits for a later cycle. A constraint or any other error
+    is the work's own."""
+    if is_busy(exc):
+        return "database busy (another process holds its write lock)"
+    if isinstance(exc, sqlite3.IntegrityError):
+        return ""
+    if isinstance(exc, sqlite3.OperationalError | sqlite3.DatabaseError):
+        code = getattr(exc, "sqlite_errorcode", None)
+        text = str(exc).lower()
+        if (isinstance(code, int) and code & 0xFF in _SQLITE_FAULTS) or any(
+                words in text for words in ("disk is full", "disk i/o error", "readonly",
+                                            "malformed", "not a database", "unable to open")):
+            return f"database fault ({exc})"
+        return ""
+    if isinstance(exc, OSError) and exc.errno in _OS_FAULTS:
+        return f"disk fault ({exc.strerror or exc})"
+    return ""
+
+
 def load_token_key(path: Path) -> bytes:
     """The home's token key (32 random bytes, made on first use), in a file
     only its owner may read: it keys the tags of known tokens
@@ -670,8 +702,8 @@ class Store:
             self._write("insert or replace into token_tags (token_hash, tag) values (?, ?)",
                         [stored, self._tag(stored, token)])
         except sqlite3.OperationalError as exc:
-            if not is_busy(exc):
-                raise  # busy: recorded at the next match
+            if not is_fault(exc):
+                raise  # busy or full: recorded at the next match
         return True
 
     def prune_token_tags(self) -> int:
