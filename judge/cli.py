@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -113,16 +114,19 @@ def init(ctx: click.Context, home_opt: str | None, address: str | None, imap_url
         config = cfg.load(home)
     except cfg.ConfigError as exc:
         raise click.ClickException(str(exc)) from exc
-    if imap_url or smtp_url:
+    if not config.db_path.exists():  # init alone makes a database where one was
         Store.open(config.db_path).close()
+    if imap_url or smtp_url:
         envs = [e for e, u in ((imap_password_env, imap_url), (smtp_password_env, smtp_url))
                 if u and "@" in u.split("//", 1)[-1]]
         click.echo(f"wrote {path} and {config.db_path}"
                    + (f"; put the passwords into {' and '.join(envs)}" if envs else "")
                    + ", then run `judge check-mail`")
         return
-    judge = Judge.open(home)
-    judge.close()
+    try:
+        Judge.open(home).close()
+    except cfg.ConfigError as exc:
+        raise click.ClickException(str(exc)) from exc
     click.echo(f"wrote {path} and {home / 'judge.db'}; players write to the Maildir "
                f"{home / 'mail' / 'in'}")
 
@@ -614,6 +618,66 @@ def publish(ctx: click.Context, folder: str | None, pictures: str | None, force:
         click.echo(done.line(target))
     finally:
         judge.close()
+
+
+@main.command("backup")
+@click.argument("file", metavar="FILE", type=click.Path(dir_okay=False, path_type=Path))
+@click.pass_context
+def backup_cmd(ctx: click.Context, file: Path) -> None:
+    """Write a backup of the database (an online, consistent copy, safe
+    while the judge serves) and the home's token.key into one FILE,
+    readable by its owner only.
+
+    \b
+    Example:
+      judge backup /var/backups/judge/judge-$(date +%F-%H%M).tar
+    """
+    from judge import backup
+
+    try:
+        config = cfg.load(_home(ctx))
+        backup.check_database(config.db_path, config.home)
+        if not config.db_path.exists():
+            raise click.ClickException(f"{config.db_path}: no database to back up")
+        made = backup.backup(config.db_path, config.home, file)
+    except cfg.ConfigError as exc:
+        raise click.ClickException(str(exc)) from exc
+    except (OSError, sqlite3.Error) as exc:
+        raise click.ClickException(f"the backup to {file} failed: {exc}") from exc
+    click.echo(f"wrote {file}: the database as of {made.made.isoformat()} "
+               f"(schema {made.schema}) and token.key")
+
+
+@main.command("restore")
+@click.argument("file", metavar="FILE",
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--extend-hours", default=24.0, show_default=True,
+              help="Deadlines that passed since the backup, or fall sooner, move this far "
+                   "from now, so players can send again what was undone.")
+@click.pass_context
+def restore_cmd(ctx: click.Context, file: Path, extend_hours: float) -> None:
+    """Put the backup FILE in place of the database (the judge must be
+    stopped; the database replaced is kept beside it, renamed), and carry
+    on from it: everything done after the backup is undone, and every seat
+    and GM of a running game, and everyone written to since, is told to
+    send again what they sent since.
+
+    \b
+    Example:
+      systemctl stop judge
+      judge restore /var/backups/judge/judge-2026-03-01-0300.tar
+      systemctl start judge
+    """
+    from judge import backup, daemon
+
+    home = _home(ctx)
+    try:
+        cfg.load(home)
+        with daemon.HomeLock(home):
+            for line in backup.restore(home, file, extend_hours=extend_hours):
+                click.echo(line)
+    except (cfg.ConfigError, daemon.HomeLocked) as exc:
+        raise click.ClickException(str(exc)) from exc
 
 
 @main.command()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import sqlite3
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
@@ -20,7 +21,18 @@ from pathlib import Path
 from typing import Any
 
 from judge import adjudicator as adj
-from judge import aside, budget, mailconfig, notify, pipeline, redact, registry, reports, scheduler
+from judge import (
+    aside,
+    backup,
+    budget,
+    mailconfig,
+    notify,
+    pipeline,
+    redact,
+    registry,
+    reports,
+    scheduler,
+)
 from judge import config as cfg
 from judge.commands import gm as gm_commands
 from judge.commands import league as league_commands
@@ -130,7 +142,11 @@ class Judge:
     @classmethod
     def open(cls, home: Path, now: Callable[[], datetime] = utcnow) -> Judge:
         config = cfg.load(home)
-        store = Store.open(config.db_path)
+        backup.check_database(config.db_path, config.home)  # never a new one in its place
+        try:
+            store = Store.open(config.db_path)
+        except sqlite3.DatabaseError as exc:
+            raise backup.damaged(config.db_path, exc, config.home) from exc
         try:  # the token key, and the transports the config names: Maildir, stdout, IMAP, SMTP
             store.token_key = load_token_key(config.home / TOKEN_KEY_FILE)
             inbound = mailconfig.open_inbound(config, store)
