@@ -368,15 +368,37 @@ def _load_manifest(folder: Path) -> dict[str, Any]:
     return raw
 
 
+def _own_folder(folder: Path, parts: Sequence[str]) -> Path:
+    """``folder/<parts>`` as real folders: a symbolic link in the way (one
+    that leads anywhere, or nowhere) is removed and a folder made in its
+    place, so that the site is never written through a link, and a dangling
+    one stops nothing."""
+    path = folder
+    for part in parts:
+        path = path / part
+        if path.is_symlink():
+            log.warning("publish: %s is a symbolic link; replaced by a folder (the site is "
+                        "written only inside %s)", path, folder)
+            path.unlink()
+        path.mkdir(exist_ok=True)
+    return path
+
+
 def _write(folder: Path, rel: str, data: bytes) -> bool:
-    """Write ``data`` to ``folder/rel`` atomically unless it holds those bytes."""
+    """Write ``data`` to ``folder/rel`` atomically unless it holds those
+    bytes. Nothing is read or written through a symbolic link: a link at
+    ``rel`` or on the way to it is replaced (:func:`_own_folder`)."""
+    parts = Path(rel).parts
+    if not parts or Path(rel).is_absolute() or ".." in parts:
+        raise ValueError(f"not a path inside the site: {rel!r}")
     path = folder / rel
+    linked = any(folder.joinpath(*parts[:i]).is_symlink() for i in range(1, len(parts) + 1))
     try:
-        if path.read_bytes() == data:
+        if not linked and path.read_bytes() == data:
             return False
     except OSError:
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _own_folder(folder, parts[:-1])
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
     try:
         with os.fdopen(fd, "wb") as out:
