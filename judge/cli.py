@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -632,6 +631,8 @@ def backup_cmd(ctx: click.Context, file: Path) -> None:
     Example:
       judge backup /var/backups/judge/judge-$(date +%F-%H%M).tar
     """
+    import sqlite3
+
     from judge import backup
 
     try:

@@ -213,7 +213,14 @@ def read_dislodged(dm: DipMap, raw: Any, board: Board) -> dict[int, Dislodged]:
                         ok = loc in adj
                     if not ok:
                         raise ValueError(f"dislodged {text!r}: cannot retreat to {r!r}")
-                    opts.append(loc)
+                    # The board decides, whatever the hint says: a unit
+                    # retreats only to a vacant province, and never to the one
+                    # its attacker came from (DATC 6.H.5); a retreat ordered
+                    # there is void and the unit is disbanded, as in MILA's
+                    # engine.
+                    there = dm.locations[loc].province
+                    if board.at(there) is None and (by_convoy or there != attacker):
+                        opts.append(loc)
                 retreats = tuple(opts)
             else:
                 cands = dm.army_adj[prov] if unit.type == "A" else dm.fleet_adj[unit.loc]
