@@ -3,14 +3,16 @@
 A mail is set aside because reading it cost too much, failed, or was not
 possible at all: so it is never read again in full for the record. Only the
 first :data:`HEAD_BYTES` of its header section are looked at, without
-decoding: the Message-ID, the From address and the Subject as they were
-sent, each cut short.
+decoding beyond the Subject's encoded words: the Message-ID, the From
+address, the Subject and the Date, each cut short.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
+from email.header import decode_header, make_header
 from email.parser import BytesHeaderParser
 from email.policy import compat32
 
@@ -37,10 +39,12 @@ def headers_only(raw: bytes) -> IncomingMail:
     head = raw[:end.start() + 1] if end else raw[:HEAD_BYTES]
     try:
         msg = BytesHeaderParser(policy=compat32).parsebytes(head)
-        message_id, sender, subject = (_field(msg.get(n)) for n in
-                                       ("Message-ID", "From", "Subject"))
+        message_id, sender, subject, date = (_field(msg.get(n)) for n in
+                                             ("Message-ID", "From", "Subject", "Date"))
     except Exception:  # whatever the bytes: the record carries the file's hash
-        message_id = sender = subject = ""
+        message_id = sender = subject = date = ""
+    with contextlib.suppress(Exception):  # encoded words in the 300 characters kept
+        subject = _field(make_header(decode_header(subject)))
     found = _MSGID.search(message_id)
     digest = hashlib.sha256(raw).hexdigest()
     address = _ADDR.search(sender.rsplit("<", 1)[-1] if "<" in sender else sender)
@@ -51,7 +55,7 @@ def headers_only(raw: bytes) -> IncomingMail:
         reply_to="",
         return_path=None,
         subject=subject,
-        date="",
+        date=date,
         in_reply_to="",
         references=(),
         lines=(),

@@ -84,6 +84,13 @@ def kept_copy(mail: OutgoingMail) -> OutgoingMail:
     return dataclasses.replace(mail, body=body, attachments=())
 
 
+def _which(mail: IncomingMail) -> str:
+    """`` "<subject>" of <date>``, as far as the mail says them (masked, short)."""
+    subject = redact.mask_secrets(mail.subject)
+    subject = subject if len(subject) <= 80 else subject[:77] + "..."
+    return (f' "{subject}"' if subject else "") + (f" of {mail.date}" if mail.date else "")
+
+
 class Crash(Exception):
     """Raised by fault injection in tests to simulate a crash at a named step."""
 
@@ -112,6 +119,9 @@ class Judge:
         self.fresh_mail = True
         #: When the outbox and the token tags were last pruned (:meth:`prune`).
         self.pruned: datetime | None = None
+        #: Mails recorded as failed whose move to Failed has not happened yet
+        #: (a fault of the disk): moved, never handled again.
+        self._aside: set[str] = set()
 
     @property
     def outbound(self) -> OutboundTransport:
@@ -589,11 +599,16 @@ class Judge:
         try:
             for key, raw in mails:
                 count += 1
+                if key in self._aside:  # recorded as failed, not yet moved: only move it
+                    self._move(key, ok=False)
+                    self._aside.discard(key)
+                    continue
                 if isinstance(raw, OSError):
                     self._set_aside(key, b"", f"the file cannot be read: {raw}", lines)
                     continue
                 line = ""
                 reason = ""
+                told = ""
                 try:
                     with budget.mail_budget(self.config.mail_seconds, self._memory_budget):
                         line = self.handle(key, raw)
@@ -601,16 +616,20 @@ class Judge:
                     raise
                 except budget.OverBudget as exc:
                     reason = str(exc)
+                    told = "the judge could not finish reading it in the time it gives one mail"
                 except MemoryError:
                     reason = (f"its handling needed more than {self.config.mail_memory_mb} MB "
                               "of memory (limits.mail_memory_mb)")
+                    told = "reading it needed more memory than the judge gives one mail"
                 except Exception as exc:  # a bug must not stop the judge
                     if is_fault(exc):
                         raise
                     log.exception("failed to handle %s", key)
                     reason = f"{type(exc).__name__}: {exc}"
+                    told = ("the judge failed while reading it (a fault of the judge, which "
+                            "its operator can see)")
                 if not line:  # (a time budget that ran out after the commit is no failure)
-                    self._set_aside(key, raw, reason, lines)
+                    self._set_aside(key, raw, reason, lines, told)
                     continue
                 lines.append(line)
                 self.fault("before-move")
@@ -627,19 +646,32 @@ class Judge:
     def _memory_budget(self) -> int:
         return self.config.mail_memory_mb * 1024 * 1024
 
-    def _set_aside(self, key: str, raw: bytes, reason: str, lines: list[str]) -> None:
+    def _set_aside(self, key: str, raw: bytes, reason: str, lines: list[str],
+                   told: str = "") -> None:
         """Record a mail the judge could not handle (nothing of it was
         applied: its transaction rolled back) as failed, with ``reason``,
-        and move it to Failed. Read from its first header lines only (the
-        whole of it may be what costs too much)."""
-        if self.store.db.conn.in_transaction:  # a budget that ran out in a rollback
-            self.store.db.conn.execute("ROLLBACK")
+        tell its sender ``told`` (if it may get a reply), and move it to
+        Failed. Read from its first header lines only (the whole of it may
+        be what costs too much)."""
+        self._rollback()  # a budget that ran out in a rollback
         reason = redact.mask_secrets(reason)[:500]
         log.error("mail %s set aside (Failed): %s", key, reason)
+        mail = aside.headers_only(raw)
         with self.store.atomic():
-            self.record(aside.headers_only(raw), key, "failed", reason)
+            self.record(mail, key, "failed", reason)
+            if told and self.stranger_may_get_reply(mail.from_addr):
+                self.queue_mail(
+                    mail.from_addr, "Your mail was not carried out",
+                    reports.render("common/notice.txt.j2", text=(
+                        f"Your mail{_which(mail)} was not carried out: {told}.\n"
+                        "Nothing in it was done, and it will not be read again. If it "
+                        "held orders or commands, send them again in a new, plain mail; "
+                        "if this happens again, tell the judge's operator.")),
+                    "notice", in_reply_to=mail.message_id)
+        self._aside.add(key)
         lines.append(f"{key}: failed: {reason}")
         self._move(key, ok=False)
+        self._aside.discard(key)
 
     def _move(self, key: str, ok: bool) -> None:
         """Move a handled mail out of the inbox, within a mail's budget; a

@@ -106,6 +106,14 @@ def test_a_mail_over_its_time_budget_is_set_aside_and_the_cycle_goes_on(
     assert judge.store.game("g1")["phase"] != phase  # type: ignore[index]
     assert judge.store.outbox("queued") == []
     assert any("failed" in line and "limits.mail_seconds" in line for line in lines), lines
+    # Its sender is told, once, that nothing of it was done (its token masked).
+    [notice] = [m for m in post.sent() if m["Subject"] == "Your mail was not carried out"]
+    text = post.text(notice)
+    assert notice["To"] == "north@players.example"
+    assert notice["In-Reply-To"] == _message_id(slow)
+    assert "could not finish reading it in the time it gives one mail" in text
+    assert "Nothing in it was done" in text and "send them again" in text
+    assert seats.tokens["North"] not in text
     # And the judge does not come back to it.
     assert not any("failed" in line for line in judge.cycle())
     assert _status(judge, _message_id(slow)) == ["failed"]
@@ -304,3 +312,41 @@ def test_a_real_disk_limit_in_the_middle_of_a_mail_loses_nothing(
     assert f"{message_id} from north@players.example: processed" in free.stdout, free.stdout
     assert _status(judge, message_id) == ["processed"] and _acted(judge, message_id) == 1
     assert _folder(post.home) == [] and _folder(post.home, "Failed") == []
+
+
+def test_a_mail_set_aside_while_the_disk_cannot_take_it_is_not_handled_again(
+    judge: Judge, post: Post, seats: Seats, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The move to Failed meets a full disk: the mail stays where it is,
+    recorded as failed; the next cycle only moves it (one record, one
+    notice, its cost not paid twice)."""
+    real = pipeline.prepare
+    calls = {"bug": 0, "moves": 0}
+
+    def buggy(judge: Judge, mail: IncomingMail) -> pipeline.Prepared:
+        if "BUG" in mail.lines:
+            calls["bug"] += 1
+            raise RuntimeError("a bug in some stage")
+        return real(judge, mail)
+
+    monkeypatch.setattr(pipeline, "prepare", buggy)
+    done = judge.inbound.done
+
+    def full_once(key: str, ok: bool, **kw: bool) -> None:
+        if not ok:
+            calls["moves"] += 1
+            if calls["moves"] == 1:
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        done(key, ok, **kw)
+
+    monkeypatch.setattr(judge.inbound, "done", full_once)
+    bad = _bid(post, seats, "North", "BUG\n")
+    post.deliver(bad)
+    lines = judge.cycle()
+    assert any("disk fault (No space left on device): the mail" in line for line in lines)
+    assert len(_folder(post.home)) == 1 and _status(judge, _message_id(bad)) == ["failed"]
+    judge.cycle()
+    assert calls == {"bug": 1, "moves": 2}
+    assert _folder(post.home) == [] and len(_folder(post.home, "Failed")) == 1
+    assert _status(judge, _message_id(bad)) == ["failed"]
+    assert len([m for m in post.sent() if m["Subject"] == "Your mail was not carried out"]) == 1
