@@ -232,11 +232,12 @@ def _set_aside(path: Path, stamp: str) -> list[Path]:
 def _written_to_since(old_db: Path, made: datetime) -> set[str]:
     """Whom the replaced database says the judge wrote to after ``made``
     (nothing if it cannot be read: it may be why the backup is restored)."""
-    try:
-        conn = sqlite3.connect(f"file:{old_db}?mode=ro", uri=True)
+    try:  # read-write, so that closing it folds its -wal file back in and removes it
+        conn = sqlite3.connect(old_db)
     except sqlite3.Error:
         return set()
     try:
+        conn.execute("PRAGMA query_only=1")
         rows = conn.execute("select distinct to_addr from outbox where created > ?",
                             [iso(made)]).fetchall()
         return {str(r[0]) for r in rows if r[0]}
