@@ -201,3 +201,29 @@ def test_a_new_home_still_gets_its_database_on_first_start(tmp_path: Path) -> No
     Judge.open(home).close()
     assert (home / "judge.db").stat().st_size > 0
     shutil.rmtree(home)
+
+
+def test_whoever_the_judge_wrote_to_after_the_backup_is_told(
+    judge: Judge, post: Post, clock: Clock, home: Path, tmp_path: Path
+) -> None:
+    """An address the backup knows nothing of (it only asked for HELP after
+    the backup was made) hears of the restore too: the replaced database
+    says the judge wrote to it since."""
+    start_sealed(post)
+    judge.cycle()
+    backup.backup(judge.config.db_path, home, tmp_path / "b.tar", now=clock.now)
+    clock.advance(minutes=5)
+    post.send("late@players.example", "HELP\n")
+    judge.cycle()
+    judge.close()
+    lines = backup.restore(home, tmp_path / "b.tar", now=clock.now)
+    assert any("1 address(es) written to since the backup" in line for line in lines), lines
+    back = Judge.open(home, now=clock)
+    try:
+        back.cycle()
+        post = Post(back, home, clock)
+        [notice] = [m for m in post.sent() if m["To"] == "late@players.example"
+                    and m["Subject"] == "The judge was restored from a backup"]
+        assert "send it again" in post.text(notice)
+    finally:
+        back.close()
