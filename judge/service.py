@@ -62,6 +62,9 @@ GM = "GM"
 #: never in it.
 TOKEN_KEY_FILE = "token.key"
 
+#: SQLite's "out of memory" (a mail over its memory budget, inside SQLite).
+_SQLITE_NOMEM = 7
+
 #: Most looks at the inbox in one cycle (with a background relay): a steady
 #: stream of mail still lets the cycle go on to the deadlines.
 READ_ROUNDS = 10
@@ -624,10 +627,15 @@ class Judge:
                 except Exception as exc:  # a bug must not stop the judge
                     if is_fault(exc):
                         raise
-                    log.exception("failed to handle %s", key)
-                    reason = f"{type(exc).__name__}: {exc}"
-                    told = ("the judge failed while reading it (a fault of the judge, which "
-                            "its operator can see)")
+                    if getattr(exc, "sqlite_errorcode", 0) & 0xFF == _SQLITE_NOMEM:
+                        reason = (f"SQLite ran out of memory within the mail's "
+                                  f"{self.config.mail_memory_mb} MB (limits.mail_memory_mb)")
+                        told = "reading it needed more memory than the judge gives one mail"
+                    else:
+                        log.exception("failed to handle %s", key)
+                        reason = f"{type(exc).__name__}: {exc}"
+                        told = ("the judge failed while reading it (a fault of the judge, "
+                                "which its operator can see)")
                 if not line:  # (a time budget that ran out after the commit is no failure)
                     self._set_aside(key, raw, reason, lines, told)
                     continue

@@ -257,6 +257,35 @@ bad.chmod(0)
     assert "cannot be read" in reason and "Permission denied" in reason
 
 
+def test_a_read_only_database_leaves_the_mail_and_the_rest_waits(
+    judge: Judge, post: Post, clock: Clock, seats: Seats, caplog: pytest.LogCaptureFixture
+) -> None:
+    """SQLite refuses every write ("attempt to write a readonly database"):
+    the mail stays in the inbox, the deadline stays due, the outbox keeps
+    its mail, the log says why; once writable, each is done once."""
+    raw = _bid(post, seats, "North")
+    post.deliver(raw)
+    message_id = _message_id(raw)
+    judge.queue_mail("west@players.example", "a notice", "hello\n", "notice", game="g1")
+    clock.advance(hours=80)
+    phase = judge.store.game("g1")["phase"]  # type: ignore[index]
+    judge.store.db.execute("PRAGMA query_only=1")
+    with caplog.at_level(logging.WARNING, logger="judge"):
+        lines = judge.cycle()
+    assert lines == ["database fault (attempt to write a readonly database): the mail, "
+                     "the deadlines, the outbox waited for the next cycle"], lines
+    assert any("readonly" in r.getMessage() for r in caplog.records)
+    assert _status(judge, message_id) == [] and len(_folder(post.home)) == 1
+    assert _folder(post.home, "Failed") == []
+    assert judge.store.game("g1")["phase"] == phase  # type: ignore[index]
+    assert len(judge.store.outbox("queued")) == 1
+    judge.store.db.execute("PRAGMA query_only=0")
+    judge.cycle()
+    assert _status(judge, message_id) == ["processed"] and _acted(judge, message_id) == 1
+    assert judge.store.game("g1")["phase"] != phase  # type: ignore[index]
+    assert judge.store.outbox("queued") == [] and _folder(post.home) == []
+
+
 #: `judge serve` in a child process, with the test game and its templates
 #: registered (as tests/core/conftest.py does in this one).
 SERVE_WITH_TEST_GAME = """
