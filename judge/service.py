@@ -691,6 +691,9 @@ class Judge:
             return
         except Crash:
             raise
+        except KeyError:  # another reader took it meanwhile: nothing to move
+            log.warning("mail %s was gone from the inbox before it could be moved", key)
+            return
         except (budget.OverBudget, Exception) as exc:
             if isinstance(exc, Exception) and is_fault(exc):
                 raise

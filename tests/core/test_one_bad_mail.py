@@ -379,3 +379,33 @@ def test_a_mail_set_aside_while_the_disk_cannot_take_it_is_not_handled_again(
     assert _folder(post.home) == [] and len(_folder(post.home, "Failed")) == 1
     assert _status(judge, _message_id(bad)) == ["failed"]
     assert len([m for m in post.sent() if m["Subject"] == "Your mail was not carried out"]) == 1
+
+
+def test_a_kept_copy_that_cannot_be_masked_in_time_is_moved_as_it_came(
+    judge: Judge, post: Post, seats: Seats, monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The masking of the copy kept in Processed runs within a mail's budget
+    too; beyond it the mail (already carried out) is moved as it came, with
+    a warning, and is not handled again."""
+    from judge import mailin
+
+    judge.config.mail_seconds = 0.3
+
+    def endless(raw: bytes) -> bytes:
+        while True:
+            pass
+
+    monkeypatch.setattr(mailin, "redact_raw", endless)
+    raw = _bid(post, seats, "North")
+    key = post.deliver(raw).name.split(":")[0]
+    with caplog.at_level(logging.WARNING, logger="judge"):
+        judge.cycle()
+    assert _status(judge, _message_id(raw)) == ["processed"]
+    assert _acted(judge, _message_id(raw)) == 1
+    [kept] = [p for p in _folder(post.home, "Processed") if p.name.startswith(key + ":")]
+    assert kept.read_bytes() == raw
+    assert any("may hold a token in clear" in r.getMessage() for r in caplog.records)
+    assert _folder(post.home) == [] and _folder(post.home, "Failed") == []
+    judge.cycle()
+    assert _status(judge, _message_id(raw)) == ["processed"]
