@@ -227,3 +227,42 @@ def test_whoever_the_judge_wrote_to_after_the_backup_is_told(
         assert "send it again" in post.text(notice)
     finally:
         back.close()
+
+
+def _forged(tmp_path: Path, saved: Path, change: str) -> Path:
+    """``saved`` with its database changed by ``change`` (SQL), or replaced
+    by junk bytes when ``change`` is empty."""
+    work = tmp_path / "forge"
+    work.mkdir(exist_ok=True)
+    with tarfile.open(saved) as tar:
+        tar.extractall(work, filter="data")
+    if change:
+        conn = sqlite3.connect(work / "judge.db")
+        conn.execute(change)
+        conn.commit()
+        conn.close()
+    else:
+        (work / "judge.db").write_bytes(b"SQLite format 3\x00" + b"\x00" * 5000)
+    out = tmp_path / f"forged-{len(change)}.tar"
+    with tarfile.open(out, "w") as tar:
+        for name in ("judge.db", "token.key", "backup.json"):
+            tar.add(work / name, arcname=name)
+    return out
+
+
+@pytest.mark.parametrize("change", ["", "insert into migrations values (999, 'future')"],
+                         ids=["damaged", "from a newer judge"])
+def test_a_backup_that_cannot_be_restored_changes_nothing(
+    judge: Judge, post: Post, home: Path, tmp_path: Path, change: str
+) -> None:
+    start_sealed(post)
+    judge.close()
+    saved = tmp_path / "b.tar"
+    backup.backup(home / "judge.db", home, saved)
+    bad = _forged(tmp_path, saved, change)
+    before = (home / "judge.db").read_bytes()
+    code, out = _cli(home, "restore", str(bad))
+    assert code == 1 and "Traceback" not in out, out
+    assert ("damaged" in out or "cannot be read" in out) if not change else "newer judge" in out
+    assert (home / "judge.db").read_bytes() == before
+    assert not list(home.glob("judge.db.replaced-*")) and not list(home.glob(".judge-*"))
