@@ -409,3 +409,39 @@ def test_a_kept_copy_that_cannot_be_masked_in_time_is_moved_as_it_came(
     assert _folder(post.home) == [] and _folder(post.home, "Failed") == []
     judge.cycle()
     assert _status(judge, _message_id(raw)) == ["processed"]
+
+
+def test_which_database_errors_are_faults_of_the_disk(tmp_path: Path) -> None:
+    """Real SQLite errors, each made on a scratch database: a full database,
+    a read-only one and a busy one are faults (the mail waits); a broken
+    constraint or a wrong statement is not (the work itself failed)."""
+    from judge.store import is_fault
+
+    conn = sqlite3.connect(tmp_path / "scratch.db", isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("create table t (x primary key)")
+    conn.execute("insert into t values (randomblob(100))")
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.execute(f"PRAGMA max_page_count={pages}")
+    errors: dict[str, BaseException] = {}
+    for name, statement in (("full", "insert into t values (randomblob(100000))"),
+                            ("constraint", "insert into t select x from t"),
+                            ("statement", "select * from no_such_table")):
+        try:
+            conn.execute(statement)
+        except sqlite3.Error as exc:
+            errors[name] = exc
+    conn.execute("PRAGMA query_only=1")
+    try:
+        conn.execute("insert into t values (1)")
+    except sqlite3.Error as exc:
+        errors["read-only"] = exc
+    conn.close()
+    assert set(errors) == {"full", "constraint", "statement", "read-only"}
+    assert is_fault(errors["full"]) == "database fault (database or disk is full)"
+    assert is_fault(errors["read-only"]).startswith("database fault (attempt to write a readonly")
+    assert is_fault(errors["constraint"]) == "" and is_fault(errors["statement"]) == ""
+    assert is_fault(OSError(errno.ENOSPC, "No space left on device")) \
+        == "disk fault (No space left on device)"
+    assert is_fault(OSError(errno.EIO, "Input/output error")).startswith("disk fault")
+    assert is_fault(ValueError("a bug")) == ""
