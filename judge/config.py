@@ -61,10 +61,12 @@ press_recipients_per_mail = 20
 strangers_per_hour = 30
 
 # The public pages (judge publish): with dir set, `judge serve` writes them
-# there after each cycle that moved a game on; maps as "svg" or "png".
+# there after each cycle that moved a game on; maps as "svg" or "png"; the
+# site's title heads every page.
 # [publish]
 # dir = "public"
 # pictures = "svg"
+# title = "Games of judge@example.org"
 
 # Defaults for every new game; a GM changes them per game with SET.
 [settings]
@@ -114,6 +116,8 @@ class Config:
     publish_dir: str = ""
     """Where the daemon writes the public pages ("": it does not)."""
     publish_pictures: str = "svg"
+    publish_title: str = ""
+    """The site's title on every public page ("": "Games of <address>")."""
 
     @property
     def publish_path(self) -> Path | None:
@@ -194,6 +198,7 @@ def load(home: Path) -> Config:
         settings=settings,
         publish_dir=str(raw.get("publish", {}).get("dir", "")),
         publish_pictures=str(raw.get("publish", {}).get("pictures", "svg")),
+        publish_title=str(raw.get("publish", {}).get("title", "")),
     )
     # Transports and their keys are checked by the schema (mailconfig.validate).
     return config
