@@ -297,6 +297,10 @@ def game_pages(record: GameRecord, *, draw: Draw | None = None, fmt: str = "svg"
     board = _board(info.kind)
     for number, turn in enumerate(record.turns):
         view = game.view(turn.state, None)
+        if info.outcome is not None and number == len(record.turns) - 1 and "phase_title" in view:
+            # The map's title names the turn the game ended after, not the
+            # phase that would have come next ("Spring 1903" for a game over in 1902).
+            view = {**view, "phase_title": f"Final position, after {say.phase_words(turn.label)}"}
         drawn = ""
         shown: Mapping[str, JSON] = view
         if board is not None:  # the board as HTML; the text report without its text form
