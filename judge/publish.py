@@ -401,7 +401,7 @@ def game_info(store: Any, row: Mapping[str, Any],
             deadline, grace = clock["deadline"] or "", clock.get("grace_until") or ""
         settings = {**(defaults or {}), **json.loads(row["settings"] or "{}")}
         if settings.get("orders_in") == "all":  # else only the GM's STATUS says it
-            orders_in = _orders_in(store, row["name"], table)
+            orders_in = _orders_in(store, row["name"], row["game"], table)
     return GameInfo(
         name=row["name"], kind=row["game"], status=row["status"], phase=row["phase"] or "",
         created=row["created"] or "", updated=row["updated"] or "",
@@ -410,12 +410,12 @@ def game_info(store: Any, row: Mapping[str, Any],
         deadline=deadline, grace_until=grace, orders_in=orders_in)
 
 
-def _orders_in(store: Any, name: str, table: adj.Table) -> tuple[tuple[str, ...],
-                                                                 tuple[str, ...]] | None:
+def _orders_in(store: Any, name: str, kind: str,
+               table: adj.Table) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     """Who has sent orders for the open order set and who has not (seats
     that left the game owe none), as every seat's report says it."""
     try:
-        game = registry.get(store.game(name)["game"])
+        game = registry.get(kind)
     except registry.UnknownGame:
         return None
     gone = {s.role for s in store.seats(name) if s.role and s.status in ("resigned", "ejected")}
