@@ -384,23 +384,27 @@ def site_pages(games: Sequence[GameInfo], leagues: Sequence[LeagueTable],
 # --------------------------------------------------------------------------- the store
 
 
-def game_info(store: Any, row: Mapping[str, Any],
-              defaults: Mapping[str, Any] | None = None) -> GameInfo:
+def game_info(store: Any, row: Mapping[str, Any], defaults: Mapping[str, Any] | None = None,
+              clocks: Mapping[str, Mapping[str, Any]] | None = None) -> GameInfo:
     """The public facts of the game of games-table ``row`` (``defaults``:
-    the config's game settings, which the game's own override)."""
+    the config's game settings, which the game's own override; ``clocks``:
+    the deadlines table by game, read once for many games). The game's
+    table is read only when a fact needs it (the outcome, who has orders in)."""
     over = row["status"] == "finished"
-    outcome = None
-    table = adj.Table.loads(row["table_json"]) if row["table_json"] else None
-    if over and table is not None:
-        outcome = table.outcome
+    settings = {**(defaults or {}), **json.loads(row["settings"] or "{}")}
+    running = row["status"] == "active"
+    # with orders_in gm, only the GM's STATUS says who has sent orders
+    need_table = row["table_json"] and (over or (running and settings.get("orders_in") == "all"))
+    table = adj.Table.loads(row["table_json"]) if need_table else None
+    outcome = table.outcome if over and table is not None else None
     deadline = grace = ""
     orders_in = None
-    if row["status"] == "active" and table is not None and table.outcome is None:
-        clock = store.deadline(row["name"])
+    if running:
+        clock = (clocks.get(row["name"]) if clocks is not None
+                 else store.deadline(row["name"]))
         if clock:
             deadline, grace = clock["deadline"] or "", clock.get("grace_until") or ""
-        settings = {**(defaults or {}), **json.loads(row["settings"] or "{}")}
-        if settings.get("orders_in") == "all":  # else only the GM's STATUS says it
+        if table is not None and table.outcome is None:
             orders_in = _orders_in(store, row["name"], row["game"], table)
     return GameInfo(
         name=row["name"], kind=row["game"], status=row["status"], phase=row["phase"] or "",
@@ -580,6 +584,7 @@ def publish(judge: Any, folder: Path, *, fmt: str = "svg", draw: Draw | None = N
     titles: dict[str, str] = {}
     owned: set[str] = set()
     rows: list[tuple[dict[str, Any], Game, str, GameInfo]] = []
+    clocks = {str(c["game"]): c for c in store.deadlines()}
     for name in store.game_names():
         row = store.game(name)
         if row is None:
@@ -588,7 +593,7 @@ def publish(judge: Any, folder: Path, *, fmt: str = "svg", draw: Draw | None = N
             game = registry.get(row["game"])
         except registry.UnknownGame:
             continue
-        info = game_info(store, row, defaults)
+        info = game_info(store, row, defaults, clocks)
         rows.append((row, game, _signature(store, row, fmt, info, now, site), info))
     site_sig = json.dumps([[r["name"], sig] for r, _, sig, _ in rows]
                           + [[lg["name"], lg["scoring"], store.league_games(lg["name"])]
