@@ -35,6 +35,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from judge import publish
+from judge import publish_text as say
 from judge.commands import league as league_commands
 from judge.store import set_kdf_cost
 from tests.core.conftest import Post
@@ -74,7 +75,10 @@ frame.addEventListener("load", () => {{
                      Math.round(e.getBoundingClientRect().right));
   document.body.dataset.probe = JSON.stringify({{
     scroll: root.scrollWidth, client: root.clientWidth, inner: win.innerWidth,
-    height: root.scrollHeight, wide: wide, text: doc.body.innerText}});
+    height: root.scrollHeight, wide: wide, text: doc.body.innerText,
+    scrolling: [...doc.querySelectorAll(".scroll")].filter(e => e.scrollWidth > e.clientWidth)
+      .map(e => getComputedStyle(e).overflowX + " " +
+                getComputedStyle(e).backgroundImage.includes("radial-gradient"))}});
 }});
 </script></body></html>
 """
@@ -264,6 +268,10 @@ def test_every_kind_of_page_fits_the_window_and_shows_the_deadline(
         assert (probe["inner"], probe["client"]) == (width, width), (page, probe["inner"])
         # Nothing cut off: no part of the page is wider than the window.
         assert probe["scroll"] == width, f"{what} ({page}) at {width} px: {probe['wide']}"
+        # A table wider than its box scrolls in it, a shadow on the side with more.
+        scrolling = probe["scrolling"]
+        assert isinstance(scrolling, list)
+        assert all(s == "auto true" for s in scrolling), (page, scrolling)
         text = str(probe["text"])
         if page.startswith("games/") and "short" not in page:
             assert "Deadline" in text and " UTC" in text and " hours" in text, (page, text[:400])
@@ -297,3 +305,18 @@ def test_the_pages_say_what_players_know(every_kind: tuple[str, Path]) -> None:
     assert not re.search(r"\b[SN]:[A-Z][a-z]", tactics)  # no N:MaIm0 codes
     assert re.search(r'<td class="side-(south|north)"><span class="who">(South|North)</span> '
                      r"[A-Z][a-z]+", tactics)
+
+
+def test_a_table_wider_than_a_phone_scrolls_in_its_box_with_a_shadow(
+        every_kind: tuple[str, Path], tmp_path: Path) -> None:
+    browser = chromium()
+    base, site = every_kind
+    row = "  " + "  ".join(f"Column{i} Long-Heading-{i}" for i in range(8))
+    report = say.report_html(f"A WIDE TABLE\n{row}\n{row}\n")
+    page = site / "wide-test.html"  # a test page with the site's style sheet, not a site page
+    page.write_text('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+                    '<link rel="stylesheet" href="style.css"></head><body><main class="game">'
+                    f"<section>{report}</section></main></body></html>", encoding="utf-8")
+    probe = _probe(browser, tmp_path / "profile", base, "wide-test.html", 390)
+    assert probe["scroll"] == 390, probe["wide"]  # the page itself does not scroll sideways
+    assert probe["scrolling"] == ["auto true"]  # its table does, in a box with the shadows
