@@ -592,18 +592,20 @@ def verify(ctx: click.Context, name: str) -> None:
 
 
 @main.command()
-@click.argument("folder", metavar="DIR", required=False)
+@click.argument("folder", metavar="[DIR]", required=False)
 @click.option("--pictures", type=click.Choice(["svg", "png"]), default=None,
               help="The maps' format (default: [publish] pictures, else svg).")
 @click.option("--force", is_flag=True, help="Render every page again, changed or not.")
 @click.pass_context
 def publish(ctx: click.Context, folder: str | None, pictures: str | None, force: bool) -> None:
     """Write the public pages of every game (observer's view only) into DIR
-    (default: [publish] dir of judge.toml).
+    (default: [publish] dir of judge.toml). On a terminal it shows which
+    game it is at.
 
     \b
     Example:
       judge publish /var/www/judge
+      judge publish            # into [publish] dir
     """
     from judge import publish as site
 
@@ -612,8 +614,11 @@ def publish(ctx: click.Context, folder: str | None, pictures: str | None, force:
         target = Path(folder) if folder else judge.config.publish_path
         if target is None:
             raise click.UsageError("name the folder (judge publish DIR) or set [publish] dir")
+        progress = site.terminal_progress(sys.stderr)
         done = site.publish(judge, target, fmt=pictures or judge.config.publish_pictures,
-                            draw=site.default_draw(), force=force)
+                            draw=site.default_draw(), force=force, progress=progress)
+        if progress is not None:
+            progress.clear()
         click.echo(done.line(target))
     finally:
         judge.close()

@@ -65,10 +65,12 @@ mail_seconds = 60
 mail_memory_mb = 1024
 
 # The public pages (judge publish): with dir set, `judge serve` writes them
-# there after each cycle that moved a game on; maps as "svg" or "png".
+# there after each cycle that moved a game on; maps as "svg" or "png"; the
+# site's title heads every page.
 # [publish]
 # dir = "public"
 # pictures = "svg"
+# title = "Games of judge@example.org"
 
 # Defaults for every new game; a GM changes them per game with SET.
 [settings]
@@ -122,6 +124,8 @@ class Config:
     publish_dir: str = ""
     """Where the daemon writes the public pages ("": it does not)."""
     publish_pictures: str = "svg"
+    publish_title: str = ""
+    """The site's title on every public page ("": "Games of <address>")."""
 
     @property
     def publish_path(self) -> Path | None:
@@ -204,6 +208,7 @@ def load(home: Path) -> Config:
         settings=settings,
         publish_dir=str(raw.get("publish", {}).get("dir", "")),
         publish_pictures=str(raw.get("publish", {}).get("pictures", "svg")),
+        publish_title=str(raw.get("publish", {}).get("title", "")),
     )
     # Transports and their keys are checked by the schema (mailconfig.validate).
     return config

@@ -40,14 +40,17 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import jinja2
+from markupsafe import Markup
 
 from judge import adjudicator as adj
 from judge import league, registry, reports
+from judge import publish_text as say
 from judge.engine import JSON, Event, Game, State
 
 log = logging.getLogger("judge")
@@ -57,7 +60,10 @@ log = logging.getLogger("judge")
 Draw = Callable[[str, Mapping[str, JSON], str], bytes]
 
 #: Bumped when the pages change shape, so that a new version re-renders all.
-SITE_VERSION = 1
+SITE_VERSION = 2
+
+#: Reports a run's progress: ``(games done, games in all, game's name)``.
+Progress = Callable[[int, int, str], None]
 
 MANIFEST = ".publish.json"
 """The folder's record of what :func:`publish` wrote (per game: signature, files)."""
@@ -111,6 +117,18 @@ class GameInfo:
     """Shown only once the game is over (``""`` before)."""
     league: str = ""
     outcome: Mapping[str, JSON] | None = None
+    deadline: str = ""
+    """When the decision open now closes (ISO, UTC; ``""``: none open)."""
+    grace_until: str = ""
+    """Late orders are taken until then (ISO, UTC; ``""``: no grace)."""
+    orders_in: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+    """``(seats whose orders are in, seats still due)`` for the open order
+    set, when the game shows that to all (setting ``orders_in all``); None
+    otherwise."""
+
+    @property
+    def phase_words(self) -> str:
+        return say.phase_words(self.phase)
 
 
 @dataclass(frozen=True)
@@ -178,8 +196,9 @@ def _env() -> jinja2.Environment:
 def _templates_digest() -> str:
     """A digest of the site's templates and style sheet: a change re-renders all."""
     h = hashlib.sha256(str(SITE_VERSION).encode())
-    for path in sorted(_template_dir().iterdir()):
-        h.update(path.name.encode() + b"\0" + path.read_bytes())
+    folder = _template_dir()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        h.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
     return h.hexdigest()[:16]
 
 
@@ -203,6 +222,24 @@ class _Stage:
     events: tuple[str, ...]
     picture: str
     current: bool
+    roles: tuple[str, ...] = ()
+    board: str = ""
+    """The game's board drawn as HTML (``publish/board/<game>.html.j2``), if any."""
+
+    @property
+    def words(self) -> str:
+        """The turn's name in words (``Spring 1901, movement``)."""
+        return say.phase_words(self.label)
+
+    @property
+    def html(self) -> Markup:
+        """The report as HTML: headings, tables, lists."""
+        return say.report_html(self.report)
+
+    @property
+    def groups(self) -> list[say.Group]:
+        """The turn's public lines, those naming a seat grouped under it."""
+        return say.group_by_seat(self.events, self.roles)
 
 
 def _picture(draw: Draw | None, fmt: str, kind: str, view: Mapping[str, JSON]) -> bytes | None:
@@ -214,22 +251,63 @@ def _picture(draw: Draw | None, fmt: str, kind: str, view: Mapping[str, JSON]) -
         return None
 
 
+def _board(kind: str) -> Any:
+    """The module of a game's board template (its ``board(view)`` macro and
+    the ``replaces`` list of view keys the text report then leaves out), or
+    None for a game that has none."""
+    try:
+        template = _env().get_template(f"board/{kind}.html.j2")
+    except jinja2.TemplateNotFound:
+        return None
+    return template.module
+
+
+def _clock(now: datetime | None) -> dict[str, Any]:
+    """What every page's template needs to speak of times: the publish time
+    and the helpers that put times in words."""
+    moment = now or datetime.now(UTC)
+
+    def until(text: str) -> str:
+        then = say.parse_utc(text)
+        return say.relative(then, moment) if then else ""
+
+    def past(text: str) -> bool:
+        then = say.parse_utc(text)
+        return then is not None and then <= moment
+
+    return {"now": moment, "when": say.when, "until": until, "past": past}
+
+
 def game_pages(record: GameRecord, *, draw: Draw | None = None, fmt: str = "svg",
                have: Callable[[str, str], bool] = lambda path, key: False,
-               title: str = "") -> tuple[dict[str, bytes], dict[str, str]]:
+               title: str = "", now: datetime | None = None,
+               site: str = "") -> tuple[dict[str, bytes], dict[str, str]]:
     """The pages of one game: ``({path: bytes}, {picture path: key})``,
     paths relative to the site's root. A picture whose path and key ``have``
     already stored (a turn drawn by an earlier run) is not drawn again: it is
-    left out of the pages and named in the keys."""
+    left out of the pages and named in the keys. ``now``: the publish time
+    (the deadline is said as "in 14 hours" from it); ``site``: the site's
+    title."""
     info = record.info
     game = registry.get(info.kind)
     base = f"games/{slug(info.name)}"
     files: dict[str, bytes] = {}
     keys: dict[str, str] = {}
     stages: list[_Stage] = []
+    board = _board(info.kind)
     for number, turn in enumerate(record.turns):
         view = game.view(turn.state, None)
-        report = reports.game_report(game, view, turn.events, None, info.name)
+        if info.outcome is not None and number == len(record.turns) - 1 and "phase_title" in view:
+            # The map's title names the turn the game ended after, not the
+            # phase that would have come next ("Spring 1903" for a game over in 1902).
+            view = {**view, "phase_title": f"Final position, after {say.phase_words(turn.label)}"}
+        drawn = ""
+        shown: Mapping[str, JSON] = view
+        if board is not None:  # the board as HTML; the text report without its text form
+            drawn = str(board.board(view))
+            shown = {k: (type(v)() if k in board.replaces and isinstance(v, list | dict | str)
+                         else v) for k, v in view.items()}
+        report = reports.game_report(game, shown, turn.events, None, info.name)
         pic_path = ""
         key = hashlib.sha256(json.dumps(view, sort_keys=True).encode()).hexdigest()[:20]
         path = f"{base}/{number}.{fmt}"
@@ -242,9 +320,11 @@ def game_pages(record: GameRecord, *, draw: Draw | None = None, fmt: str = "svg"
                 pic_path, keys[path] = path, key
         stages.append(_Stage(number, turn.label, report.strip("\n"),
                              tuple(game.localize(e.text, None) for e in turn.events),
-                             pic_path.rsplit("/", 1)[-1] if pic_path else "", turn.current))
+                             pic_path.rsplit("/", 1)[-1] if pic_path else "", turn.current,
+                             record.roles, drawn))
     context = {"info": info, "title": title or game.title, "stages": stages,
-               "press": record.press, "roles": record.roles, "root": "../../", "slug": slug}
+               "press": record.press, "roles": record.roles, "root": "../../", "slug": slug,
+               "site": site, "words": say.phase_words, **_clock(now)}
     files[f"{base}/index.html"] = _render("game.html.j2", **context)
     for i, stage in enumerate(stages):
         files[f"{base}/{stage.number}.html"] = _render(
@@ -277,39 +357,77 @@ def league_table(name: str, scoring: str, games: Sequence[str],
     for key in ("standings", "ratings", "reliability"):
         for row in data[key]:
             row["player"] = mask(str(row["player"]))
+    for row in data["reliability"]:  # the page says how often a player was on time
+        row["on_time"] = say.on_time(int(row["owed"]), int(row["missed"]))
     for row in data["games"]:
         row["players"] = {r: mask(str(a)) for r, a in row["players"].items()}
     return LeagueTable(name, scoring, tuple(games), data)
 
 
 def site_pages(games: Sequence[GameInfo], leagues: Sequence[LeagueTable],
-               titles: Mapping[str, str]) -> dict[str, bytes]:
+               titles: Mapping[str, str], *, now: datetime | None = None,
+               site: str = "") -> dict[str, bytes]:
     """The pages that list everything: the index, the leagues, the style sheet."""
+    clock = _clock(now)
     files = {
         "index.html": _render("index.html.j2", games=games, leagues=leagues, titles=titles,
-                              slug=slug, root=""),
+                              slug=slug, root="", site=site, **clock),
         "style.css": (_template_dir() / "style.css").read_bytes(),
     }
     for lg in leagues:
         files[f"leagues/{slug(lg.name)}.html"] = _render(
-            "league.html.j2", league=lg, data=lg.data, slug=slug, root="../")
+            "league.html.j2", league=lg, data=lg.data, slug=slug, root="../", site=site,
+            **clock)
     return files
 
 
 # --------------------------------------------------------------------------- the store
 
 
-def game_info(store: Any, row: Mapping[str, Any]) -> GameInfo:
-    """The public facts of the game of games-table ``row``."""
+def game_info(store: Any, row: Mapping[str, Any], defaults: Mapping[str, Any] | None = None,
+              clocks: Mapping[str, Mapping[str, Any]] | None = None) -> GameInfo:
+    """The public facts of the game of games-table ``row`` (``defaults``:
+    the config's game settings, which the game's own override; ``clocks``:
+    the deadlines table by game, read once for many games). The game's
+    table is read only when a fact needs it (the outcome, who has orders in)."""
     over = row["status"] == "finished"
-    outcome = None
-    if over and row["table_json"]:
-        outcome = adj.Table.loads(row["table_json"]).outcome
+    settings = {**(defaults or {}), **json.loads(row["settings"] or "{}")}
+    running = row["status"] == "active"
+    # with orders_in gm, only the GM's STATUS says who has sent orders
+    need_table = row["table_json"] and (over or (running and settings.get("orders_in") == "all"))
+    table = adj.Table.loads(row["table_json"]) if need_table else None
+    outcome = table.outcome if over and table is not None else None
+    deadline = grace = ""
+    orders_in = None
+    if running:
+        clock = (clocks.get(row["name"]) if clocks is not None
+                 else store.deadline(row["name"]))
+        if clock:
+            deadline, grace = clock["deadline"] or "", clock.get("grace_until") or ""
+        if table is not None and table.outcome is None:
+            orders_in = _orders_in(store, row["name"], row["game"], table)
     return GameInfo(
         name=row["name"], kind=row["game"], status=row["status"], phase=row["phase"] or "",
         created=row["created"] or "", updated=row["updated"] or "",
         seed_hash=row["seed_hash"] or "", seed=row["seed"] if over else "",
-        league=store.league_of(row["name"]) or "", outcome=outcome)
+        league=store.league_of(row["name"]) or "", outcome=outcome,
+        deadline=deadline, grace_until=grace, orders_in=orders_in)
+
+
+def _orders_in(store: Any, name: str, kind: str,
+               table: adj.Table) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """Who has sent orders for the open order set and who has not (seats
+    that left the game owe none), as every seat's report says it."""
+    try:
+        game = registry.get(kind)
+    except registry.UnknownGame:
+        return None
+    gone = {s.role for s in store.seats(name) if s.role and s.status in ("resigned", "ejected")}
+    ordering = adj.ordering_roles(game, table) - gone
+    if not ordering:
+        return None
+    sent = ordering & set(table.submitted)
+    return tuple(sorted(sent)), tuple(sorted(ordering - sent))
 
 
 def game_record(judge: Any, name: str) -> GameRecord:
@@ -321,7 +439,7 @@ def game_record(judge: Any, name: str) -> GameRecord:
         raise KeyError(name)
     game = registry.get(row["game"])
     table = adj.Table.loads(row["table_json"]) if row["table_json"] else None
-    info = game_info(store, row)
+    info = game_info(store, row, judge.config.settings)
     turns: list[Turn] = []
     roles: tuple[str, ...] = ()
     if table is not None:
@@ -332,12 +450,53 @@ def game_record(judge: Any, name: str) -> GameRecord:
     return GameRecord(info, tuple(turns), press, roles)
 
 
-def _signature(store: Any, row: Mapping[str, Any], fmt: str) -> str:
-    """What a game's pages depend on: a change re-renders them."""
+def _signature(store: Any, row: Mapping[str, Any], fmt: str, info: GameInfo,
+               now: datetime, site: str) -> str:
+    """What a game's pages depend on: a change re-renders them (the
+    deadline's distance in words too: "in 14 hours" becomes "in 13 hours")."""
+    then = say.parse_utc(info.deadline)
     parts = [_templates_digest(), fmt, row["status"], row["phase"], row["seed_hash"],
              store.last_of_kinds(row["name"], sorted(adj.MOVES)),
-             len(store.public_press(row["name"])), store.league_of(row["name"]) or ""]
+             len(store.public_press(row["name"])), store.league_of(row["name"]) or "",
+             info.deadline, info.grace_until, info.orders_in,
+             say.relative(then, now) if then else "", _grace_words(info, now), site]
     return json.dumps(parts)
+
+
+def _grace_words(info: GameInfo, now: datetime) -> str:
+    grace = say.parse_utc(info.grace_until)
+    return say.relative(grace, now) if grace else ""
+
+
+def site_title(judge: Any) -> str:
+    """The site's title: ``[publish] title``, else "Games of <the judge's address>"."""
+    config = judge.config
+    return str(config.publish_title or f"Games of {config.address}")
+
+
+class TerminalProgress:
+    """A progress line on a terminal: ``publishing 12/31: spring26``,
+    rewritten in place as each game's turn comes, cleared by :meth:`clear`."""
+
+    WIDTH = 78
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def __call__(self, done: int, total: int, name: str) -> None:
+        line = f"publishing {done}/{total}: {name}"[:self.WIDTH]
+        self.stream.write("\r" + line.ljust(self.WIDTH))
+        self.stream.flush()
+
+    def clear(self) -> None:
+        self.stream.write("\r" + " " * self.WIDTH + "\r")
+        self.stream.flush()
+
+
+def terminal_progress(stream: TextIO) -> TerminalProgress | None:
+    """A :class:`TerminalProgress` on ``stream`` when it is a terminal; None
+    when it is not (a log or a pipe gets only the summary line)."""
+    return TerminalProgress(stream) if stream.isatty() else None
 
 
 @dataclass
@@ -426,13 +585,18 @@ def default_draw() -> Draw:
 
 
 def publish(judge: Any, folder: Path, *, fmt: str = "svg", draw: Draw | None = None,
-            force: bool = False) -> Published:
+            force: bool = False, progress: Progress | None = None) -> Published:
     """Write the public site of every game of ``judge`` into ``folder``
     (created if need be). A game whose signature is unchanged since the last
-    run keeps its pages; with ``force`` every page is rendered again."""
+    run keeps its pages; with ``force`` every page is rendered again.
+    ``progress`` is told of each game as its turn comes. The pages say times
+    from the judge's clock (``judge.now()``)."""
     if fmt not in FORMATS:
         raise ValueError(f"pictures are {' or '.join(FORMATS)}, not {fmt!r}")
     started = time.perf_counter()
+    now = judge.now()
+    site = site_title(judge)
+    defaults = judge.config.settings
     folder.mkdir(parents=True, exist_ok=True)
     store = judge.store
     old = _load_manifest(folder)
@@ -441,7 +605,8 @@ def publish(judge: Any, folder: Path, *, fmt: str = "svg", draw: Draw | None = N
     infos: list[GameInfo] = []
     titles: dict[str, str] = {}
     owned: set[str] = set()
-    rows: list[tuple[dict[str, Any], Game, str]] = []
+    rows: list[tuple[dict[str, Any], Game, str, GameInfo]] = []
+    clocks = {str(c["game"]): c for c in store.deadlines()}
     for name in store.game_names():
         row = store.game(name)
         if row is None:
@@ -450,8 +615,9 @@ def publish(judge: Any, folder: Path, *, fmt: str = "svg", draw: Draw | None = N
             game = registry.get(row["game"])
         except registry.UnknownGame:
             continue
-        rows.append((row, game, _signature(store, row, fmt)))
-    site_sig = json.dumps([[r["name"], sig] for r, _, sig in rows]
+        info = game_info(store, row, defaults, clocks)
+        rows.append((row, game, _signature(store, row, fmt, info, now, site), info))
+    site_sig = json.dumps([[r["name"], sig] for r, _, sig, _ in rows]
                           + [[lg["name"], lg["scoring"], store.league_games(lg["name"])]
                              for lg in store.leagues()])
     if (not force and old.get("site") == site_sig
@@ -460,12 +626,14 @@ def publish(judge: Any, folder: Path, *, fmt: str = "svg", draw: Draw | None = N
         done.seconds = time.perf_counter() - started
         return done  # nothing changed since the last run
     manifest["site"] = site_sig
-    for row, game, sig in rows:
+    for row, game, sig, info in rows:
         name = row["name"]
         titles[row["game"]] = game.title
         before = old["games"].get(name, {})
-        infos.append(game_info(store, row))
+        infos.append(info)
         done.games += 1
+        if progress is not None:
+            progress(done.games, len(rows), name)
         files_before = list(before.get("files", []))
         if (not force and before.get("sig") == sig
                 and all((folder / f).is_file() for f in files_before)):
@@ -478,7 +646,8 @@ def publish(judge: Any, folder: Path, *, fmt: str = "svg", draw: Draw | None = N
             return not force and known.get(path) == key and (folder / path).is_file()
 
         record = game_record(judge, name)
-        files, keys = game_pages(record, draw=draw, fmt=fmt, have=have, title=game.title)
+        files, keys = game_pages(record, draw=draw, fmt=fmt, have=have, title=game.title,
+                                 now=now, site=site)
         done.rendered += 1
         for rel, data in files.items():
             if rel in keys:
@@ -491,7 +660,7 @@ def publish(judge: Any, folder: Path, *, fmt: str = "svg", draw: Draw | None = N
         owned.update(names)
     with store.atomic():  # a finished game's league summary is kept on first use
         tables = _league_tables(judge)
-    for rel, data in site_pages(infos, tables, titles).items():
+    for rel, data in site_pages(infos, tables, titles, now=now, site=site).items():
         owned.add(rel)
         if _write(folder, rel, data):
             done.written += 1

@@ -3,6 +3,7 @@ what changed, the daemon's hook, the command and the config key."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from html.parser import HTMLParser
@@ -61,7 +62,8 @@ def test_a_classic_game_page_by_page(post: Post, tmp_path: Path) -> None:
     tokens = start(post, "classic", list(CLASSIC_POWERS))
     france = f"SIGNON g1 France {tokens['France']}"
     post.send(address_of("France"), f"{france}\nA Par - Bur\nA Mar - Spa\n")
-    post.send(GM_ADDR, f"{gm(tokens)}\nPROCESS\n")
+    post.send(GM_ADDR, f"{gm(tokens)}\nPROCESS\n")  # at Sun 1 Mar 2026 12:00 UTC
+    post.clock.advance(hours=10)
     out = tmp_path / "site"
     done = publish.publish(post.judge, out, draw=view_dump)
     assert done.games == 1 and done.rendered == 1 and done.pictures == 2
@@ -69,15 +71,62 @@ def test_a_classic_game_page_by_page(post: Post, tmp_path: Path) -> None:
     assert {"index.html", "style.css", "games/g1/index.html", "games/g1/0.html",
             "games/g1/1.html", "games/g1/0.svg", "games/g1/1.svg"} <= set(files)
     index = files["index.html"].decode()
-    assert re.search(r"g1</a></td>\s*<td>Diplomacy</td>\s*<td[^>]*>active</td>\s*"
-                     r"<td>F1901M</td>", index)
+    # The phase in words, the deadline (orders_hours 48) in UTC and from the publish time.
+    assert re.search(r"g1</a></td>\s*<td[^>]*>Diplomacy</td>\s*<td[^>]*><span[^>]*>active</span>"
+                     r"</td>\s*<td[^>]*>Fall 1901, movement</td>\s*<td[^>]*>"
+                     r'<time datetime="2026-03-03T12:00:00\+00:00">Tue 3 Mar 2026, 12:00 UTC'
+                     r"</time> \(in 38 hours\)</td>", index)
+    assert "<title>All games &middot; Games of judge@localhost</title>" in index
     turn = files["games/g1/1.html"].decode()
-    assert "S1901M" in turn and "France: A Par - Bur (ok)" in turn
-    assert "France: A Mar - Spa (ok)" in turn
+    assert "g1: Spring 1901, movement</h1>" in turn and "S1901M" not in turn
+    # The orders grouped by power, in the powers' order.
+    assert re.search(r"<strong>France</strong>\s*<ul>\s*<li>F Bre \(no order: holds\) \(ok\)</li>"
+                     r"\s*<li>A Mar - Spa \(ok\)</li>\s*<li>A Par - Bur \(ok\)</li>", turn)
+    powers = re.findall(r'<li class="seat"><strong>(\w+)</strong>', turn)
+    assert powers == sorted(powers) == list(CLASSIC_POWERS)
     assert "<li>Fall 1901" not in turn  # that turn has not been played
     game = files["games/g1/index.html"].decode()
-    assert "Now: after S1901M" in game and 'href="1.html"' in game
+    assert "Now: Fall 1901, movement" in game and "The position after Spring 1901, movement" in game
+    assert 'href="1.html">Spring 1901, movement</a>' in game
+    assert re.search(r"<strong>Deadline:</strong> <time [^>]*>Tue 3 Mar 2026, 12:00 UTC</time>, "
+                     r"<strong>in 38 hours</strong>", game)
+    assert "As of Sun 1 Mar 2026, 22:00 UTC" in game
+    # The report: its supply centres a table, its headings headings; no <pre>.
+    assert '<h3 class="report">SUPPLY CENTRES (18 to win)</h3>' in game
+    assert "<tr><td>France</td><td>3 centres,</td><td>3 units</td></tr>" in game
+    assert "<pre>" not in game
+    assert "Orders in from" not in game  # orders_in is gm: only the GM's STATUS says it
     assert check_pages(out) == 4
+
+
+def test_who_has_orders_in_shows_when_the_game_shows_it_to_all(
+        post: Post, tmp_path: Path) -> None:
+    tokens = start(post, "classic", list(CLASSIC_POWERS))
+    post.send(GM_ADDR, f"{gm(tokens)}\nSET orders_in all\n")
+    out = tmp_path / "site"
+    publish.publish(post.judge, out, draw=view_dump)
+    page = (out / "games/g1/index.html").read_text()
+    assert "Orders in from: nobody yet. Still due from: " + ", ".join(CLASSIC_POWERS) in page
+    for power in ("France", "Italy"):
+        post.send(address_of(power), f"SIGNON g1 {power} {tokens[power]}\nA Par - Bur\n"
+                  if power == "France" else f"SIGNON g1 {power} {tokens[power]}\nA Ven H\n")
+    done = publish.publish(post.judge, out, draw=view_dump)
+    assert done.rendered == 1  # orders in: the page changes, though nothing public moved
+    page = (out / "games/g1/index.html").read_text()
+    assert ("Orders in from: France, Italy. Still due from: Austria, England, Germany, "
+            "Russia, Turkey.") in page
+    assert "A Par - Bur" not in page  # who has ordered, never what
+    # Time passing re-renders the page when the deadline's distance in words changes.
+    assert publish.publish(post.judge, out, draw=view_dump).rendered == 0
+    post.clock.advance(hours=3)
+    assert publish.publish(post.judge, out, draw=view_dump).rendered == 1
+    assert "in 45 hours" in (out / "games/g1/index.html").read_text()
+    post.clock.advance(hours=46)
+    publish.publish(post.judge, out, draw=view_dump)
+    page = (out / "games/g1/index.html").read_text()
+    assert re.search(r"Deadline passed:</strong> <time [^>]*>Tue 3 Mar 2026, 12:00 UTC</time> "
+                     r"\(1 hour ago\)\.\s*Late orders are taken until <time [^>]*>Wed 4 Mar 2026, "
+                     r"12:00 UTC</time> \(in 23 hours\)", page)
 
 
 def test_publishing_again_writes_only_what_changed(post: Post, tmp_path: Path) -> None:
@@ -156,15 +205,46 @@ def test_the_command_and_the_daemon_publish(post: Post, tmp_path: Path) -> None:
     assert got.exit_code != 0 and "[publish] dir" in got.output
     # Configured: `serve --once` writes the site after its cycle, then only on change.
     with (home / cfg.CONFIG_NAME).open("a") as f:
-        f.write('\n[publish]\ndir = "public"\npictures = "png"\n')
+        f.write('\n[publish]\ndir = "public"\npictures = "png"\ntitle = "The Oak Street <club>"\n')
     assert cfg.load(home).publish_path == home / "public"
     post.deliver(post.raw(GM_ADDR, f"{gm(tokens)}\nPROCESS\n"))
     got = runner.invoke(cli.main, ["--home", str(home), "serve", "--once"])
     assert got.exit_code == 0, got.output
     assert "published 1 game(s)" in got.output
-    assert "F1901M" in (home / "public/games/g1/index.html").read_text()
+    page = (home / "public/games/g1/index.html").read_text()
+    assert "Fall 1901, movement" in page
+    assert '<a class="site" href="../../index.html">The Oak Street &lt;club&gt;</a>' in page
+    assert "<title>g1 &middot; The Oak Street &lt;club&gt;</title>" in page
     got = runner.invoke(cli.main, ["--home", str(home), "serve", "--once"])
     assert got.exit_code == 0 and "published" not in got.output
+
+
+def test_the_command_help_shows_dir_optional_and_a_terminal_sees_progress(
+        post: Post, tmp_path: Path) -> None:
+    got = CliRunner().invoke(cli.main, ["publish", "--help"])
+    assert "Usage: main publish [OPTIONS] [DIR]" in got.output
+    assert publish.terminal_progress(io.StringIO()) is None  # a pipe or a log: no progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    tty = Terminal()
+    shown = publish.terminal_progress(tty)
+    assert shown is not None
+    for name in ("g1", "g2"):
+        start(post, "classic", list(CLASSIC_POWERS), game=name)
+    calls: list[tuple[int, int, str]] = []
+
+    def both(done: int, total: int, name: str) -> None:
+        calls.append((done, total, name))
+        shown(done, total, name)
+
+    publish.publish(post.judge, tmp_path / "site", draw=view_dump, progress=both)
+    assert calls == [(1, 2, "g1"), (2, 2, "g2")]
+    shown.clear()
+    assert tty.getvalue().split("\r")[1:] == [
+        "publishing 1/2: g1".ljust(78), "publishing 2/2: g2".ljust(78), " " * 78, ""]
 
 
 @pytest.mark.parametrize("bad", ['[publish]\ndirectory = "x"\n', '[publish]\npictures = "gif"\n'])
