@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from judge.bounds import MAX_ECHO_CHARS, echo
 from judge.redact import fold, mask_secrets
 
 Audience = Literal["anyone", "player", "gm"]
@@ -373,7 +374,8 @@ def help_text(game_verbs: Iterable[tuple[str, str, str]] = ()) -> str:
 _REPLY_PREFIX = re.compile(r"^\s*((re|fwd?|aw|sv)\s*:\s*)+", re.IGNORECASE)
 
 
-def reply_subject(subject: str) -> str:
-    """``Re:`` once before the subject, with a SIGNON token in it masked."""
-    text = mask_secrets(_REPLY_PREFIX.sub("", subject).strip())
+def reply_subject(subject: str, limit: int = MAX_ECHO_CHARS) -> str:
+    """``Re:`` once before the subject, with a SIGNON token in it masked and
+    at most ``limit`` of its characters (then ``...``)."""
+    text = echo(mask_secrets(_REPLY_PREFIX.sub("", subject).strip()), limit)
     return f"Re: {text}".strip()
