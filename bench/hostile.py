@@ -145,7 +145,7 @@ MAIL_CASES: dict[str, tuple[str, int, Callable[[Home, int], bytes]]] = {
 LINE_CASES: dict[str, tuple[str, str, int, Callable[[int], str], str]] = {
     "tk-spaces": ("Three Kingdoms order line of N spaces", "three_kingdoms", 2_000,
                   lambda n: "A8" + " " * n + "H", "A8 H"),
-    "kw-discard": ("Kingdom Wars DISCARD line of N chars", "kingdom_wars", 400,
+    "kw-discard": ("Kingdom Wars DISCARD line of N chars", "kingdom_wars", 2_000,
                    lambda n: "DISCARD " + "Attack S7 " * (n // 10), "DISCARD Attack S7"),
     "ct-deck": ("Conquest Tactics deck list of N chars (2 Spear; ...)", "conquest_tactics", 1_600,
                 lambda n: "DECK mine: " + "2 Spear; " * (n // 9), "DECK mine: 2 Spear"),

@@ -59,7 +59,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("LIST", "", "anyone", "List the games on this judge and their state.", "LIST"),
     CommandSpec("OBSERVE", "<game> [<off>]", "anyone",
                 "Follow a game: its public report each turn comes to this address (nothing "
-                "any seat alone may see). OBSERVE <game> OFF stops it.", "OBSERVE league42"),
+                "any seat alone may see), once you send back the line with the code the "
+                "answer gives you. OBSERVE <game> OFF stops it.", "OBSERVE league42"),
     CommandSpec("HELP", "[<topic...>]", "anyone",
                 "This text; HELP <game kind> lists that game's own commands; signed on, "
                 "HELP <name> gives the text of a card, rule or the like of your game "

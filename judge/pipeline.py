@@ -236,6 +236,18 @@ def over_limits(judge: Judge, ws: Workspace, mail: IncomingMail,
     cfg = judge.config
     store = judge.store
     now = judge.now()
+    # OBSERVE, JOIN and CREATE from an address no game knows: at most
+    # strangers_per_hour different addresses an hour (forged senders earn
+    # neither games, seats, nor a report each turn).
+    asks = sorted({c.name for c in commands if c.name in ("OBSERVE", "JOIN", "CREATE")})
+    if asks and not store.is_registered(mail.from_addr):
+        since = scheduler.iso(now - timedelta(hours=1))
+        if not store.used("stranger-request", mail.from_addr, since):
+            if store.users("stranger-request", since) >= cfg.strangers_per_hour:
+                return (f"{cfg.strangers_per_hour} new addresses have sent OBSERVE, JOIN or "
+                        "CREATE in the last hour, and the judge takes that many an hour "
+                        "(limits.strangers_per_hour); send it again later")
+            store.use("stranger-request", mail.from_addr, scheduler.iso(now))
     count = {name: sum(c.name == name for c in commands) for name in ("CREATE", "JOIN")}
     if count["CREATE"] > cfg.creates_per_mail:
         return (f"it holds {count['CREATE']} CREATE commands, and one mail may hold "

@@ -72,6 +72,8 @@ MAX_ENTRIES = 2 * DECK_SIZE
 """Entries one deck list may hold: a list names each card once with its count,
 so a longer one is refused at the first entry beyond it (each entry costs a
 lookup and, when unknown, a search for close names)."""
+MAX_SUGGESTIONS = 10
+"""Unknown names in one list that get close names suggested."""
 MAX_NAME = 80
 """The longest entry read as a card name: every card name is far shorter, so
 a longer one is refused before the level and close-name searches."""
@@ -150,9 +152,11 @@ def _levelled(name: str, found: Sequence[Card]) -> str:
     return " or ".join(f'"{name} level {c.level}"' for c in found)
 
 
-def resolve(word: str, pool: Pool | None = None) -> tuple[Card | None, str, str]:
+def resolve(word: str, pool: Pool | None = None, *,
+            suggest: bool = True) -> tuple[Card | None, str, str]:
     """The card a deck-list entry names: (card, "", "") or (None, what is
-    wrong, what would be right)."""
+    wrong, what would be right); close names are searched for only with
+    ``suggest``."""
     pool = pool or _default_pool()
     if len(word) > MAX_NAME:
         return (None, f'no card is named "{word[:40]}..." ({len(word)} characters)',
@@ -178,7 +182,9 @@ def resolve(word: str, pool: Pool | None = None) -> tuple[Card | None, str, str]
                     else f"write {_levelled(named[0].name, named)}")
             return (None, f'"{named[0].name}" is printed at {what} {levels}, not at level {level}',
                     hint)
-    return None, f'no card is named "{word}"', _suggest(word, pool)
+    return None, f'no card is named "{word}"', (
+        _suggest(word, pool) if suggest
+        else "write a card's name as games/conquest_tactics/README.md lists it")
 
 
 def parse_deck(name: str, lines: Sequence[tuple[int, str]], *,
@@ -201,7 +207,8 @@ def parse_deck(name: str, lines: Sequence[tuple[int, str]], *,
             return None, breaches
         m = _COUNT.match(text)
         count, word = (int(m[1]), m[2].strip()) if m else (1, text)
-        card, message, hint = resolve(word, pool)
+        # Close names for the first few unknown ones only: each search costs.
+        card, message, hint = resolve(word, pool, suggest=len(breaches) < MAX_SUGGESTIONS)
         if card is None:
             breaches.append(Breach(line_no, text, message, hint))
             unread = True
