@@ -1342,8 +1342,7 @@ class MaildirInbound:
         raw = path.read_bytes()
         readable = bounds.trim_headers(raw, lim.max_header_chars, lim.max_encoded_words,
                                        len(raw))
-        kept = redact_raw(readable)
-        return raw, (raw if kept is readable else kept)
+        return raw, redact_raw(readable)
 
     def done(self, key: str, ok: bool) -> None:
         """Move message ``key`` to ``.Processed`` (``ok``) or ``.Failed``.

@@ -11,6 +11,7 @@ import re
 
 from judge import adjudicator as adj
 from judge import grammar, redact, registry, scheduler
+from judge.bounds import echo
 from judge.commands.base import GM, Ctx, Signon, handles
 from judge.engine import Game, option_values
 from judge.rng import Rng, commitment
@@ -74,7 +75,7 @@ def help_(ctx: Ctx, command: grammar.Command) -> None:
                 if ctx.mail.signon is not None else None)
         if text is None:
             raise CommandError(
-                f"no game, card or rule called {topic!r}",
+                f"no game, card or rule called {echo(topic, ctx.mail.echo)!r}",
                 "HELP alone lists the judge's commands; HELP <game kind> a game's orders")
         ctx.mail.sections.append(text.rstrip("\n"))
         ctx.mail.ok(command.line, "help follows below")
