@@ -65,21 +65,6 @@ class Prepared:
     not checked (``limits.token_failures_per_hour``)."""
 
 
-def registered_address(judge: Judge, name: str, role: str) -> str | None:
-    """The address a SIGNON for ``role`` (or GM) in game ``name`` must come
-    from (the seat's, by its role or the role it asked for), or None."""
-    row = judge.store.game(name)
-    if row is None:
-        return None
-    if role.upper() == GM:
-        return str(row["gm_address"])
-    seats = judge.store.seats(str(row["name"]))
-    seat = next((s for s in seats if s.role and s.role.lower() == role.lower()), None) or next(
-        (s for s in seats if s.role is None and s.wanted and s.wanted.lower() == role.lower()),
-        None)
-    return seat.address if seat is not None else None
-
-
 def failure_key(address: str, name: str, role: str) -> str:
     """Who wrong tokens are counted against: the sending address and the seat."""
     return f"{address} {name.lower()}/{role.lower()}"
@@ -104,13 +89,13 @@ def prepare(judge: Judge, mail: IncomingMail) -> Prepared:
     since = scheduler.iso(judge.now() - timedelta(hours=1))
     for command in signons:
         name, role = command.args["game"], command.args["role"]
-        if registered_address(judge, name, role) != mail.from_addr:
+        stored, registered = judge.store.token_owner(name, role)
+        if registered != mail.from_addr:
             continue  # refused by authenticate whatever the token
         if judge.store.used("token-failure", failure_key(mail.from_addr, name, role),
                             since) >= cfg.token_failures_per_hour:
             pre.locked.add((name.lower(), role.lower()))
             continue
-        stored = judge.store.token_hash(name, role)
         pre.checked[(name.lower(), role.lower())] = (
             stored or "", judge.store.check_token(command.args["token"], stored))
     return pre
@@ -163,8 +148,9 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"",
                     "common/notice.txt.j2",
                     text=(
                         "Your mail was not read: " + refusal + ".\n"
-                        "Nothing in it was carried out. Send your commands as plain "
-                        "text in the body of a mail."
+                        "Nothing in it was carried out. " + (
+                            "Send it again within the limit." if "(limits." in refusal
+                            else "Send your commands as plain text in the body of a mail.")
                     ),
                 ),
                 "notice",
