@@ -320,3 +320,30 @@ def test_the_kept_copy_of_an_ordinary_mail_is_unchanged(post: Post, tmp_path: Pa
     one_cycle(post, raw)
     [kept] = list((post.home / "mail" / "in" / ".Processed" / "cur").iterdir())
     assert kept.read_bytes() == raw
+
+
+@pytest.mark.parametrize(("header", "name", "address"), [
+    ("france@x.test <attacker@evil.test>", "france@x.test", "attacker@evil.test"),
+    ('"France <f@x.test>" <a@b.test>', "France <f@x.test>", "a@b.test"),
+    ('"Doe, Jane" <jane@b.test>, eve@evil.test', "Doe, Jane", "jane@b.test"),
+    ("=?utf-8?q?Fran=C3=A7ois?= <f@x.test>", "François", "f@x.test"),
+    ("jane@b.test (Jane, at home)", "Jane, at home", "jane@b.test"),
+    ("<@relay.test:jane@b.test>", "", "jane@b.test"),
+    ("Jane <not an address>", "", ""),
+])
+def test_from_reads_the_mailbox_the_angle_address_names(header: str, name: str,
+                                                        address: str) -> None:
+    mail = judge.mailin.parse_mail(raw_mail(header, "HELP\n"))
+    assert (mail.from_name, mail.from_addr) == (name, address)
+
+
+def test_stream_safe_text_normalises_as_before_and_in_runs_of_30() -> None:
+    """UAX #15 section 13: ordinary text is unchanged; a longer run of
+    non-starters gets a CGJ after every 30."""
+    for text in ("Bonjour à tous", "Ångström", "Tiếng Việt", "e\u0301\u0316" * 3, "ＳＩＧＮＯＮ"):
+        assert bounds.stream_safe(text) == text
+    run = "a" + "\u0301\u0316" * 40
+    safe = bounds.stream_safe(run)
+    assert safe.replace(bounds.CGJ, "") == run
+    assert _runs_of_non_starters(safe) == bounds.MAX_NON_STARTERS
+    assert _runs_of_non_starters(unicodedata.normalize("NFC", safe)) <= bounds.MAX_NON_STARTERS
