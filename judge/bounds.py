@@ -160,14 +160,28 @@ def _breach(name: bytes, lines: list[bytes], max_chars: int, max_words: int) -> 
     return ""
 
 
+READ_FIELDS = frozenset({
+    b"from", b"sender", b"reply-to", b"return-path", b"to", b"cc", b"subject", b"date",
+    b"message-id", b"in-reply-to", b"mime-version", b"content-type",
+    b"content-transfer-encoding", b"content-disposition",
+})
+"""The header fields whose content the judge acts on: one of them beyond a
+bound refuses the mail. Any other field beyond a bound (a References list of
+a long thread, a trace header) is only trimmed: the mail is read without it."""
+
+
 def header_breach(raw: bytes, max_chars: int = MAX_HEADER_CHARS,
-                  max_words: int = MAX_ENCODED_WORDS, scan: int = 1_000_000) -> str:
+                  max_words: int = MAX_ENCODED_WORDS, scan: int = 1_000_000, *,
+                  read_only: bool = False) -> str:
     """The first header of ``raw`` (within its first ``scan`` bytes) beyond a
-    bound, in words, or ``""``. One pass over the header section."""
+    bound, in words, or ``""`` (with ``read_only``: the first of
+    :data:`READ_FIELDS`). One pass over the header section."""
     head, _ = _head(raw, scan)
     if len(head) <= max_chars and head.count(b"=?") <= max_words:
         return ""  # no field can break a bound
     for name, lines in _fields(head):
+        if read_only and name not in READ_FIELDS:
+            continue
         found = _breach(name, lines, max_chars, max_words)
         if found:
             return found

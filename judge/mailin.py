@@ -996,17 +996,20 @@ def _parse(raw: bytes, limits: Limits) -> IncomingMail:
     body_error: str | None = None
     # A plain scan of the header section first: no header beyond a bound
     # reaches the email package (its encoded-word reading costs the square).
+    # A field the judge reads beyond a bound refuses the mail; any other is
+    # only trimmed (bounds.READ_FIELDS).
     scan = min(len(raw), max(limits.max_bytes, 1_000_000))
-    breach = bounds.header_breach(raw, limits.max_header_chars, limits.max_encoded_words, scan)
-    readable = (bounds.trim_headers(raw, limits.max_header_chars, limits.max_encoded_words, scan)
-                if breach else raw)
+    lim = (limits.max_header_chars, limits.max_encoded_words, scan)
+    oversized = bounds.header_breach(raw, *lim)
+    breach = bounds.header_breach(raw, *lim, read_only=True) if oversized else ""
+    readable = bounds.trim_headers(raw, *lim) if oversized else raw
     if too_large or breach:
         msg = BytesHeaderParser().parsebytes(_header_block(readable))
     else:
         try:
-            msg = message_from_bytes(raw)
+            msg = message_from_bytes(readable)
         except Exception as exc:  # e.g. RecursionError on absurd nesting
-            msg = BytesHeaderParser().parsebytes(_header_block(raw))
+            msg = BytesHeaderParser().parsebytes(_header_block(readable))
             body_error = f"unreadable: {type(exc).__name__}"
 
     from_name, from_addr = _mailbox(_header(msg, "From"))

@@ -347,3 +347,20 @@ def test_stream_safe_text_normalises_as_before_and_in_runs_of_30() -> None:
     assert safe.replace(bounds.CGJ, "") == run
     assert _runs_of_non_starters(safe) == bounds.MAX_NON_STARTERS
     assert _runs_of_non_starters(unicodedata.normalize("NFC", safe)) <= bounds.MAX_NON_STARTERS
+
+
+def test_a_long_references_header_is_trimmed_and_the_mail_read(
+        post: Post, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A header the judge does not act on (References of a long thread, a
+    trace header) beyond a bound does not refuse the mail: it is read
+    without that header, which no parser sees."""
+    seats = start_sealed(post)
+    post.new()
+    refs = " ".join(f"<m{i}.thread@players.example>" for i in range(800))
+    decoded = _spy(monkeypatch, judge.mailin, "message_from_bytes")
+    raw = raw_mail(SEAT, seats.signon("North") + "\nSTATUS\n",
+                   headers=f"References: {refs}\r\nX-Trace: {'t' * 20_000}\r\n")
+    lines = one_cycle(post, raw)
+    assert "processed" in lines[0]
+    assert all(not bounds.header_breach(r) for r in decoded)
+    assert "signed on as North in g1" in post.text(mails_to(post.new(), SEAT)[0])
