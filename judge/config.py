@@ -65,9 +65,10 @@ strangers_per_hour = 30
 # SIGNON lines (each costs a slow token check), and how much of a line a
 # reply quotes back (then "..."). Beyond a bound the mail is refused with one
 # short reply naming the limit (a header the judge does not read, such as a
-# long References list, is dropped instead and the mail read). Wrong tokens one address may send for one
-# seat in an hour; beyond it that address's SIGNONs for the seat are refused
-# unchecked (a stranger's guesses never lock the seat's own address out).
+# long References list, is dropped instead and the mail read). Wrong tokens
+# one address may send for one seat in an hour; beyond it that address's
+# SIGNONs for the seat are refused unchecked (a stranger's guesses never
+# lock the seat's own address out).
 max_header_chars = 16000
 max_encoded_words = 200
 max_line_chars = 10000
