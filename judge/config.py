@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from judge.mailin import Limits
 from judge.scheduler import DEFAULT_SETTINGS
 
 CONFIG_NAME = "judge.toml"
@@ -63,6 +64,21 @@ strangers_per_hour = 30
 # mail beyond it is moved to Failed and the cycle goes on (0: no limit).
 mail_seconds = 60
 mail_memory_mb = 1024
+# Bounds on one mail, so that no mail costs more than its size: a header
+# field (folded lines together) and its RFC 2047 encoded words, a body line,
+# SIGNON lines (each costs a slow token check), and how much of a line a
+# reply quotes back (then "..."). Beyond a bound the mail is refused with one
+# short reply naming the limit (a header the judge does not read, such as a
+# long References list, is dropped instead and the mail read). Wrong tokens
+# one address may send for one seat in an hour; beyond it that address's
+# SIGNONs for the seat are refused unchecked (a stranger's guesses never
+# lock the seat's own address out).
+max_header_chars = 16000
+max_encoded_words = 200
+max_line_chars = 10000
+max_signons = 10
+max_echo_chars = 200
+token_failures_per_hour = 10
 
 # The public pages (judge publish): with dir set, `judge serve` writes them
 # there after each cycle that moved a game on; maps as "svg" or "png"; the
@@ -120,6 +136,12 @@ class Config:
     """Seconds one mail's handling may take (judge.budget)."""
     mail_memory_mb: int = 1024
     """Megabytes of memory one mail's handling may add (judge.budget)."""
+    max_header_chars: int = 16_000
+    max_encoded_words: int = 200
+    max_line_chars: int = 10_000
+    max_signons: int = 10
+    max_echo_chars: int = 200
+    token_failures_per_hour: int = 10
     settings: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_SETTINGS))
     publish_dir: str = ""
     """Where the daemon writes the public pages ("": it does not)."""
@@ -131,6 +153,11 @@ class Config:
     def publish_path(self) -> Path | None:
         """The folder of the public pages, if the config names one."""
         return self.path(self.publish_dir) if self.publish_dir else None
+
+    def mail_limits(self) -> Limits:
+        """The bounds a mail is read within (``[limits]``)."""
+        return Limits(self.max_bytes, self.max_lines, self.max_header_chars,
+                      self.max_encoded_words, self.max_line_chars)
 
     @property
     def db_path(self) -> Path:
@@ -205,6 +232,12 @@ def load(home: Path) -> Config:
         strangers_per_hour=int(limits.get("strangers_per_hour", 30)),
         mail_seconds=float(limits.get("mail_seconds", 60)),
         mail_memory_mb=int(limits.get("mail_memory_mb", 1024)),
+        max_header_chars=int(limits.get("max_header_chars", 16_000)),
+        max_encoded_words=int(limits.get("max_encoded_words", 200)),
+        max_line_chars=int(limits.get("max_line_chars", 10_000)),
+        max_signons=int(limits.get("max_signons", 10)),
+        max_echo_chars=int(limits.get("max_echo_chars", 200)),
+        token_failures_per_hour=int(limits.get("token_failures_per_hour", 10)),
         settings=settings,
         publish_dir=str(raw.get("publish", {}).get("dir", "")),
         publish_pictures=str(raw.get("publish", {}).get("pictures", "svg")),

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from judge.bounds import MAX_ECHO_CHARS, echo
 from judge.redact import fold, mask_secrets
 
 Audience = Literal["anyone", "player", "gm"]
@@ -58,7 +59,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("LIST", "", "anyone", "List the games on this judge and their state.", "LIST"),
     CommandSpec("OBSERVE", "<game> [<off>]", "anyone",
                 "Follow a game: its public report each turn comes to this address (nothing "
-                "any seat alone may see). OBSERVE <game> OFF stops it.", "OBSERVE league42"),
+                "any seat alone may see), once you send back the line with the code the "
+                "answer gives you. OBSERVE <game> OFF stops it.", "OBSERVE league42"),
     CommandSpec("HELP", "[<topic...>]", "anyone",
                 "This text; HELP <game kind> lists that game's own commands; signed on, "
                 "HELP <name> gives the text of a card, rule or the like of your game "
@@ -373,7 +375,8 @@ def help_text(game_verbs: Iterable[tuple[str, str, str]] = ()) -> str:
 _REPLY_PREFIX = re.compile(r"^\s*((re|fwd?|aw|sv)\s*:\s*)+", re.IGNORECASE)
 
 
-def reply_subject(subject: str) -> str:
-    """``Re:`` once before the subject, with a SIGNON token in it masked."""
-    text = mask_secrets(_REPLY_PREFIX.sub("", subject).strip())
+def reply_subject(subject: str, limit: int = MAX_ECHO_CHARS) -> str:
+    """``Re:`` once before the subject, with a SIGNON token in it masked and
+    at most ``limit`` of its characters (then ``...``)."""
+    text = echo(mask_secrets(_REPLY_PREFIX.sub("", subject).strip()), limit)
     return f"Re: {text}".strip()

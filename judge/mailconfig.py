@@ -273,7 +273,7 @@ def open_inbound(config: Config, store: Store) -> InboundTransport:
 
     path = config.path(str(section.get("path", "mail/in")))
     path.parent.mkdir(parents=True, exist_ok=True)
-    return MaildirInbound(path)
+    return MaildirInbound(path, config.mail_limits())
 
 
 def open_outbound(config: Config) -> OutboundTransport:

@@ -41,6 +41,11 @@ dedupe and thread its answer, the cleaned body as lines, and two verdicts:
     why the judge answers but does not process it: ``too large: <n> bytes``
     (over :attr:`Limits.max_bytes`; the body is not even decoded),
     ``too many lines: <n>`` (over :attr:`Limits.max_lines` after cleaning),
+    a header or a line beyond its bound (``its Subject header has ...``,
+    ``line 3 has ... characters ...``: :attr:`Limits.max_header_chars`,
+    :attr:`Limits.max_encoded_words`, :attr:`Limits.max_line_chars`; the
+    body is not decoded, or not cleaned, and no header beyond a bound reaches
+    the standard library's parser: :mod:`judge.bounds` trims it first),
     ``no readable text`` (no text/plain or text/html body part) and
     ``unreadable: <detail>`` (the body defeated the decoder; a safety net no
     input in the test suite reaches). A refused mail carries no lines.
@@ -80,6 +85,7 @@ from mailbox import Maildir
 from pathlib import Path
 from typing import Protocol
 
+from judge import bounds
 from judge.redact import redact_raw
 
 __all__ = [
@@ -108,6 +114,13 @@ class Limits:
     """Raw size; bigger mail is refused (answered), not decoded."""
     max_lines: int = 1_000
     """Lines (blank ones included) kept after cleaning; more -> refused."""
+    max_header_chars: int = bounds.MAX_HEADER_CHARS
+    """One header field, its folded lines together; longer -> refused, and
+    the field is never parsed."""
+    max_encoded_words: int = bounds.MAX_ENCODED_WORDS
+    """RFC 2047 encoded words in one header field; more -> refused, unparsed."""
+    max_line_chars: int = bounds.MAX_LINE_CHARS
+    """One line of the decoded body; longer -> refused before cleaning."""
 
 
 @dataclass(frozen=True)
@@ -132,7 +145,8 @@ class IncomingMail:
     in_reply_to: str
     """The first msg-id of In-Reply-To (the raw value if it holds none), or ``""``."""
     references: tuple[str, ...]
-    """Every msg-id in References, in order."""
+    """The msg-ids in References, in order: the first and the last 19 of a
+    longer list (RFC 5322 section 3.6.4 lets a reply trim it so)."""
     lines: tuple[str, ...]
     """The cleaned body line by line (:func:`clean_body`); blank lines kept."""
     body_hash: str
@@ -290,11 +304,64 @@ def _has(msg: Message, name: str) -> bool:
         return False
 
 
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"?')
+_ANGLE = re.compile(r"<([^<>]*)>")
+
+
+def _first_mailbox(raw: str) -> str:
+    """The text of the first mailbox of an address list: up to the first
+    comma outside quotes, angle brackets and comments."""
+    quoted = escaped = False
+    angle = paren = 0
+    for i, ch in enumerate(raw):
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif quoted:
+            quoted = ch != '"'
+        elif ch == '"':
+            quoted = True
+        elif ch == "(":
+            paren += 1
+        elif ch == ")" and paren:
+            paren -= 1
+        elif paren:
+            continue
+        elif ch == "<":
+            angle += 1
+        elif ch == ">" and angle:
+            angle -= 1
+        elif ch == "," and not angle:
+            return raw[:i]
+    return raw
+
+
 def _mailbox(raw: str) -> tuple[str, str]:
     """(decoded display name, lower-cased addr-spec) of the first mailbox in
-    an address-list header, ``("", "")`` when there is none."""
+    an address-list header, ``("", "")`` when there is none.
+
+    A mailbox with an angle address is that address, whatever the display
+    name before it looks like (RFC 5322 section 3.4: ``name-addr`` is
+    ``[display-name] angle-addr``): ``france@x.test <attacker@evil.test>`` is
+    attacker@evil.test, its display name ``france@x.test``."""
+    first = _first_mailbox(raw)
+    # Quoted strings blanked (same length), so that a "<" inside one is no angle.
+    bare = _QUOTED.sub(lambda m: '"' + "x" * max(len(m.group(0)) - 2, 0) + '"'
+                       if len(m.group(0)) >= 2 else '"', first)
+    angles = list(_ANGLE.finditer(bare))
+    if angles:
+        last = angles[-1]
+        addr = first[last.start(1):last.end(1)].strip()
+        addr = addr.rsplit(":", 1)[-1].strip()  # an obsolete route (<@a,@b:x@y>)
+        if not _ADDR.match(addr):
+            return "", ""
+        name = first[:last.start()].strip()
+        if len(name) >= 2 and name[0] == name[-1] == '"':
+            name = re.sub(r"\\(.)", r"\1", name[1:-1])
+        return _WS.sub(" ", _decode_words(name)).strip(), addr.lower()
     try:
-        pairs = getaddresses([raw])
+        pairs = getaddresses([first])
     except Exception:
         pairs = []
     for name, addr in pairs:
@@ -927,13 +994,22 @@ def _parse(raw: bytes, limits: Limits) -> IncomingMail:
     too_large = len(raw) > limits.max_bytes
     msg: Message
     body_error: str | None = None
-    if too_large:
-        msg = BytesHeaderParser().parsebytes(_header_block(raw))
+    # A plain scan of the header section first: no header beyond a bound
+    # reaches the email package (its encoded-word reading costs the square).
+    # A field the judge reads beyond a bound refuses the mail; any other is
+    # only trimmed (bounds.READ_FIELDS).
+    scan = min(len(raw), max(limits.max_bytes, 1_000_000))
+    lim = (limits.max_header_chars, limits.max_encoded_words, scan)
+    oversized = bounds.header_breach(raw, *lim)
+    breach = bounds.header_breach(raw, *lim, read_only=True) if oversized else ""
+    readable = bounds.trim_headers(raw, *lim) if oversized else raw
+    if too_large or breach:
+        msg = BytesHeaderParser().parsebytes(_header_block(readable))
     else:
         try:
-            msg = message_from_bytes(raw)
+            msg = message_from_bytes(readable)
         except Exception as exc:  # e.g. RecursionError on absurd nesting
-            msg = BytesHeaderParser().parsebytes(_header_block(raw))
+            msg = BytesHeaderParser().parsebytes(_header_block(readable))
             body_error = f"unreadable: {type(exc).__name__}"
 
     from_name, from_addr = _mailbox(_header(msg, "From"))
@@ -943,6 +1019,8 @@ def _parse(raw: bytes, limits: Limits) -> IncomingMail:
     in_reply_to = _header(msg, "In-Reply-To").strip()
     irt = _MSGID.search(in_reply_to)
     references = tuple(_MSGID.findall(_header(msg, "References")))
+    if len(references) > 20:
+        references = references[:1] + references[-19:]
 
     drop = _drop_reason(msg, from_addr, subject, return_path)
 
@@ -951,15 +1029,22 @@ def _parse(raw: bytes, limits: Limits) -> IncomingMail:
     refuse: str | None = None
     if too_large:
         refuse = f"too large: {len(raw)} bytes"
+    elif breach:
+        refuse = breach
     elif body_error:
         refuse = body_error
     else:
         try:
             text, attachments = _body(msg)
+            number, length = bounds.longest_line(text) if text is not None else (0, 0)
             if text is None:
                 refuse = "no readable text"
+            elif length > limits.max_line_chars:
+                refuse = (f"line {number} has {length:,} characters, and a line may have "
+                          f"{limits.max_line_chars:,} (limits.max_line_chars)")
             else:
-                cleaned = clean_body(text)
+                # UAX #15 stream-safe first: normalisation stays linear.
+                cleaned = clean_body(bounds.stream_safe(text))
                 if len(cleaned) > limits.max_lines:
                     refuse = f"too many lines: {len(cleaned)}"
                 else:
@@ -1186,7 +1271,11 @@ class MaildirInbound:
     ``.Failed`` (created if missing) under ``cur/`` with the Seen flag; it is
     a single rename, so a crash leaves the message either still new (fetched
     again next time) or moved, never both or neither. A message that carries
-    a token is kept with its tokens masked (:func:`judge.redact.redact_raw`).
+    a token is kept with its tokens masked (:func:`judge.redact.redact_raw`,
+    with no header beyond ``limits``' bounds parsed). A message over
+    ``limits.max_bytes`` (refused unread) is kept as its header section,
+    masked, and a line saying how big its body was: it is not read into
+    memory again to be filed.
 
     A file that cannot be read (an I/O error, a mode that forbids it, a
     folder where a message should be) is yielded with its error instead of
@@ -1196,8 +1285,9 @@ class MaildirInbound:
 
     name = "maildir"
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, limits: Limits = Limits()) -> None:
         self.path = Path(path)
+        self.limits = limits
         self._box = Maildir(str(self.path), factory=None, create=True)
         for sub in ("tmp", "new", "cur"):  # Maildir() skips this when the folder exists
             (self.path / sub).mkdir(parents=True, exist_ok=True)
@@ -1253,6 +1343,23 @@ class MaildirInbound:
             self._seen[key] = path
             yield key, item
 
+    def _kept(self, path: Path) -> tuple[bytes, bytes]:
+        """(what ``path`` holds as far as it is read, the copy to keep)."""
+        lim = self.limits
+        size = path.stat().st_size
+        if size > lim.max_bytes:
+            with path.open("rb") as f:
+                head = _header_block(f.read(1_000_000))
+            note = (f"\n[The body of this mail ({size:,} bytes in all) was not kept: "
+                    f"the mail is over limits.max_bytes ({lim.max_bytes:,}).]\n")
+            trimmed = bounds.trim_headers(head, lim.max_header_chars, lim.max_encoded_words)
+            head = redact_raw(trimmed + b"\n") if trimmed.strip() else b"\n"
+            return b"", head.rstrip(b"\r\n") + b"\n" + note.encode()
+        raw = path.read_bytes()
+        readable = bounds.trim_headers(raw, lim.max_header_chars, lim.max_encoded_words,
+                                       len(raw))
+        return raw, redact_raw(readable)
+
     def done(self, key: str, ok: bool, *, redact: bool = True) -> None:
         """Move message ``key`` to ``.Processed`` (``ok``) or ``.Failed``,
         its tokens masked (unless not ``redact``: kept as it came). A file
@@ -1268,10 +1375,9 @@ class MaildirInbound:
             if found == key:
                 final = target / "cur" / f"{key}{self._colon}2,S"
                 try:
-                    raw = path.read_bytes() if redact else b""
+                    raw, kept = self._kept(path) if redact else (b"", b"")
                 except OSError:  # unreadable: nothing of it can be read, or masked
-                    raw = b""
-                kept = redact_raw(raw) if raw else raw
+                    raw = kept = b""
                 if kept != raw:
                     # The kept copy has its tokens masked: written whole under
                     # tmp/, renamed into place, then the original removed (a

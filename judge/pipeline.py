@@ -23,7 +23,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from judge import adjudicator as adj
-from judge import grammar, notify, redact, reports, scheduler
+from judge import bounds, grammar, notify, redact, reports, scheduler
 from judge.commands import HANDLERS, Ctx, ErrorRow, MailSession, player
 from judge.commands.base import GM
 from judge.engine import DecisionKind, RuleError
@@ -60,20 +60,42 @@ class Prepared:
     commands: list[grammar.Command]
     checked: dict[tuple[str, str], tuple[str, bool]] = field(default_factory=dict)
     """(game, role) -> (the stored hash the token was checked against, match)."""
+    locked: set[tuple[str, str]] = field(default_factory=set)
+    """(game, role) this sender sent too many wrong tokens for this hour:
+    not checked (``limits.token_failures_per_hour``)."""
+
+
+def failure_key(address: str, name: str, role: str) -> str:
+    """Who wrong tokens are counted against: the sending address and the seat."""
+    return f"{address} {name.lower()}/{role.lower()}"
 
 
 def prepare(judge: Judge, mail: IncomingMail) -> Prepared:
-    """Parse the mail and check its tokens; reads only, outside any transaction."""
+    """Parse the mail and check its tokens; reads only, outside any transaction.
+
+    A token is checked (a scrypt: the costly part) only for a SIGNON sent
+    from the seat's registered address: from any other address the mail is
+    refused whatever the token, so a stranger's guesses cost nothing. From
+    the registered address, at most ``limits.token_failures_per_hour`` wrong
+    tokens an hour are checked per seat; and a mail with more than
+    ``limits.max_signons`` SIGNON lines is refused whole, none checked."""
     parsed = grammar.parse_body(list(mail.lines))
     commands = grammar.parse_subject(mail.subject) + parsed.commands
     pre = Prepared(parsed, commands)
-    if len(commands) > judge.config.max_commands:
+    cfg = judge.config
+    signons = [c for c in commands if c.name == "SIGNON"]
+    if len(commands) > cfg.max_commands or len(signons) > cfg.max_signons:
         return pre  # refused whole; nothing to check
-    for command in commands:
-        if command.name != "SIGNON":
-            continue
+    since = scheduler.iso(judge.now() - timedelta(hours=1))
+    for command in signons:
         name, role = command.args["game"], command.args["role"]
-        stored = judge.store.token_hash(name, role)
+        stored, registered = judge.store.token_owner(name, role)
+        if registered != mail.from_addr:
+            continue  # refused by authenticate whatever the token
+        if judge.store.used("token-failure", failure_key(mail.from_addr, name, role),
+                            since) >= cfg.token_failures_per_hour:
+            pre.locked.add((name.lower(), role.lower()))
+            continue
         pre.checked[(name.lower(), role.lower())] = (
             stored or "", judge.store.check_token(command.args["token"], stored))
     return pre
@@ -113,17 +135,22 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"",
         refusal = "it holds no commands (its body is empty)"
     if refusal is None and len(commands) > judge.config.max_commands:
         refusal = f"too many commands: {len(commands)} (at most {judge.config.max_commands})"
+    signons = sum(c.name == "SIGNON" for c in commands)
+    if refusal is None and signons > judge.config.max_signons:
+        refusal = (f"it holds {signons} SIGNON lines, and one mail may hold "
+                   f"{judge.config.max_signons} (limits.max_signons)")
     if refusal:
         if judge.stranger_may_get_reply(mail.from_addr):
             judge.queue_mail(
                 mail.from_addr,
-                f"Re: {mail.subject}".strip(),
+                grammar.reply_subject(mail.subject, judge.config.max_echo_chars),
                 reports.render(
                     "common/notice.txt.j2",
                     text=(
                         "Your mail was not read: " + refusal + ".\n"
-                        "Nothing in it was carried out. Send your commands as plain "
-                        "text in the body of a mail."
+                        "Nothing in it was carried out. " + (
+                            "Send it again within the limit." if "(limits." in refusal
+                            else "Send your commands as plain text in the body of a mail.")
                     ),
                 ),
                 "notice",
@@ -133,7 +160,7 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"",
         return f"refused: {refusal}"
 
     ws = Workspace(judge, now)
-    failure = authenticate(judge, ws, mail, commands, pre.checked)
+    failure = authenticate(judge, ws, mail, commands, pre.checked, pre.locked)
     if failure is not None:
         judge.record(mail, key, "auth-failure", failure, raw=raw)
         return f"auth-failure: {failure}"
@@ -142,7 +169,7 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"",
     if exceeded:
         if judge.stranger_may_get_reply(mail.from_addr):
             judge.queue_mail(
-                mail.from_addr, grammar.reply_subject(mail.subject),
+                mail.from_addr, grammar.reply_subject(mail.subject, judge.config.max_echo_chars),
                 reports.render("common/notice.txt.j2", text=(
                     f"Your mail was not carried out: {exceeded}.\n"
                     "Nothing in it was done. Send it again within the limit.")),
@@ -151,6 +178,7 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"",
         return f"refused: {exceeded}"
 
     session = MailSession(mail, now)
+    session.echo = judge.config.max_echo_chars
     session.answers = _replied_decision(judge, mail)
     ctx = Ctx(judge, ws, session)
     for err in parsed.errors:
@@ -194,6 +222,18 @@ def over_limits(judge: Judge, ws: Workspace, mail: IncomingMail,
     cfg = judge.config
     store = judge.store
     now = judge.now()
+    # OBSERVE, JOIN and CREATE from an address no game knows: at most
+    # strangers_per_hour different addresses an hour (forged senders earn
+    # neither games, seats, nor a report each turn).
+    asks = sorted({c.name for c in commands if c.name in ("OBSERVE", "JOIN", "CREATE")})
+    if asks and not store.is_registered(mail.from_addr):
+        since = scheduler.iso(now - timedelta(hours=1))
+        if not store.used("stranger-request", mail.from_addr, since):
+            if store.users("stranger-request", since) >= cfg.strangers_per_hour:
+                return (f"{cfg.strangers_per_hour} new addresses have sent OBSERVE, JOIN or "
+                        "CREATE in the last hour, and the judge takes that many an hour "
+                        "(limits.strangers_per_hour); send it again later")
+            store.use("stranger-request", mail.from_addr, scheduler.iso(now))
     count = {name: sum(c.name == name for c in commands) for name in ("CREATE", "JOIN")}
     if count["CREATE"] > cfg.creates_per_mail:
         return (f"it holds {count['CREATE']} CREATE commands, and one mail may hold "
@@ -287,7 +327,7 @@ def _acknowledge(ctx: Ctx) -> None:
     body = reports.render(
         "common/ack.txt.j2",
         intro="",
-        subject=redact.mask_secrets(mail.subject),
+        subject=bounds.echo(redact.mask_secrets(mail.subject), judge.config.max_echo_chars),
         rows=session.rows,
         errors=session.errors,
         sections=session.sections,
@@ -303,7 +343,8 @@ def _acknowledge(ctx: Ctx) -> None:
     refs = (*mail.references, mail.message_id)
     judge.queue_mail(
         to,
-        grammar.reply_subject(mail.subject) if mail.subject else "Your orders",
+        (grammar.reply_subject(mail.subject, judge.config.max_echo_chars) if mail.subject
+         else "Your orders"),
         body,
         "ack",
         game=first.game if first else "",
@@ -341,13 +382,18 @@ def _where_you_stand(ctx: Ctx) -> list[str]:
 
 def authenticate(judge: Judge, ws: Workspace, mail: IncomingMail,
                  commands: Iterable[grammar.Command],
-                 checked: dict[tuple[str, str], tuple[str, bool]] | None = None) -> str | None:
+                 checked: dict[tuple[str, str], tuple[str, bool]] | None = None,
+                 locked: set[tuple[str, str]] | None = None) -> str | None:
     """Check every SIGNON before anything runs. One failure rejects the mail
     whole: a wrong token changes nothing and reveals nothing. The notice goes
     to the seat's registered address, at most once an hour. ``checked``
     holds the tokens :func:`prepare` already checked; a hash that changed
-    since (a REPLACE in between) is checked again here."""
+    since (a REPLACE in between) is checked again here. A token is checked
+    only for a SIGNON from the seat's registered address, and not for a
+    seat in ``locked`` (see :func:`prepare`); each wrong one counts against
+    that address and seat (``limits.token_failures_per_hour``)."""
     checked = checked or {}
+    locked = locked or set()
 
     def verify(name: str, role: str, token: str, stored: str | None) -> bool:
         before = checked.get((name.lower(), role.lower()))
@@ -362,11 +408,10 @@ def authenticate(judge: Judge, ws: Workspace, mail: IncomingMail,
         name, role, token = command.args["game"], command.args["role"], command.args["token"]
         g = ws.find(name)
         registered: str | None = None
-        ok = False
         if g is not None:
+            stored: str | None
             if role.upper() == GM:
-                registered = g.row["gm_address"]
-                ok = verify(name, role, token, g.row["gm_token_hash"])
+                registered, stored = g.row["gm_address"], g.row["gm_token_hash"]
             else:
                 seat = g.seat(role) or next(
                     (s for s in g.seats
@@ -374,16 +419,23 @@ def authenticate(judge: Judge, ws: Workspace, mail: IncomingMail,
                     None,
                 )
                 registered = seat.address if seat else None
-                ok = verify(name, role, token, seat.token_hash if seat else None)
+                stored = seat.token_hash if seat else None
+            if registered is not None and registered == mail.from_addr \
+                    and (name.lower(), role.lower()) not in locked:
+                ok = verify(name, role, token, stored)
+                if ok:
+                    continue
+                store.use("token-failure", failure_key(mail.from_addr, name, role),
+                          scheduler.iso(judge.now()))
+        if registered is None:
+            reason = "unknown game or role"
+        elif registered != mail.from_addr:
+            reason = "sent from an unregistered address"
+        elif (name.lower(), role.lower()) in locked:
+            reason = ("too many wrong tokens from this address for this seat in the last "
+                      "hour (limits.token_failures_per_hour)")
         else:
-            verify(name, role, token, None)
-        if ok and registered == mail.from_addr:
-            continue
-        reason = (
-            "unknown game or role"
-            if registered is None
-            else ("wrong token" if not ok else "sent from an unregistered address")
-        )
+            reason = "wrong token"
         targets = {a for a in (registered,) if a}
         if store.is_registered(mail.from_addr):
             targets.add(mail.from_addr)

@@ -14,11 +14,15 @@ import re
 import unicodedata
 from email.message import EmailMessage
 
+from judge.bounds import stream_safe
+
 
 def fold(text: str) -> str:
     """Unicode compatibility folding (NFKC): a fullwidth ``ＳＩＧＮＯＮ`` is
-    ``SIGNON``, a fullwidth digit a digit. Every line is read folded."""
-    return unicodedata.normalize("NFKC", text)
+    ``SIGNON``, a fullwidth digit a digit. Every line is read folded. The
+    text is made stream-safe first (UAX #15 section 13), so that a long run of
+    combining marks costs its length, not its square."""
+    return unicodedata.normalize("NFKC", stream_safe(text))
 
 
 #: A word that looks like a seat token: 12 to 20 symbols of the token

@@ -38,7 +38,7 @@ from judge.commands import gm as gm_commands
 from judge.commands import league as league_commands
 from judge.commands import setup
 from judge.engine import Game
-from judge.mailin import InboundTransport, IncomingMail, Limits, MaildirInbound, parse_mail
+from judge.mailin import InboundTransport, IncomingMail, MaildirInbound, parse_mail
 from judge.mailout import (
     Attachment,
     BackgroundOutbound,
@@ -314,7 +314,7 @@ class Judge:
 
     def handle(self, key: str, raw: bytes) -> str:
         """Handle one message in one transaction; returns the log line."""
-        mail = parse_mail(raw, Limits(self.config.max_bytes, self.config.max_lines))
+        mail = parse_mail(raw, self.config.mail_limits())
         self.fault("parsed")
         # Parsing and the token checks (scrypt) hold no write lock.
         pre = pipeline.prepare(self, mail) if not (mail.drop or mail.refuse) else None

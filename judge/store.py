@@ -678,6 +678,23 @@ class Store:
                 "order by role is null limit 1", [game, game.lower(), role, role]))
         return str(rows[0]["h"]) if rows else None
 
+    def token_owner(self, game: str, role: str) -> tuple[str | None, str | None]:
+        """(:meth:`token_hash`, the address a SIGNON for it must come from)
+        in one query; ``(None, None)`` for an unknown game or role."""
+        if role.upper() == "GM":
+            rows = list(self._query(
+                "select gm_token_hash as h, gm_address as a from games where name in (?, ?)",
+                [game, game.lower()]))
+        else:
+            rows = list(self._query(
+                "select token_hash as h, address as a from seats where game in (?, ?) and "
+                "(lower(role) = lower(?) or (role is null and lower(wanted) = lower(?))) "
+                "order by role is null limit 1", [game, game.lower(), role, role]))
+        if not rows:
+            return None, None
+        return (str(rows[0]["h"]) if rows[0]["h"] is not None else None,
+                str(rows[0]["a"]) if rows[0]["a"] is not None else None)
+
     def _tag(self, stored: str, token: str) -> str:
         assert self.token_key is not None
         return hmac.new(self.token_key, f"{stored}\0{token}".encode(),

@@ -63,7 +63,20 @@ Trophies are set aside at Setup)."""
 _COUNT = re.compile(r"^(\d+)\s*[xX]?\s+(\S.*)$")
 _LEVEL = re.compile(r"^(?P<name>.*?\S)[\s,]*\(?\s*(?:(?:level|lvl)\s*|l)?(?P<level>\d)\s*\)?$",
                     re.IGNORECASE)
-_CANONICAL = re.compile(r"^\s*DECK\s+(?P<name>[^:;\n]*?)\s*:(?P<body>.*)$", re.DOTALL)
+_CANONICAL = re.compile(r"^\s*DECK\s+(?P<name>[^:;]*):(?P<body>.*)$", re.DOTALL)
+"""A one-line deck. The name runs to the first colon (its trailing spaces
+trimmed after the match: a lazy name before ``\\s*:`` made a long run of
+spaces cost its square)."""
+
+MAX_ENTRIES = 2 * DECK_SIZE
+"""Entries one deck list may hold: a list names each card once with its count,
+so a longer one is refused at the first entry beyond it (each entry costs a
+lookup and, when unknown, a search for close names)."""
+MAX_SUGGESTIONS = 10
+"""Unknown names in one list that get close names suggested."""
+MAX_NAME = 80
+"""The longest entry read as a card name: every card name is far shorter, so
+a longer one is refused before the level and close-name searches."""
 
 
 @dataclass(frozen=True)
@@ -139,10 +152,15 @@ def _levelled(name: str, found: Sequence[Card]) -> str:
     return " or ".join(f'"{name} level {c.level}"' for c in found)
 
 
-def resolve(word: str, pool: Pool | None = None) -> tuple[Card | None, str, str]:
+def resolve(word: str, pool: Pool | None = None, *,
+            suggest: bool = True) -> tuple[Card | None, str, str]:
     """The card a deck-list entry names: (card, "", "") or (None, what is
-    wrong, what would be right)."""
+    wrong, what would be right); close names are searched for only with
+    ``suggest``."""
     pool = pool or _default_pool()
+    if len(word) > MAX_NAME:
+        return (None, f'no card is named "{word[:40]}..." ({len(word)} characters)',
+                f"a card's name has at most {MAX_NAME} characters")
     found = pool.lookup(word)
     if len(found) == 1:
         return found[0], "", ""
@@ -164,7 +182,9 @@ def resolve(word: str, pool: Pool | None = None) -> tuple[Card | None, str, str]
                     else f"write {_levelled(named[0].name, named)}")
             return (None, f'"{named[0].name}" is printed at {what} {levels}, not at level {level}',
                     hint)
-    return None, f'no card is named "{word}"', _suggest(word, pool)
+    return None, f'no card is named "{word}"', (
+        _suggest(word, pool) if suggest
+        else "write a card's name as games/conquest_tactics/README.md lists it")
 
 
 def parse_deck(name: str, lines: Sequence[tuple[int, str]], *,
@@ -180,9 +200,15 @@ def parse_deck(name: str, lines: Sequence[tuple[int, str]], *,
         text = raw.strip()
         if not text or text.startswith("#"):
             continue
+        if len(entries) + len(breaches) >= MAX_ENTRIES:
+            breaches.append(Breach(line_no, text[:80], f"a deck list has at most {MAX_ENTRIES} "
+                                   "entries; the rest was not read",
+                                   "list each card once, with its count: <count> <card name>"))
+            return None, breaches
         m = _COUNT.match(text)
         count, word = (int(m[1]), m[2].strip()) if m else (1, text)
-        card, message, hint = resolve(word, pool)
+        # Close names for the first few unknown ones only: each search costs.
+        card, message, hint = resolve(word, pool, suggest=len(breaches) < MAX_SUGGESTIONS)
         if card is None:
             breaches.append(Breach(line_no, text, message, hint))
             unread = True
@@ -405,8 +431,10 @@ def parse_canonical(text: str, *,
     """Read :func:`canonical`'s line back; the entries are numbered from 1 as
     the breaches' line numbers."""
     m = _CANONICAL.match(text)
-    if not m or not m["name"]:
+    if m and "\n" in m["name"].rstrip():
+        m = None  # the name ends at a line end
+    if not m or not m["name"].rstrip():
         return None, [Breach(1, text.strip()[:80], "a one-line deck starts with DECK <name>:",
                              'write "DECK <name>: <count> <id>; <count> <id>; ..."')]
     entries = [part.strip() for part in m["body"].split(";")]
-    return parse_deck(m["name"], list(enumerate(entries, 1)), pool=pool)
+    return parse_deck(m["name"].rstrip(), list(enumerate(entries, 1)), pool=pool)

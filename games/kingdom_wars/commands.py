@@ -62,12 +62,23 @@ def code_text(suit: str, rank: int) -> str:
 
 
 def _longest(words: Sequence[str], i: int, lookup: Any) -> tuple[Any, int]:
-    """The longest run of words from ``i`` that ``lookup`` knows, and its end."""
-    for j in range(len(words), i, -1):
-        found = lookup(" ".join(words[i:j]))
-        if found is not None:
-            return found, j
-    return None, i
+    """The longest run of words from ``i`` that ``lookup`` knows, and its end.
+
+    The key of a run is its words' keys joined (:func:`key` keeps letters and
+    digits only), so the run grows a word at a time and stops once its key is
+    longer than any name's: the cost is bounded per word, not per pair of
+    words (a line of thousands of words stays linear)."""
+    found: Any = None
+    end = i
+    joined = ""
+    for j in range(i, len(words)):
+        joined += key(words[j])
+        if len(joined) > DATA.longest_key:
+            break
+        hit = lookup(joined) if joined else None
+        if hit is not None:
+            found, end = hit, j + 1
+    return found, end
 
 
 def read_cards(words: Sequence[str], line: str) -> list[dict[str, Any]]:

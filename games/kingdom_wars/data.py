@@ -232,6 +232,10 @@ class Data:
         self._general_keys = _keys((g.id, g.name, *g.aliases) for g in generals.values())
         self._skill_keys = _keys((s.id, s.name) for s in skills.values())
         self._card_keys = _keys((c.id, c.name) for c in cards.values())
+        self.longest_key = max(len(k) for table in (self._general_keys, self._skill_keys,
+                                                    self._card_keys) for k in table)
+        """The longest lookup key of any name: a run of words whose key is
+        longer names nothing, so a reader never needs to look further."""
 
     # ------------------------------------------------------------------ lookups
 

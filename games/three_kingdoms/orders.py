@@ -39,7 +39,10 @@ STATUS_WORDS = {
 VICTORIES = ("legendary", "unification", "destined")
 
 _ALLOWED = re.compile(r"^[A-Za-z0-9 '\-><=.,:\u2192]*$")
-_ARROW = re.compile(r"\s*(?:->|=>|-|>|\u2192)\s*")
+_ARROW = re.compile(r"->|=>|-|>|\u2192")
+"""An arrow between two words. The line is split on spaces afterwards, so
+the spaces around it need no matching (``\\s*`` on both sides made a line of
+many spaces cost its square: every start in the run was tried to its end)."""
 _PIECE = re.compile(r"^([AML])(\d+)$")
 _NAME = re.compile(r"^[A-Za-z][A-Za-z' ]{0,30}$")
 

@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from judge import grammar, redact
+from judge.bounds import MAX_ECHO_CHARS, echo
 from judge.mailin import IncomingMail
 from judge.session import CommandError, Loaded, Workspace
 from judge.store import Seat
@@ -69,15 +70,17 @@ class MailSession:
     bound_stale: bool = False
     """Whether the decision it replies to was found over (then none of its
     game lines is taken)."""
+    echo: int = MAX_ECHO_CHARS
+    """How much of a line the acknowledgement quotes (``limits.max_echo_chars``)."""
 
     def ok(self, line: grammar.Line, result: str, text: str | None = None) -> None:
-        shown = redact.mask_secrets(text if text is not None else line.text)
+        shown = echo(redact.mask_secrets(text if text is not None else line.text), self.echo)
         self.rows.append(Row(line.number, shown, result))
 
     def error(
         self, line: grammar.Line, message: str, hint: str = "", text: str | None = None
     ) -> None:
-        shown = redact.mask_secrets(text if text is not None else line.text)
+        shown = echo(redact.mask_secrets(text if text is not None else line.text), self.echo)
         self.rows.append(Row(line.number, shown, "not accepted (see below)"))
         self.errors.append(ErrorRow(line.number, shown, message, hint))
 

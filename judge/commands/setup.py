@@ -3,11 +3,15 @@ of a game (create, join, start) that the CLI shares with them."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import json
 import re
 
 from judge import adjudicator as adj
 from judge import grammar, redact, registry, scheduler
+from judge.bounds import echo
 from judge.commands.base import GM, Ctx, Signon, handles
 from judge.engine import Game, option_values
 from judge.rng import Rng, commitment
@@ -71,7 +75,7 @@ def help_(ctx: Ctx, command: grammar.Command) -> None:
                 if ctx.mail.signon is not None else None)
         if text is None:
             raise CommandError(
-                f"no game, card or rule called {topic!r}",
+                f"no game, card or rule called {echo(topic, ctx.mail.echo)!r}",
                 "HELP alone lists the judge's commands; HELP <game kind> a game's orders")
         ctx.mail.sections.append(text.rstrip("\n"))
         ctx.mail.ok(command.line, "help follows below")
@@ -110,21 +114,48 @@ def list_(ctx: Ctx, command: grammar.Command) -> None:
     ctx.mail.ok(command.line, "list follows below")
 
 
+def observe_code(ctx: Ctx, game: str, address: str) -> str:
+    """The code that proves a mail to ``address`` was read there: an HMAC of
+    the game and the address under the home's key, so nothing is stored
+    until it comes back."""
+    key = ctx.judge.store.token_key or ctx.ws.get(game).row["seed"].encode()
+    digest = hmac.new(key, f"observe\0{game.lower()}\0{address.lower()}".encode(),
+                      hashlib.sha256).digest()
+    return base64.b32encode(digest).decode()[:10]
+
+
 @handles("OBSERVE")
 def observe(ctx: Ctx, command: grammar.Command) -> None:
+    """OBSERVE <game>: a code goes to the sending address; OBSERVE <game>
+    <code> from that address then follows the game (a forged From earns its
+    owner one mail, never a report each turn); OBSERVE <game> OFF stops it."""
     address = ctx.mail.mail.from_addr
     if not address:
         raise CommandError("your mail has no usable From address")
     g = ctx.ws.get(command.args["game"])
-    off = command.args.get("off", "").upper()
-    if off and off != "OFF":
-        raise CommandError(f"OBSERVE takes a game and OFF, not {off!r}",
-                           f"OBSERVE {g.name} or OBSERVE {g.name} OFF")
-    ctx.judge.store.observe(g.name, address, scheduler.iso(ctx.ws.now), on=not off)
+    word = command.args.get("off", "").upper()
+    code = observe_code(ctx, g.name, address)
     ctx.mail.reply_to = ctx.mail.reply_to or address
-    what = (f"you no longer follow {g.name}" if off else
-            f"you follow {g.name}: its public report comes here each turn")
-    ctx.mail.ok(command.line, what)
+    if word == "OFF":
+        ctx.judge.store.observe(g.name, address, scheduler.iso(ctx.ws.now), on=False)
+        ctx.mail.ok(command.line, f"you no longer follow {g.name}")
+        return
+    if word and not hmac.compare_digest(word, code):
+        raise CommandError(f"{word[:20]!r} is not the code sent to this address for {g.name}",
+                           f"send OBSERVE {g.name} from this address to have it mailed here, "
+                           f"or OBSERVE {g.name} OFF")
+    if word:
+        ctx.judge.store.observe(g.name, address, scheduler.iso(ctx.ws.now), on=True)
+        ctx.mail.ok(command.line, f"you follow {g.name}: its public report comes here each turn")
+        return
+    if address in ctx.judge.store.observers(g.name):
+        ctx.mail.ok(command.line, f"you already follow {g.name}")
+        return
+    ctx.mail.sections.append(
+        f"To follow {g.name}, send this line from this address (it shows the address is "
+        f"yours and asked):\n\n  OBSERVE {g.name} {code}\n\nIf you did not ask, do nothing: "
+        "no report comes here until it is sent.")
+    ctx.mail.ok(command.line, "a code to confirm follows below")
 
 
 @handles("JOIN")

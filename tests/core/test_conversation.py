@@ -5,6 +5,7 @@ has no order), and the first report already names the new phase's deadline."""
 from __future__ import annotations
 
 import json
+import re
 
 from tests.core.conftest import Post
 from tests.core.helpers import CLASSIC_POWERS, GM_ADDR, start_classic, token_in
@@ -162,6 +163,12 @@ def test_observers_get_the_public_report_of_each_turn(post: Post) -> None:
 
     start_sealed(post)
     post.send("fan@watch.example", "OBSERVE g1\n")
+    asked = post.text(post.new()[-1])
+    assert "you follow g1" not in asked and post.judge.store.observers("g1") == []
+    code = re.search(r"OBSERVE g1 ([A-Z2-7]{10})", asked)
+    assert code is not None, asked
+    post.clock.advance(hours=1)  # a stranger is answered once an hour
+    post.send("fan@watch.example", f"OBSERVE g1 {code.group(1)}\n")
     assert "you follow g1" in post.text(post.new()[-1])
     post.clock.advance(hours=100)
     for _ in range(3):

@@ -592,9 +592,14 @@ class TestLimits:
         raw = (HEAD + "\n" + body).encode()
         assert parse_mail(raw, Limits(max_lines=1)).lines == ("STATUS",)
 
-    def test_long_line_kept_whole(self) -> None:
-        line = "A" * 20_000
+    def test_long_line_kept_whole_up_to_max_line_chars(self) -> None:
+        line = "A" * Limits().max_line_chars
         assert mail(line + "\n").lines == (line,)
+        raw = (HEAD + "\nSTATUS\n" + line + "A\n").encode()
+        over = parse_mail(raw)
+        assert over.lines == ()
+        assert over.refuse == ("line 2 has 10,001 characters, and a line may have 10,000 "
+                               "(limits.max_line_chars)")
 
     def test_deep_nesting_does_not_raise(self) -> None:
         depth = 200
