@@ -128,19 +128,22 @@ def flow(content: str, width: int = 72, delsp: bool = False) -> str:
         marks, rest = line[:depth], line[depth:]
         if depth and rest.startswith(" "):
             rest = rest[1:]
+        if not rest:
+            out.append(marks)  # an empty line ends a paragraph: no trailing space
+            continue
         lead = marks + " " if depth else ""
-        if not depth and (rest.startswith((" ", "From ")) or rest.startswith(">")):
-            lead = " "
-        words = rest.split(" ")
+        if not depth and rest.startswith((" ", "From ", ">")):
+            lead = " "  # space-stuffing (RFC 3676 section 4.4)
+        indent = rest[: len(rest) - len(rest.lstrip(" "))]
+        words = rest[len(indent):].split(" ")
         pieces: list[str] = []
-        current = ""
-        for w in words:
-            candidate = f"{current} {w}" if current else w
-            if current and len(lead) + len(candidate) > width:
+        current = indent + words[0]
+        for w in words[1:]:
+            if len(lead) + len(current) + 1 + len(w) > width and current.strip():
                 pieces.append(current + " " + (" " if delsp else ""))
                 current = w
             else:
-                current = candidate
+                current = f"{current} {w}"
         pieces.append(current)
         out += [lead + p for p in pieces]
     return "\n".join(out)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from tests.mail.clients.mime import html_escape
+from tests.mail.clients.mime import html_escape, word
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,14 @@ class Player:
 
     @property
     def mailbox(self) -> str:
+        """As a quoted header block shows it."""
         return f"{self.name} <{self.address}>"
+
+    @property
+    def from_header(self) -> str:
+        """As the From header carries it (RFC 2047 for a name that is not ASCII)."""
+        name = self.name if self.name.isascii() else word(self.name, "utf-8", "Q")
+        return f"{name} <{self.address}>"
 
 
 @dataclass(frozen=True)
@@ -69,7 +76,7 @@ class Reply:
         """The usual header lines of a reply (From, To, Subject, Date,
         Message-ID, In-Reply-To, References), then the client's own."""
         out = [
-            ("From", sender or self.player.mailbox),
+            ("From", sender or self.player.from_header),
             ("To", self.judged.sender),
             ("Subject", subject if subject is not None else f"Re: {self.judged.subject}"),
             ("Date", date or self.date.strftime("%a, %d %b %Y %H:%M:%S +0000")),

@@ -158,9 +158,10 @@ def outlook_html(own: list[str], header: list[tuple[str, str]], quoted: str,
             + original + "</div></body></html>\n")
 
 
-def header_block(labels: tuple[str, str, str, str], values: tuple[str, str, str, str],
-                 sep: str = ": ") -> list[tuple[str, str]]:
-    return [(f"{k}{sep.rstrip()}", v) for k, v in zip(labels, values, strict=True)]
+def header_block(labels: tuple[str, str, str, str],
+                 values: tuple[str, str, str, str]) -> list[tuple[str, str]]:
+    """(label, value) of each line of a client's header block over the original."""
+    return list(zip(labels, values, strict=True))
 
 
 def block_text(header: list[tuple[str, str]]) -> str:
