@@ -777,3 +777,89 @@ def outlook_express(r: Reply) -> bytes:
              f"{rewrapped(r.judged.text, 76)}\n")
     return message(r.headers(mailer=[("X-Mailer", "Microsoft Outlook Express 6.00.2900.5931")]),
                    text(plain, charset="windows-1252", cte="quoted-printable"))
+
+
+# --------------------------------------------------------------------------- phones, webmails
+
+
+@case("outlook-exchange-html-only")
+def outlook_html_only(r: Reply) -> bytes:
+    """Outlook through an Exchange server set to send HTML only to the
+    judge's domain (a remote domain's "MIME: HTML"): Word's HTML alone, the
+    en dashes as &#8211;, the report under the bordered header block."""
+    orders = ("A Vie &#8211; Gal", "A Bud &#8211; Ser", "F Tri &#8211; Alb")
+    html = outlook_html([mime.html_escape(r.player.signon), *orders, "",
+                         "Best regards,", "Franz Huber"], en_header(r, 1), r.judged.text)
+    return message(r.headers(subject=f"RE: {r.judged.subject}"),
+                   text(html, "html", charset="us-ascii", cte="quoted-printable"))
+
+
+@case("samsung-email")
+def samsung(r: Reply) -> bytes:
+    """Samsung Email on Android: "Sent from my Galaxy", then
+    "-------- Original message --------" with From/Date/To/Subject over the
+    unprefixed acknowledgement; base64 text and HTML parts."""
+    orders = ("A Ber - Kie", "A Mun - Ruh", "F Kie - Den")
+    w = local(r.when, 1)
+    head = (f"-------- Original message --------\nFrom: {r.judged.sender}\n"
+            f"Date: {w.day:02d}/{w.month:02d}/{w.year} {w.hour:02d}:{w.minute:02d} (GMT+01:00)\n"
+            f"To: {r.player.address}\nSubject: {r.judged.subject}\n")
+    plain = f"{body(r, *orders)}\n\n\n\nSent from my Galaxy\n\n\n{head}\n{r.judged.text}"
+    html = ('<html><head><meta http-equiv="Content-Type" content="text/html; charset=UTF-8">'
+            "</head><body><div dir=\"auto\">" + "<br>".join((r.player.signon, *orders))
+            + '</div><div dir="auto"><br></div><div dir="auto"><br></div><div id="composer_'
+            'signature" dir="auto"><div style="font-size:12px;color:#575757" dir="auto">Sent '
+            'from my Galaxy</div></div><div dir="auto"><br></div><div><br></div><div align='
+            '"left" dir="auto" style="font-size:100%;color:#000000"><div>-------- Original '
+            "message --------</div><div>From: " + r.judged.sender + " </div><div>Date: "
+            f"{w.day:02d}/{w.month:02d}/{w.year} {w.hour:02d}:{w.minute:02d} (GMT+01:00) </div>"
+            f"<div>To: {r.player.address} </div><div>Subject: "
+            + mime.html_escape(r.judged.subject) + " </div><div><br></div></div>"
+            + html_divs(r.judged.text) + "</body></html>\n")
+    root = multipart("alternative", "--_com.samsung.android.email_1772370000000123",
+                     text(plain, charset="utf-8", cte="base64"),
+                     text(html, "html", charset="utf-8", cte="base64"))
+    return message(r.headers(), root)
+
+
+@case("proton-mail")
+def proton(r: Reply) -> bytes:
+    """Proton Mail (web): "Sent with Proton Mail secure email.", then
+    "------- Original Message -------" and an "On ... wrote:" over a "> "
+    quote."""
+    orders = ("F Lon - Nth", "F Edi - Nwg", "A Lvp - Yor")
+    w = local(r.when, 0)
+    attribution = (f"On {EN_DAYS[w.weekday()]}, {EN_MONTHS[w.month - 1]} {w.day}st, {w.year} "
+                   f"at {w.hour:02d}:{w.minute:02d}, {r.judged.sender} <{r.judged.sender}> "
+                   "wrote:")
+    plain = (f"{body(r, *orders)}\n\nJohn\n\nSent with Proton Mail secure email.\n\n"
+             f"------- Original Message -------\n{attribution}\n\n\n"
+             f"{prefixed(r.judged.text)}\n")
+    return message(r.headers(), text(plain, cte="quoted-printable"))
+
+
+@case("gmx-webmail")
+def gmx(r: Reply) -> bytes:
+    """GMX / WEB.DE webmail: the original under a block whose first line is
+    "Gesendet:" (the date), Von/An/Betreff after it, unprefixed."""
+    orders = ("A Ber - Kie", "A Mun - Ruh", "F Kie - Den")
+    w = local(r.when, 1)
+    plain = (f"{body(r, *orders)}\n\nGru\u00df\nKarl\n\n\u00a0\n\u00a0\n\n"
+             f"Gesendet: Sonntag, {w.day:02d}. M\u00e4rz {w.year} um {w.hour:02d}:{w.minute:02d} "
+             f"Uhr\nVon: {r.judged.sender}\nAn: {r.player.address}\nBetreff: {r.judged.subject}\n"
+             f"{r.judged.text}")
+    html = ('<html><head></head><body><div style="font-family: Verdana;font-size: 12.0px;">'
+            + "".join(f"<div>{mime.html_escape(x)}</div>" for x in (r.player.signon, *orders))
+            + "<div>&nbsp;</div><div>Gru&szlig;</div><div>Karl</div><div>&nbsp;"
+            '<div>&nbsp;<div name="quote" style="margin:10px 5px 5px 10px; padding: 10px 0 10px '
+            '10px; border-left:2px solid #C3D9E5; word-wrap: break-word; -webkit-nbsp-mode: '
+            'space; -webkit-line-break: after-white-space;"><div style="margin:0 0 10px 0;"><b>'
+            f"Gesendet:</b>&nbsp;Sonntag, {w.day:02d}. M&auml;rz {w.year} um {w.hour:02d}:"
+            f"{w.minute:02d} Uhr<br><b>Von:</b>&nbsp;{r.judged.sender}<br><b>An:</b>&nbsp;"
+            f"{r.player.address}<br><b>Betreff:</b>&nbsp;{mime.html_escape(r.judged.subject)}"
+            '</div><div name="quoted-content">' + html_lines(r.judged.text)
+            + "</div></div></div></div></div></body></html>\n")
+    root = multipart("alternative", "abmob-4c1f2e3d-5a6b-7c8d-9e0f-a1b2c3d4e5f6",
+                     text(plain, charset="utf-8", cte="quoted-printable"),
+                     text(html, "html", charset="utf-8", cte="quoted-printable"))
+    return message(r.headers(subject=f"Aw: {r.judged.subject}"), root)
