@@ -145,12 +145,15 @@ def mso(line: str) -> str:
 
 
 def outlook_html(own: list[str], header: list[tuple[str, str]], quoted: str,
-                 charset: str = "utf-8", lang: str = "EN-US") -> str:
+                 charset: str = "utf-8", lang: str = "EN-US",
+                 below: list[str] | None = None) -> str:
     """Word's HTML of an Outlook reply: the writer's paragraphs (already
-    HTML), the header block under a rule, the original unquoted below."""
+    HTML), the header block under a rule, the original unquoted below (or
+    ``below``: the paragraphs under the header block, already HTML)."""
     head = "<br>\n".join(f"<b>{k}</b> {mime.html_escape(v)}" for k, v in header)
-    original = "".join(mso(mime.html_escape(x).replace("  ", " &nbsp;"))
-                       for x in quoted.rstrip("\n").split("\n"))
+    paragraphs = below if below is not None else [
+        mime.html_escape(x).replace("  ", " &nbsp;") for x in quoted.rstrip("\n").split("\n")]
+    original = "".join(mso(x) for x in paragraphs)
     return (OUTLOOK_HEAD.format(charset=charset, lang=lang)
             + "".join(mso(x) for x in own) + mso("")
             + '<div style="border:none;border-top:solid #E1E1E1 1.0pt;padding:3.0pt 0cm 0cm 0cm">'
@@ -863,3 +866,24 @@ def gmx(r: Reply) -> bytes:
                      text(plain, charset="utf-8", cte="quoted-printable"),
                      text(html, "html", charset="utf-8", cte="quoted-printable"))
     return message(r.headers(subject=f"Aw: {r.judged.subject}"), root)
+
+
+@case("outlook-inline-in-quote")
+def outlook_inline(r: Reply) -> bytes:
+    """Outlook, the player typing into the original (which Outlook does not
+    prefix): nothing above the header block, the orders below the report's
+    "Order each of your units" line, the rest of the report after them."""
+    orders = ("A Ven - Tyr", "A Rom - Apu", "F Nap - Ion")
+    lines = r.judged.lines
+    cut = next(i for i, line in enumerate(lines) if line.startswith("Order each")) + 1
+    plain = ("\n" + block_text(en_header(r, 1)) + "\n\n" + "\n".join(lines[:cut]) + "\n\n"
+             + body(r, *orders) + "\n\n" + "\n".join(lines[cut:]) + "\n")
+    below = [*(mime.html_escape(x) for x in lines[:cut]), "",
+             *(f'<b><span style="color:#C00000">{mime.html_escape(x)}</span></b>'
+               for x in (r.player.signon, *orders)), "",
+             *(mime.html_escape(x) for x in lines[cut:])]
+    html = outlook_html([""], en_header(r, 1), "", below=below)
+    root = multipart("alternative", "_000_PA4PR08MB7001C0FFEE1234PA4PR08MB7001eurp_",
+                     text(plain, cte="quoted-printable"),
+                     text(html, "html", cte="quoted-printable"))
+    return message(r.headers(subject=f"RE: {r.judged.subject}"), root)
