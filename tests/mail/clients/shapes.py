@@ -238,8 +238,9 @@ def outlook_plain(r: Reply) -> bytes:
     sig = ("Kind regards,\nLuca Bianchi\nMove Coordinator | Hold Fast Logistics\n\n"
            "This e-mail and any attachment are confidential and meant for the addressee "
            "only.\nIf it reached you in error, please tell the sender and delete it.")
-    original = ("-----Original Message-----\n" + block_text(en_header(r, 0)) + "\n\n"
-                + r.judged.text)
+    header = en_header(r, 0)
+    header[0] = ("From:", f"{r.judged.sender} [mailto:{r.judged.sender}]")
+    original = "-----Original Message-----\n" + block_text(header) + "\n\n" + r.judged.text
     plain = f"{body(r, *orders)}\n\n{sig}\n\n{original}"
     return message(r.headers(subject=f"RE: {r.judged.subject}"),
                    text(plain, charset="us-ascii", cte="7bit"))
@@ -887,3 +888,36 @@ def outlook_inline(r: Reply) -> bytes:
                      text(plain, cte="quoted-printable"),
                      text(html, "html", cte="quoted-printable"))
     return message(r.headers(subject=f"RE: {r.judged.subject}"), root)
+
+
+@case("foxmail-chinese")
+def foxmail(r: Reply) -> bytes:
+    """Foxmail / QQ Mail: GBK in base64, the reply prefix 回复, a
+    "------------------ 原始邮件 ------------------" line over
+    发件人/发送时间/收件人/主题 (each address ending in ";") and the unprefixed
+    acknowledgement."""
+    orders = ("A Mos - Ukr", "A War - Gal", "F Sev - Bla", "F StP/sc - Bot")
+    w = local(r.when, 8)
+    plain = (f"{body(r, *orders)}\n\n谢谢！\n\n\n"
+             "------------------ 原始邮件 ------------------\n"
+             f"发件人: \"{r.judged.sender}\"<{r.judged.sender}>;\n"
+             f"发送时间: {w.year}年{w.month}月{w.day}日(星期天) 晚上{w.hour - 12}:{w.minute:02d}\n"
+             f"收件人: \"李娜\"<{r.player.address}>;\n主题: {r.judged.subject}\n\n\n\n"
+             + r.judged.text)
+    html = ("<meta http-equiv=\"Content-Type\" content=\"text/html; charset=GBK\">"
+            + "".join(f"<div>{mime.html_escape(x)}</div>" for x in (r.player.signon, *orders))
+            + "<div>谢谢！</div><div><br></div><div style=\"font-size: 12px;font-family: Arial "
+            "Narrow;padding:2px 0 2px 0;\">------------------&nbsp;原始邮件&nbsp;"
+            "------------------</div><div style=\"font-size: 12px;background:#efefef;padding:"
+            f"8px;\"><div><b>发件人:</b>&nbsp;\"{r.judged.sender}\"&lt;{r.judged.sender}&gt;;"
+            f"</div><div><b>发送时间:</b>&nbsp;{w.year}年{w.month}月{w.day}日(星期天) 晚上"
+            f"{w.hour - 12}:{w.minute:02d}</div><div><b>收件人:</b>&nbsp;\"李娜\"&lt;"
+            f"{r.player.address}&gt;;</div><div><b>主题:</b>&nbsp;"
+            f"{mime.html_escape(r.judged.subject)}</div></div><div><br></div>"
+            + html_lines(r.judged.text) + "\n")
+    root = multipart("alternative", "----=_NextPart_67E3A1B2_0A1B2C3D_4E5F6A7B",
+                     text(plain, charset="gbk", cte="base64"),
+                     text(html, "html", charset="gbk", cte="base64"))
+    return message(r.headers(subject=word(f"回复: {r.judged.subject}", "gbk"),
+                             sender=f"{word('李娜', 'gbk')} <{r.player.address}>",
+                             mailer=[("X-Mailer", "Foxmail 7.2.25.375[cn]")]), root)

@@ -169,7 +169,8 @@ def test_client_mail_is_read_as_its_writer_meant(post: Post, name: str) -> None:
     ack = Ack.read(Post.text(mail_to(post, address, reply.message_id)))
     table = post.judge.table(GAME)
     held = sorted(a.text for a in table.held(power))
-    assert held == sorted(case["orders"]), ack.text
+    assert held == sorted(case["orders"]), \
+        f"orders on file {held}, expected {sorted(case['orders'])}:\n{ack.text}"
 
     unread = [norm(x) for x in case.get("unread") or []]
     footer = {norm(x) for x in case.get("footer") or []}
@@ -211,7 +212,7 @@ def test_the_corpus_is_whole() -> None:
     locales = {case["locale"] for case in MANIFEST.values()}
     assert {"en", "de", "fr", "es", "ru", "pl", "sv", "ja", "zh"} <= locales
     charsets = " ".join(case["charset"] for case in MANIFEST.values())
-    for charset in ("utf-8", "iso-8859-1", "windows-1252", "koi8-r", "gb2312",
+    for charset in ("utf-8", "iso-8859-1", "windows-1252", "koi8-r", "gb2312", "gbk",
                     "iso-2022-jp", "base64", "quoted-printable"):
         assert charset in charsets, charset
 
