@@ -92,6 +92,7 @@ __all__ = [
     "clean_body",
     "delivery_report",
     "html_to_text",
+    "incidental",
     "parse_mail",
     "unflow",
 ]
@@ -143,6 +144,12 @@ class IncomingMail:
     refuse: str | None
     auth_results: tuple[str, ...]
     """Every Authentication-Results value, unfolded, otherwise raw."""
+    aside: tuple[tuple[str, str], ...] = ()
+    """The attachments the sender did not knowingly attach (each as in
+    ``attachments``) with what each is: an inline picture, a signature or
+    key, winmail.dat, a contact card, the judge's own report data, a second
+    text part a mail system added (:func:`incidental`). They never make a
+    mail unreadable; the acknowledgement names them."""
 
 
 @dataclass(frozen=True)
@@ -842,8 +849,74 @@ def _part_text(part: Message) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _body(msg: Message) -> tuple[str | None, tuple[str, ...]]:
-    """(body text or None when there is no readable part, attachment list)."""
+_SIGNATURE_PARTS = {
+    "application/pgp-signature": "a digital signature",
+    "application/pkcs7-signature": "a digital signature",
+    "application/x-pkcs7-signature": "a digital signature",
+    "application/pgp-keys": "the sender's public key",
+    "application/ms-tnef": "Outlook's formatting data (winmail.dat)",
+    "application/vnd.ms-tnef": "Outlook's formatting data (winmail.dat)",
+    "text/vcard": "a contact card",
+    "text/x-vcard": "a contact card",
+    "text/directory": "a contact card",
+}
+_JUDGE_DATA_MAX = 2_000_000
+_JUDGE_FILE = re.compile(r"^[A-Za-z0-9._-]+-[A-Za-z0-9._-]+\.(json|png|svg)$")
+
+
+def incidental(part: Message, ancestors: Sequence[str], after_body: bool) -> str:
+    """What a non-body part is when its sender did not knowingly attach it
+    (``""`` for a real attachment, a document the judge does not open):
+
+    * a signature, a public key, Outlook's winmail.dat (TNEF), a contact card;
+    * a picture: shown inline (a Content-ID, an inline disposition, inside
+      multipart/related: a logo in a signature), or attached (a picture
+      never carries commands, the judge's own map in a forward among them);
+    * the judge's own report data forwarded with it (a JSON object named
+      like the judge's attachments, ``<game>-<role>.json``);
+    * a second inline text part after the body (a disclaimer or footer a
+      mail gateway added), text/plain or text/html without a file name.
+    """
+    ctype = _content_type(part)
+    name = _filename(part)
+    if ctype in _SIGNATURE_PARTS:
+        return _SIGNATURE_PARTS[ctype]
+    if name.lower() == "winmail.dat":
+        return _SIGNATURE_PARTS["application/ms-tnef"]
+    if name.lower().endswith((".vcf", ".vcard")):
+        return "a contact card"
+    if name.lower().endswith((".asc", ".sig")) and ctype in {
+            "application/octet-stream", "text/plain", "application/pgp"}:
+        return "a digital signature or key"
+    if ctype.startswith("image/"):
+        try:
+            disposition = (part.get_content_disposition() or "").lower()
+        except Exception:
+            disposition = ""
+        inline = (_has(part, "Content-ID") or disposition == "inline"
+                  or "multipart/related" in ancestors)
+        if inline:
+            return "a picture shown in the mail (a logo or a signature's image)"
+        if _JUDGE_FILE.match(name):
+            return "a picture (the judge's own map, forwarded)"
+        return "a picture"
+    if ctype == "application/json" and _JUDGE_FILE.match(name):
+        data = _payload_bytes(part)
+        if len(data) <= _JUDGE_DATA_MAX and data.lstrip()[:1] == b"{" and b'"phase"' in data:
+            return "the judge's own report data, forwarded"
+    if ctype in {"text/plain", "text/html"} and after_body and not name:
+        try:
+            disposition = (part.get_content_disposition() or "").lower()
+        except Exception:
+            disposition = ""
+        if disposition != "attachment":
+            return "a second text part (a footer or disclaimer a mail system added)"
+    return ""
+
+
+def _body(msg: Message) -> tuple[str | None, tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """(body text or None when there is no readable part, attachment list,
+    the attachments that are incidental with what each is)."""
     leaves = list(_leaves(msg))
     body: Message | None = None
     for wanted in ("text/plain", "text/html"):
@@ -854,23 +927,30 @@ def _body(msg: Message) -> tuple[str | None, tuple[str, ...]]:
         if body is not None:
             break
     attachments = []
+    aside: list[tuple[str, str]] = []
+    after_body = False
     for part, ancestors in leaves:
         if part is body:
+            after_body = True
             continue
         ctype = _content_type(part)
         alternative = bool(ancestors) and ancestors[-1] == "multipart/alternative"
         if ctype in {"text/plain", "text/html"} and alternative and not _is_attachment(part):
             continue  # the other rendering of the body, not an attachment
         name = _filename(part) or "(unnamed)"
-        attachments.append(f"{name} ({ctype}, {_part_size(part)} bytes)")
+        text = f"{name} ({ctype}, {_part_size(part)} bytes)"
+        attachments.append(text)
+        why = incidental(part, ancestors, after_body) if body is not None else ""
+        if why:
+            aside.append((text, why))
     if body is None:
-        return None, tuple(attachments)
+        return None, tuple(attachments), ()
     text = _part_text(body)
     if _content_type(body) == "text/html":
         text = html_to_text(text)
     elif _param(body, "format").lower() == "flowed":
         text = unflow(text, delsp=_param(body, "delsp").lower() == "yes")
-    return text, tuple(attachments)
+    return text, tuple(attachments), tuple(aside)
 
 
 def _header_block(raw: bytes) -> bytes:
@@ -948,6 +1028,7 @@ def _parse(raw: bytes, limits: Limits) -> IncomingMail:
 
     lines: tuple[str, ...] = ()
     attachments: tuple[str, ...] = ()
+    aside: tuple[tuple[str, str], ...] = ()
     refuse: str | None = None
     if too_large:
         refuse = f"too large: {len(raw)} bytes"
@@ -955,7 +1036,7 @@ def _parse(raw: bytes, limits: Limits) -> IncomingMail:
         refuse = body_error
     else:
         try:
-            text, attachments = _body(msg)
+            text, attachments, aside = _body(msg)
             if text is None:
                 refuse = "no readable text"
             else:
@@ -983,6 +1064,7 @@ def _parse(raw: bytes, limits: Limits) -> IncomingMail:
         drop=drop,
         refuse=refuse,
         auth_results=tuple(v.strip() for v in _headers(msg, "Authentication-Results")),
+        aside=aside,
     )
 
 
