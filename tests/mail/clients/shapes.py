@@ -921,3 +921,18 @@ def foxmail(r: Reply) -> bytes:
     return message(r.headers(subject=word(f"回复: {r.judged.subject}", "gbk"),
                              sender=f"{word('李娜', 'gbk')} <{r.player.address}>",
                              mailer=[("X-Mailer", "Foxmail 7.2.25.375[cn]")]), root)
+
+
+@case("iphone-autocorrect")
+def iphone_autocorrect(r: Reply) -> bytes:
+    """iPhone Mail, where autocorrect made the last order's "Arm" into
+    "Army": a malformed order after the good ones, then "Sent from my
+    iPhone" and the quoted report."""
+    orders = ("A Con - Bul", "F Ank - Bla", "A Smy - Army")
+    w = local(r.when, 3)
+    attribution = (f"On {w.day} {EN_MONTHS[w.month - 1][:3]} {w.year}, at "
+                   f"{w.hour:02d}:{w.minute:02d}, {r.judged.sender} wrote:")
+    plain = (f"{body(r, *orders)}\n\nSent from my iPhone\n\n{attribution}\n\n"
+             f"{prefixed(r.judged.text)}\n")
+    return message(r.headers(mailer=[("X-Mailer", "iPhone Mail (22D72)")]),
+                   text(plain, charset="us-ascii", cte="7bit"), mime_version="1.0 (1.0)")
