@@ -104,7 +104,9 @@ def post(tmp_path: Path) -> Iterator[Post]:
 
 def judged(msg: EmailMessage) -> Judged:
     attachments = []
-    for part in msg.iter_attachments():
+    for part in msg.walk():  # every named part: attached, or inline with a Content-ID
+        if part.is_multipart() or not part.get_filename():
+            continue
         data = part.get_payload(decode=True)
         assert isinstance(data, bytes)
         attachments.append((str(part.get_filename()), part.get_content_type(), data))
