@@ -68,7 +68,7 @@ import hashlib
 import os
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from email import message_from_bytes
 from email.header import Header, decode_header
@@ -80,6 +80,7 @@ from mailbox import Maildir
 from pathlib import Path
 from typing import Protocol
 
+from judge import quoted
 from judge.redact import redact_raw
 
 __all__ = [
@@ -598,18 +599,32 @@ _DELETE = dict.fromkeys([0x00AD, 0x200B, 0x2060, 0xFEFF], None)
 _CONTROLS = dict.fromkeys([c for c in [*range(0x20), *range(0x7F, 0xA0)] if c != 0x0A], None)
 _TRANSLATE = str.maketrans({**_CONTROLS, **_DELETE, **_SPACES})
 
+# Reply headers and attributions of the common clients and locales: English,
+# German, French, Spanish, Italian, Portuguese, Dutch, Russian, Polish,
+# Swedish, Norwegian, Danish, Finnish, Japanese, Chinese (simplified and
+# traditional), Korean. Colons may be fullwidth (CJK clients).
 _ATTRIBUTION_END = re.compile(
-    r"(wrote|writes|a [ée]crit|schrieb|escribi[óo]|ha scritto|schreef|escreveu|skrev|"
-    r"napisał|написал\w*|写道|寫道)\s*[:：]\s*$",
+    r"(wrote|writes|a [ée]crit|schrieb|escribi[óo]|ha scritto|scrisse|schreef|escreveu|"
+    r"skrev|napisa[łl]\w*|написал\w*|kirjoitti|写道|寫道|のメッセージ|が書きました|작성)"
+    r"(\(\w{1,3}\))?\s*[:：]\s*$",
     re.IGNORECASE,
 )
+# Gmail in any language ends its attribution with the sender's address:
+# "пн, 3 июн. 2024 г. в 11:00, Judge <judge@example.org>:".
+_ATTRIBUTION_ADDRESS = re.compile(r"<(mailto:)?[^<>@\s]+@[^<>\s]+>\s*[:：]\s*$", re.IGNORECASE)
 # German clients put the name after the verb: "Am 03.06.2024 um 11:00 schrieb X <x@y>:".
 _ATTRIBUTION_GERMAN = re.compile(r"^am\s.{1,200}\sschrieb\s.{1,200}:\s*$", re.IGNORECASE)
-_ATTRIBUTION_START = re.compile(r"^(on|le|am|el|il|op|em|den|w dniu)\s", re.IGNORECASE)
+_ATTRIBUTION_START = re.compile(r"^(on|le|am|el|il|op|em|den|w dniu|в|dnia|på|pe)\s",
+                                re.IGNORECASE)
 _ORIGINAL_MARKER = re.compile(
     r"^-{2,}\s*(original message|forwarded message|message d'origine|message transf[ée]r[ée]|"
-    r"urspr[üu]ngliche nachricht|weitergeleitete nachricht|mensaje original|"
-    r"messaggio originale)\s*-{2,}$",
+    r"urspr[üu]ngliche nachricht|weitergeleitete nachricht|mensaje original|mensaje reenviado|"
+    r"messaggio originale|messaggio inoltrato|mensagem original|mensagem encaminhada|"
+    r"oorspronkelijk bericht|doorgestuurd bericht|исходное сообщение|пересланное сообщение|"
+    r"wiadomo[śs][ćc] oryginalna|oryginalna wiadomo[śs][ćc]|przekazana wiadomo[śs][ćc]|"
+    r"ursprungligt meddelande|vidarebefordrat meddelande|opprinnelig melding|"
+    r"videresendt melding|oprindelig meddelelse|videresendt meddelelse|alkuperäinen viesti|"
+    r"原始邮件|原始郵件|转发邮件|轉寄郵件|元のメッセージ|転送メッセージ|원본 메시지)\s*-{2,}$",
     re.IGNORECASE,
 )
 _FORWARD_MARKER = re.compile(
@@ -617,20 +632,32 @@ _FORWARD_MARKER = re.compile(
     r"anfang der weitergeleiteten nachricht:)$",
     re.IGNORECASE,
 )
-_HEADER_FROM = re.compile(r"^\*?(from|de|von|van|da|od)\s*:\*?\s*\S", re.IGNORECASE)
+_HEADER_FROM = re.compile(
+    r"^\*?(from|de|von|van|da|od|от|från|fra|lähettäjä|差出人|发件人|發件人|寄件者|寄件人|"
+    r"보낸 사람)\s*[:：]\*?\s*\S",
+    re.IGNORECASE,
+)
 _HEADER_OTHER = re.compile(
     r"^\*?(sent|date|to|subject|cc|envoy[ée]|[àa]|objet|gesendet|datum|an|betreff|"
-    r"verzonden|aan|onderwerp|inviato|oggetto|enviado|para|asunto)\s*:",
+    r"verzonden|aan|onderwerp|inviato|oggetto|enviado|enviada|enviado el|fecha|para|asunto|"
+    r"assunto|data|отправлено|дата|кому|тема|копия|wys[łl]ano|do|temat|dw|skickat|till|"
+    r"ämne|kopia|sendt|til|emne|dato|kopi|lähetetty|vastaanottaja|aihe|送信日時|宛先|件名|"
+    r"日付|发送时间|發送時間|收件人|主题|主題|日期|抄送|寄件日期|收件者|主旨|副本|"
+    r"받는 사람|보낸 날짜|제목)\s*[:：]",
     re.IGNORECASE,
 )
 _RULE = re.compile(r"^(_{5,}|-{5,})$")
 _MOBILE_TRAILER = re.compile(
-    r"^(sent from my \S.{0,80}|sent from (mail|outlook) for \w+|"
-    r"get outlook for (ios|android)|sent from yahoo mail[\w ]{0,30}|"
+    r"^(sent from my \S.{0,80}|sent from (mail|outlook) for \w+( \d{1,2})?|"
+    r"(get|download) outlook for (ios|android)|sent from yahoo mail[\w ]{0,30}|"
     r"sent (with|from) proton ?mail[\w .-]{0,40}|sent from samsung[\w .-]{0,40}|"
     r"sent via the samsung[\w .-]{0,40}|envoy[ée] de mon [\w .'-]{1,40}|"
     r"von meinem [\w .'-]{1,40} gesendet|enviado desde mi [\w .'-]{1,40}|"
-    r"inviato da[l]? mio [\w .'-]{1,40})(\s*<\S*>)?$",
+    r"inviato da[l]? mio [\w .'-]{1,40}|enviado do meu [\w .'-]{1,40}|"
+    r"verzonden (vanaf|met) mijn [\w .'-]{1,40}|отправлено с (моего )?[\w .'-]{1,40}|"
+    r"wys[łl]ane z (mojego )?[\w .'-]{1,40}|skickat från min [\w .'-]{1,40}|"
+    r"sendt fra min [\w .'-]{1,40}|\w{1,20}から送信|发自我的\s?\w{1,20}|"
+    r"從我的\s?\w{1,20}\s?傳送)(\s*<\S*>)?$",
     re.IGNORECASE,
 )
 
@@ -653,16 +680,30 @@ _MARKER_MAX = 400
 def _cut_index(lines: Sequence[str]) -> int:
     """Index of the first line that starts the non-body tail: a signature
     separator, a phone trailer, an original/forwarded message marker, or an
-    Outlook-style header block (with the rule line above it): ``From: ...``
-    followed within six lines by at least two of Sent/Date/To/Subject (or
-    their French, German, Dutch, Italian and Spanish labels)."""
+    Outlook-style header block (with the rule line above it): three header
+    lines or more within seven, one of them ``From:`` in any place (old
+    Hotmail put Date and Subject first), in any of the locales above."""
     header_other: dict[int, bool] = {}  # each line is matched at most once
+    header_from: dict[int, bool] = {}
 
     def other(k: int) -> bool:
         if k not in header_other:
             line = lines[k]
             header_other[k] = len(line) <= _MARKER_MAX and bool(_HEADER_OTHER.match(line.strip()))
         return header_other[k]
+
+    def from_(k: int) -> bool:
+        if k not in header_from:
+            line = lines[k]
+            header_from[k] = len(line) <= _MARKER_MAX and bool(_HEADER_FROM.match(line.strip()))
+        return header_from[k]
+
+    def header_block(i: int) -> bool:
+        if not (from_(i) or other(i)):
+            return False
+        window = range(i, min(i + 7, len(lines)))
+        heads = [k for k in window if from_(k) or other(k)]
+        return len(heads) >= 3 and any(from_(k) for k in heads)
 
     for i, line in enumerate(lines):
         if len(line) > _MARKER_MAX or _is_quoted(line):
@@ -678,10 +719,7 @@ def _cut_index(lines: Sequence[str]) -> int:
             or _FORWARD_MARKER.match(stripped)
         ):
             return i
-        if (
-            _HEADER_FROM.match(stripped)
-            and sum(map(other, range(i + 1, min(i + 7, len(lines))))) >= 2
-        ):
+        if header_block(i):
             j = i
             while j > 0 and (not lines[j - 1].strip() or _RULE.match(lines[j - 1].strip())):
                 j -= 1
@@ -695,7 +733,9 @@ def _is_attribution(line: str) -> bool:
     if len(line) > _MARKER_MAX or not line.rstrip().endswith((":", "：")):
         return False
     stripped = line.strip()
-    return bool(_ATTRIBUTION_END.search(stripped[-60:]) or _ATTRIBUTION_GERMAN.match(stripped))
+    return bool(_ATTRIBUTION_END.search(stripped[-60:])
+                or _ATTRIBUTION_ADDRESS.search(stripped[-200:])
+                or _ATTRIBUTION_GERMAN.match(stripped))
 
 
 def _strip_quotes(lines: Sequence[str]) -> list[str]:
@@ -757,7 +797,7 @@ def _unarmor(lines: list[str]) -> list[str]:
     return out
 
 
-def clean_body(text: str) -> list[str]:
+def clean_body(text: str, known: Sequence[str] = ()) -> list[str]:
     """The command text of a decoded body, line by line.
 
     * Line breaks (CRLF, CR, U+2028/2029, NEL) become ``\\n``; tabs, NBSP and
@@ -778,6 +818,11 @@ def clean_body(text: str) -> list[str]:
     * An inline PGP clear-signature is unwrapped: armor lines and the
       signature block go, dash-escaped lines are restored (the signature is
       not checked).
+    * ``known``: the texts of the judge's own mails this one replies to;
+      runs of their lines are recognised wherever they reappear, prefixed
+      or not, re-wrapped or not, and dropped as quoted text; an unprefixed
+      line inside a quoted block (a long quoted line wrapped by the client)
+      is part of the quote (:mod:`judge.quoted`).
     * Trailing blank lines are dropped; blank lines inside are kept.
 
     ``END`` is not interpreted here: the command grammar does that.
@@ -785,6 +830,7 @@ def clean_body(text: str) -> list[str]:
     lines = [line.rstrip() for line in _normalise(text).split("\n")]
     lines = _unarmor(lines)
     lines = lines[: _cut_index(lines)]
+    lines = quoted.mark_quoted(lines, quoted.KnownText(known) if known else None)
     lines = _strip_quotes(lines)
     while lines and not lines[-1]:
         lines.pop()
@@ -979,10 +1025,22 @@ def _return_path(msg: Message) -> str | None:
     return addr or value.strip("<>").strip().lower()
 
 
-def parse_mail(raw: bytes, limits: Limits = Limits()) -> IncomingMail:
-    """Decode and classify one raw message. Never raises, whatever the bytes."""
+SentTexts = Callable[[str, Sequence[str]], Sequence[str]]
+"""``(sender address, Message-IDs) -> texts``: the text parts of those of
+the judge's own mails, among the Message-IDs a reply names, that went to
+that address (the service reads them from its outbox)."""
+
+#: Message-IDs of a reply looked up: In-Reply-To and the last References.
+_REPLIED_IDS = 4
+
+
+def parse_mail(raw: bytes, limits: Limits = Limits(), sent: SentTexts | None = None
+               ) -> IncomingMail:
+    """Decode and classify one raw message. Never raises, whatever the bytes.
+    ``sent`` finds the judge's own mails a reply answers, whose text is then
+    recognised wherever it is quoted (:func:`clean_body`'s ``known``)."""
     try:
-        return _parse(raw, limits)
+        return _parse(raw, limits, sent)
     except Exception as exc:  # the safety net named in the module docstring
         return IncomingMail(
             message_id=f"<{hashlib.sha256(raw).hexdigest()}@judge.invalid>",
@@ -1003,7 +1061,7 @@ def parse_mail(raw: bytes, limits: Limits = Limits()) -> IncomingMail:
         )
 
 
-def _parse(raw: bytes, limits: Limits) -> IncomingMail:
+def _parse(raw: bytes, limits: Limits, sent: SentTexts | None = None) -> IncomingMail:
     too_large = len(raw) > limits.max_bytes
     msg: Message
     body_error: str | None = None
@@ -1040,7 +1098,12 @@ def _parse(raw: bytes, limits: Limits) -> IncomingMail:
             if text is None:
                 refuse = "no readable text"
             else:
-                cleaned = clean_body(text)
+                known: Sequence[str] = ()
+                ids = list(dict.fromkeys(
+                    [*([irt.group(0)] if irt else []), *reversed(references)]))
+                if sent is not None and from_addr and ids:
+                    known = sent(from_addr, ids[:_REPLIED_IDS])
+                cleaned = clean_body(text, known)
                 if len(cleaned) > limits.max_lines:
                     refuse = f"too many lines: {len(cleaned)}"
                 else:
