@@ -756,6 +756,41 @@ def _cut_index(lines: Sequence[str]) -> int:
     return len(lines)
 
 
+def _is_header_line(line: str) -> bool:
+    stripped = line.strip()
+    return len(line) <= _MARKER_MAX and bool(
+        not stripped or _RULE.match(stripped) or _ORIGINAL_MARKER.match(stripped)
+        or _FORWARD_MARKER.match(stripped) or _HEADER_FROM.match(stripped)
+        or _HEADER_OTHER.match(stripped))
+
+
+def _cut(lines: list[str], known: quoted.KnownText | None) -> list[str]:
+    """``lines`` up to the non-body tail (:func:`_cut_index`). When the tail
+    is a header block over the judge's own mail (``known``) and the player
+    typed lines into it (Outlook does not prefix the original, and some
+    players answer inside it), those lines are kept: the block's header
+    lines go, the original's lines are marked quoted wherever they are
+    recognised, up to the next nested header block, and the player's lines
+    stay, provided the recognised lines are at least four times as many as
+    the others (else the whole tail goes, as without ``known``)."""
+    cut = _cut_index(lines)
+    if known is None or cut >= len(lines):
+        return lines[:cut]
+    head = lines[cut].strip()
+    if head == "--" or _MOBILE_TRAILER.match(head[:_MARKER_MAX]):
+        return lines[:cut]
+    j = cut
+    while j < len(lines) and _is_header_line(lines[j]):
+        j += 1
+    tail = lines[j:]
+    tail = quoted.mark_quoted(tail[: _cut_index(tail)], known)
+    theirs = sum(1 for line in tail if line.strip() and _is_quoted(line))
+    mine = sum(1 for line in tail if line.strip() and not _is_quoted(line))
+    if theirs >= 3 and mine * 4 <= theirs:
+        return [*lines[:cut], *tail]
+    return lines[:cut]
+
+
 def _is_attribution(line: str) -> bool:
     if len(line) > _MARKER_MAX or not line.rstrip().endswith((":", "：")):
         return False
@@ -856,8 +891,9 @@ def clean_body(text: str, known: Sequence[str] = ()) -> list[str]:
     """
     lines = [line.rstrip() for line in _normalise(text).split("\n")]
     lines = _unarmor(lines)
-    lines = lines[: _cut_index(lines)]
-    lines = quoted.mark_quoted(lines, quoted.KnownText(known) if known else None)
+    table = quoted.KnownText(known) if known else None
+    lines = _cut(lines, table)
+    lines = quoted.mark_quoted(lines, table)
     lines = _strip_quotes(lines)
     while lines and not lines[-1]:
         lines.pop()

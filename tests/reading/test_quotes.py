@@ -247,3 +247,41 @@ def test_reply_header_blocks_of_the_common_locales(locale: str) -> None:
 def test_attributions_of_the_common_locales(attribution: str) -> None:
     body = ["A War - Gal", "", attribution, "> Orders held for Russia, S1901M:", ">   A Mos - Ukr"]
     assert [x for x in clean_body("\n".join(body)) if x] == ["A War - Gal"]
+
+
+REPORT = ("Diplomacy, S1901M: report for Russia\n\nOrders are due from: Austria, England, France,"
+          " Germany, Italy, Russia and Turkey.\nOrder each of your units:\n  A Mos\n  A War\n"
+          "  F Sev\n  F StP/sc\n\nSupply centres: Mos, Sev, StP, War (4)\nUnits: A Mos, A War, "
+          "F Sev, F StP/sc\nThe deadline of S1901M is Tue 03 Mar 2026 12:00 UTC.\n")
+OUTLOOK_BLOCK = ["________________________________", "From: Judge <judge@localhost>",
+                 "Sent: Sunday, March 1, 2026 12:00 PM", "To: Anna <anna@example.org>",
+                 "Subject: [g1] report for Russia: S1901M"]
+
+
+def test_orders_typed_inside_the_unprefixed_original_are_read() -> None:
+    """Outlook does not prefix the original; a player who answers inside it
+    is read when the original is the judge's own mail (its lines known)."""
+    report = REPORT.rstrip("\n").split("\n")
+    cut = report.index("Order each of your units:") + 1
+    body = ["", *OUTLOOK_BLOCK, "", *report[:cut], "", "A Mos - Ukr", "F Sev - Bla", "",
+            *report[cut:]]
+    assert [x for x in clean_body("\n".join(body), [REPORT]) if x] == ["A Mos - Ukr",
+                                                                      "F Sev - Bla"]
+    # Without the judge's text, the block and all below it go, as before.
+    assert [x for x in clean_body("\n".join(body)) if x] == []
+
+
+def test_a_nested_older_mail_below_the_judges_is_not_read() -> None:
+    """A thread: the judge's mail, and below it (another header block) the
+    player's own older orders: those are never read again."""
+    report = REPORT.rstrip("\n").split("\n")
+    body = ["A War - Gal", "", *OUTLOOK_BLOCK, "", *report, "", *OUTLOOK_BLOCK[:1],
+            "From: Anna <anna@example.org>", "Sent: Saturday, February 28, 2026 9:00 AM",
+            "To: judge@localhost", "Subject: orders", "", "A Mos - Sev", "F Sev - Rum"]
+    assert [x for x in clean_body("\n".join(body), [REPORT]) if x] == ["A War - Gal"]
+
+
+def test_the_judges_text_mixed_with_too_much_else_is_cut_whole() -> None:
+    body = ["A War - Gal", "", *OUTLOOK_BLOCK, "", "Orders are due from: Austria, England,",
+            "France, Germany, Italy, Russia and Turkey.", "lorem", "ipsum", "dolor"]
+    assert [x for x in clean_body("\n".join(body), [REPORT]) if x] == ["A War - Gal"]
