@@ -194,6 +194,8 @@ class Command:
     line: Line
     args: dict[str, str] = field(default_factory=dict)
     body: list[Line] = field(default_factory=list)
+    closed: bool = True
+    """False for a block that ran to the end of the mail without its END."""
 
 
 @dataclass(frozen=True)
@@ -387,6 +389,7 @@ def parse_body(lines: Sequence[str]) -> Parsed:
                                 "end the list with END; it was taken to run to the end of "
                                 "the mail"))
     if block is not None:
+        block.closed = False
         closing = "ENDPRESS" if block.name == "PRESS TO" else "END"
         errors.append(
             LineError(block.line, f"{block.name} is not closed",

@@ -39,7 +39,9 @@ def orders_block(ctx: Ctx, command: grammar.Command) -> None:
                 ctx.mail.error(ln, f"part of the block for {phase}: not read")
             return
     ctx.mail.ok(command.line, "orders block: these lines replace the orders you sent before")
-    game_lines(ctx, command.body, block=True)
+    # A block left open runs to the end of the mail: a sign-off at its end
+    # is not read, as after the last line of any mail (judge.signoff).
+    game_lines(ctx, command.body, block=True, trailing=not command.closed, read_before=True)
 
 
 def _hold_ahead(ctx: Ctx, g: Loaded, phase: str, command: grammar.Command) -> None:

@@ -93,3 +93,18 @@ def test_every_game_sign_off_not_read_and_malformed_line_refused(
 ])
 def test_the_rule_per_game(game_id: str, line: str, order: bool) -> None:
     assert reads_as_order(registry.get(game_id), line) is order
+
+
+def test_a_sign_off_at_the_end_of_an_unclosed_orders_block(
+        tables: Callable[[str], Table]) -> None:
+    """ORDERS without END runs to the end of the mail: its orders stand, the
+    sign-off at its end is not read, the seat stays ready."""
+    t = tables("classic")
+    t.send("Russia", f"{t.signon('Russia')}\nORDERS\nA Mos - Ukr\nF Sev - Bla\n\nKind regards,\n"
+                     "Anna Smith\nSent from Mail for Windows 10\n")
+    text = t.ack_text("Russia")
+    assert {a.text for a in t.table().held("Russia")} == {"A Mos - Ukr", "F Sev - Bla"}
+    assert "Kind regards,\n        -> not read" in text
+    assert "Anna Smith\n        -> not read" in text
+    assert "ORDERS is not closed" in text  # still said, with what was assumed
+    assert "Russia" not in t.table().unready
