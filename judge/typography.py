@@ -55,4 +55,4 @@ _TABLE = str.maketrans({**dict.fromkeys(DASHES, "-"), **dict.fromkeys(ARROWS, "-
 
 def plain_marks(text: str) -> str:
     """``text`` with every typographic dash as ``-`` and every arrow as ``->``."""
-    return text.translate(_TABLE)
+    return text if text.isascii() else text.translate(_TABLE)
