@@ -1043,9 +1043,12 @@ def _body(msg: Message) -> tuple[str | None, tuple[str, ...], tuple[tuple[str, s
             after_body = True
             continue
         ctype = _content_type(part)
-        alternative = bool(ancestors) and ancestors[-1] == "multipart/alternative"
+        # The other rendering of the body, not an attachment: a text part
+        # under multipart/alternative, directly or inside its
+        # multipart/related (Outlook: the HTML with its logo).
+        alternative = "multipart/alternative" in ancestors
         if ctype in {"text/plain", "text/html"} and alternative and not _is_attachment(part):
-            continue  # the other rendering of the body, not an attachment
+            continue
         name = _filename(part) or "(unnamed)"
         text = f"{name} ({ctype}, {_part_size(part)} bytes)"
         attachments.append(text)

@@ -130,6 +130,8 @@ def test_incidental_parts_are_left_aside(tables: Callable[[str], Table], shape: 
     for words in named:
         assert words in aside, (words, aside)
     assert "confidential" not in text.split("Left aside", 1)[0]  # the footer was not read
+    if shape == "outlook-logo":  # the HTML rendering of the body is no attachment
+        assert "text/html" not in aside
 
 
 def test_a_signed_mail_is_read_and_its_signature_named(tables: Callable[[str], Table]) -> None:
