@@ -29,6 +29,7 @@ outgoing Maildir. Then:
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -94,7 +95,9 @@ class Ack:
 
 
 def norm(line: str) -> str:
-    return " ".join(line.split())
+    """A line as compared: spaces folded, compatibility forms folded (the
+    judge may quote a full-width "！" back as "!")."""
+    return " ".join(unicodedata.normalize("NFKC", line).split())
 
 
 @pytest.fixture
