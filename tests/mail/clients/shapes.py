@@ -936,3 +936,73 @@ def iphone_autocorrect(r: Reply) -> bytes:
              f"{prefixed(r.judged.text)}\n")
     return message(r.headers(mailer=[("X-Mailer", "iPhone Mail (22D72)")]),
                    text(plain, charset="us-ascii", cte="7bit"), mime_version="1.0 (1.0)")
+
+
+@case("german-gmail")
+def german_gmail(r: Reply) -> bytes:
+    """Gmail in German: "Am So., 1. März 2026 um 13:00 Uhr schrieb <...>:"."""
+    w = local(r.when, 1)
+    return gmail_local(r, ("A Ber - Kie", "A Mun - Ruh", "F Kie - Den"), ["Viele Grüße", "Karl"],
+                       f"Am So., {w.day}. März {w.year} um {w.hour:02d}:{w.minute:02d} Uhr "
+                       f"schrieb <{r.judged.sender}>:")
+
+
+@case("portuguese-gmail")
+def portuguese_gmail(r: Reply) -> bytes:
+    """Gmail in Portuguese: "Em dom., 1 de mar. de 2026 às 13:00, <...> escreveu:"."""
+    w = local(r.when, -3)
+    return gmail_local(r, ("A Ven - Tyr", "A Rom - Apu", "F Nap - Ion"), ["Abraço,", "João"],
+                       f"Em dom., {w.day} de mar. de {w.year} às {w.hour:02d}:{w.minute:02d}, "
+                       f"<{r.judged.sender}> escreveu:")
+
+
+@case("dutch-outlook")
+def dutch_outlook(r: Reply) -> bytes:
+    w = local(r.when, 1)
+    return outlook_local(
+        r, ("F Lon - Nth", "F Edi - Nwg", "A Lvp - Yor"), ["Met vriendelijke groet,", "Pieter"],
+        ("Van:", "Verzonden:", "Aan:", "Onderwerp:"),
+        f"zondag {w.day} maart {w.year} {w.hour:02d}:{w.minute:02d}", "RE:",
+        "iso-8859-1", "quoted-printable", "NL", rule=True)
+
+
+@case("italian-outlook")
+def italian_outlook(r: Reply) -> bytes:
+    w = local(r.when, 1)
+    return outlook_local(
+        r, ("A Ven - Tyr", "A Rom - Apu", "F Nap - Ion"), ["Cordiali saluti,", "Luca"],
+        ("Da:", "Inviato:", "A:", "Oggetto:"),
+        f"domenica {w.day} marzo {w.year} {w.hour:02d}:{w.minute:02d}", "R:",
+        "windows-1252", "quoted-printable", "IT", rule=True)
+
+
+@case("danish-outlook")
+def danish_outlook(r: Reply) -> bytes:
+    w = local(r.when, 1)
+    return outlook_local(
+        r, ("A Ber - Kie", "A Mun - Ruh", "F Kie - Den"), ["Med venlig hilsen", "Søren"],
+        ("Fra:", "Sendt:", "Til:", "Emne:"),
+        f"1. marts {w.year} {w.hour:02d}:{w.minute:02d}", "SV:",
+        "iso-8859-1", "quoted-printable", "DA", rule=True)
+
+
+@case("korean-outlook")
+def korean_outlook(r: Reply) -> bytes:
+    """A Korean Outlook: the charset label ks_c_5601-1987 (really CP949), in
+    base64; 보낸 사람/보낸 날짜/받는 사람/제목 over the unprefixed report."""
+    w = local(r.when, 9)
+    return outlook_local(
+        r, ("A Con - Bul", "A Smy - Arm", "F Ank - Bla"), ["감사합니다.", "김민준"],
+        ("보낸 사람:", "보낸 날짜:", "받는 사람:", "제목:"),
+        f"{w.year}년 {w.month}월 {w.day}일 일요일 오후 {w.hour - 12}:{w.minute:02d}", "RE:",
+        "ks_c_5601-1987", "base64", "KO", rule=True)
+
+
+@case("turkish-outlook")
+def turkish_outlook(r: Reply) -> bytes:
+    w = local(r.when, 3)
+    return outlook_local(
+        r, ("A Con - Bul", "A Smy - Arm", "F Ank - Bla"), ["Saygılarımla,", "Ayşe"],
+        ("Kimden:", "Gönderildi:", "Kime:", "Konu:"),
+        f"1 Mart {w.year} Pazar {w.hour:02d}:{w.minute:02d}", "YNT:",
+        "windows-1254", "quoted-printable", "TR", rule=True)
