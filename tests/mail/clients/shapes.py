@@ -1006,3 +1006,22 @@ def turkish_outlook(r: Reply) -> bytes:
         ("Kimden:", "Gönderildi:", "Kime:", "Konu:"),
         f"1 Mart {w.year} Pazar {w.hour:02d}:{w.minute:02d}", "YNT:",
         "windows-1254", "quoted-printable", "TR", rule=True)
+
+
+@case("gmail-pasted-held-orders")
+def gmail_pasted(r: Reply) -> bytes:
+    """Gmail: the player copies the orders the acknowledgement says are held
+    (with their indentation), changes one, and sends them above the quoted
+    acknowledgement: the pasted lines are orders, the quoted ones are not."""
+    lines = r.judged.lines
+    start = next(i for i, line in enumerate(lines) if line.startswith("Orders held for")) + 1
+    held = [line for line in lines[start:] if line.startswith("  ")][:3]
+    pasted = [line.replace("A Mar - Pie", "A Mar - Bur") for line in held]
+    attribution = gmail_attr(r, 1)
+    plain = (f"{r.player.signon}\n" + "\n".join(pasted) + f"\n\n{attribution}\n\n"
+             + prefixed(r.judged.text) + "\n")
+    html = gmail_html(r, html_body(r, *(p.strip() for p in pasted)), attribution)
+    root = multipart("alternative", "000000000000d3e4f5a6b7c8d9e0",
+                     text(plain, cte="quoted-printable"),
+                     text(html, "html", cte="quoted-printable"))
+    return message(r.headers(), root)

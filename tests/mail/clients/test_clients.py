@@ -12,7 +12,8 @@ the case's sender address; the mail is dropped into the judge's incoming
 Maildir and read by one judge cycle; the acknowledgement is read from the
 outgoing Maildir. Then:
 
-* the orders on file for the power are exactly ``orders``;
+* the orders on file for the power are exactly ``orders``, and the
+  acknowledgement shows each of them read from this mail;
 * every line of ``unread`` is listed in the acknowledgement as not read, and
   the only other lines listed are the SIGNON, the orders and the case's own
   ``footer`` lines (which a client adds after a marker, and the judge may
@@ -186,6 +187,9 @@ def test_client_mail_is_read_as_its_writer_meant(post: Post, name: str) -> None:
     for line in unread:
         assert line in not_read, f"{line!r} is not listed as not read:\n{ack.text}"
     assert sorted(norm(e) for e in ack.errors) == sorted(refused), ack.text
+    # every order on file was read from this mail (none left over from before)
+    accepted = sorted(norm(result[3:]) for _, result in ack.rows if result.startswith("ok:"))
+    assert accepted == sorted(norm(x) for x in case["orders"]), ack.text
     ordered = {norm(t) for t, result in ack.rows if result.startswith("ok:")}
     for text, result in ack.rows:
         t = norm(text)
@@ -194,7 +198,9 @@ def test_client_mail_is_read_as_its_writer_meant(post: Post, name: str) -> None:
         assert t in unread or t in footer or t in refused, \
             f"line {text!r} was read ({result}):\n{ack.text}"
     quoted = {norm(x) for x in answered.lines if x.strip()}
-    read_quoted = [t for t, _ in ack.rows if norm(t) in quoted]
+    wanted = {norm(x) for x in case["orders"]}
+    read_quoted = [t for t, result in ack.rows if norm(t) in quoted
+                   and not (result.startswith("ok:") and norm(result[3:]) in wanted)]
     assert not read_quoted, f"the judge's own lines were read: {read_quoted}\n{ack.text}"
 
     assert power in table.submitted, ack.text
