@@ -20,11 +20,12 @@ stage is linear in the mail's size and the texts'.
 
 A run is the judge's text, dropped like a quote, when it holds a ``>``
 line (it is part of a quoted block: an unprefixed continuation), or when
-it is more than the player retyping an order: it has two lines or more,
-or a line of eight words or more, unless every line of it is a whole
-line of a list the judge sent (an order as ``Orders held for ...`` lists
-it: a player who pastes back the orders the judge held sends them again).
-A single short line (``A Mos - Ukr``) is always the player's own.
+it has two lines or more, unless every line of it is a whole line of a
+list the judge sent (an order as ``Orders held for ...`` lists it, a
+choice as a request lists it: a player who pastes back the orders the
+judge held, or the choice it offered, means them). A single line on its
+own (``A Mos - Ukr``, a choice copied from the request) is always the
+player's own.
 
 Without the judge's text, one rule stands: an unprefixed line between two
 quoted lines, right after a long quoted line (60 characters or more, the
@@ -40,8 +41,6 @@ from judge.typography import plain_marks
 
 __all__ = ["KnownText", "mark_quoted", "words_of"]
 
-_LONG_LINE = 8
-"""Words from which one line of the judge's text is quoted, not retyped."""
 _WRAPPED = 60
 """A quoted line at least this long may have been wrapped by the client."""
 _MAX_WORDS = 200_000
@@ -74,8 +73,8 @@ class KnownText:
         self._length: list[int] = [0]
         self._last = 0
         self.items: set[tuple[str, ...]] = set()
-        """Whole lines of the judge's lists (indented, short): an order as
-        ``Orders held for ...`` lists it."""
+        """Whole lines of the judge's lists (indented): an order as ``Orders
+        held for ...`` lists it, a choice as a request lists it."""
         count = 0
         for n, text in enumerate(texts):
             for line in text.splitlines():
@@ -85,7 +84,7 @@ class KnownText:
                 count += len(words)
                 if count > _MAX_WORDS:
                     break
-                if line[:1] in (" ", "\t") and len(words) < _LONG_LINE:
+                if line[:1] in (" ", "\t"):
                     self.items.add(words)
                 for word in words:
                     self._add(self._ids.setdefault(word, len(self._ids)))
@@ -155,9 +154,9 @@ def _mark_runs(out: list[str], quoted: list[bool], known: KnownText) -> None:
         if any(quoted[i] for i in run):
             pass  # a continuation of a quoted block
         elif all(words in known.items for words in lines):
-            return  # the judge's list pasted back: the player's own orders
-        elif len(own) < 2 and all(len(words) < _LONG_LINE for words in lines):
-            return  # one short line: retyped
+            return  # lines of the judge's lists pasted back: the player's orders
+        elif len(own) < 2:
+            return  # one line on its own: retyped or pasted, the player's
         for i in own:
             out[i] = "> " + out[i]
             quoted[i] = True

@@ -35,7 +35,30 @@ A line holding what no order holds and signatures do (a ``|`` between
 titles, an ``@`` address, a link, a trade mark sign) is a sign-off
 whatever its first word.
 
-Every test is on the line's first words: linear in the line.
+What the rule reads from each game's HELP table today:
+
+======================= ============================================ =================
+game                    verb words                                   unit or piece
+======================= ============================================ =================
+classic, warring_states Build, Remove, Waive                         A, F + a short word
+three_kingdoms          CAPITAL, MILITIA, NAME, WAR, NEUTRAL,        A8, L8, M7 (a
+                        ALLIANCE, CIVIL, CLAIM, CONCEDE, BUILD,      letter and a
+                        REMOVE, WAIVE                                number)
+conflict_of_alliances   PASS, PLAY, MILITARY, REINFORCE, SKIP,       none
+                        RESPOND, DEFEND, LOSE, ATTACK, RETREAT,
+                        STAY, ADVANCE, TAKE, DISCARD, BID
+kingdom_wars            GENERALS, REVEAL, USE, RECAST, MARKER,       none
+                        DODGE, ATTACK, NEGATE, PEACH, WINE, DISCARD,
+                        GIVE, SHOW, TAKE, CHOOSE, PASS
+conquest_tactics        DECK, BASE, TAKE, DEPLOY, MOVE, ATTACK,      none
+                        CAST, USE, PLAY, EQUIP, LEARN, UPGRADE,
+                        REDEEM, RECYCLE, PASS, DONE, STOP
+======================= ============================================ =================
+
+A Diplomacy order written from its province (``Mos - Ukr``) is read by the
+game itself; a bare province pair without the hyphen (``Mos Ukr``) is not
+recognised and, last in a mail, is listed as not read (the acknowledgement
+shows it). Every test is on the line's first words: linear in the line.
 """
 
 from __future__ import annotations

@@ -285,3 +285,14 @@ def test_the_judges_text_mixed_with_too_much_else_is_cut_whole() -> None:
     body = ["A War - Gal", "", *OUTLOOK_BLOCK, "", "Orders are due from: Austria, England,",
             "France, Germany, Italy, Russia and Turkey.", "lorem", "ipsum", "dolor"]
     assert [x for x in clean_body("\n".join(body), [REPORT]) if x] == ["A War - Gal"]
+
+
+def test_a_choice_copied_from_the_request_is_the_players() -> None:
+    """A long line the judge offered as a choice, copied on its own (or two
+    choices pasted together), is the player's answer, not a quote."""
+    request = ("Now: a negation window.\nYour choices include:\n"
+               "  NEGATE BY See Through WITH Stealing Sheep S4\n  PASS\n")
+    line = "NEGATE BY See Through WITH Stealing Sheep S4"
+    assert clean_body(line, [request]) == [line]
+    assert clean_body(f"{line}\nPASS", [request]) == [line, "PASS"]
+    assert clean_body(f"Your choices include:\n{line}", [request]) == []
