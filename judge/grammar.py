@@ -308,7 +308,7 @@ def _command_of(text: str) -> tuple[CommandSpec, str] | None:
 
 def parse_subject(subject: str) -> list[Command]:
     """A SIGNON in the Subject (``Re:`` prefixes allowed) counts as line 0."""
-    text = re.sub(r"^\s*((re|fwd?|aw|sv)\s*:\s*)*", "", fold(subject), flags=re.IGNORECASE)
+    text = _REPLY_PREFIX.sub("", fold(subject))
     found = _command_of(text.strip()) if text.strip() else None
     if found is None or found[0].name != "SIGNON":
         return []
@@ -437,7 +437,14 @@ def help_text(game_verbs: Iterable[tuple[str, str, str]] = ()) -> str:
     return "\n".join(out)
 
 
-_REPLY_PREFIX = re.compile(r"^\s*((re|fwd?|aw|sv)\s*:\s*)+", re.IGNORECASE)
+#: Reply and forward prefixes of the common clients and locales (Outlook's
+#: "RE:", German "AW:", Scandinavian "SV:"/"VS:", Dutch "Antw:", Polish
+#: "Odp:", Italian "R:"/"Rif:", Portuguese "Res:", Turkish "YNT:", Chinese
+#: "回复:"/"答复:", Japanese "返信:", Korean "회신:", forwards), with ASCII or
+#: fullwidth colons.
+_REPLY_PREFIX = re.compile(
+    r"^\s*((re|fwd?|fw|aw|wg|sv|vs|antw|odp|r|rif|res|enc|tr|ynt|ilt|回复|答复|回覆|轉寄|"
+    r"转发|返信|転送|회신|전달)\s*(\[\d+\])?\s*[:：]\s*)+", re.IGNORECASE)
 
 
 def reply_subject(subject: str) -> str:

@@ -632,7 +632,8 @@ _TRANSLATE = str.maketrans({**_CONTROLS, **_DELETE, **_SPACES})
 # traditional), Korean. Colons may be fullwidth (CJK clients).
 _ATTRIBUTION_END = re.compile(
     r"(wrote|writes|a [ée]crit|schrieb|escribi[óo]|ha scritto|scrisse|schreef|escreveu|"
-    r"skrev|napisa[łl]\w*|написал\w*|kirjoitti|写道|寫道|のメッセージ|が書きました|작성)"
+    r"skrev|napisa[łl]\w*|napsal\w*|написал\w*|kirjoitti|yazdı|írta|写道|寫道|"
+    r"のメッセージ|が書きました|작성)"
     r"(\(\w{1,3}\))?\s*[:：]\s*$",
     re.IGNORECASE,
 )
@@ -660,8 +661,8 @@ _FORWARD_MARKER = re.compile(
     re.IGNORECASE,
 )
 _HEADER_FROM = re.compile(
-    r"^\*?(from|de|von|van|da|od|от|från|fra|lähettäjä|差出人|发件人|發件人|寄件者|寄件人|"
-    r"보낸 사람)\s*[:：]\*?\s*\S",
+    r"^\*?(from|de|von|van|da|od|от|från|fra|lähettäjä|kimden|feladó|差出人|发件人|發件人|"
+    r"寄件者|寄件人|보낸 사람)\s*[:：]\*?\s*\S",
     re.IGNORECASE,
 )
 _HEADER_OTHER = re.compile(
@@ -670,7 +671,8 @@ _HEADER_OTHER = re.compile(
     r"assunto|data|отправлено|дата|кому|тема|копия|wys[łl]ano|do|temat|dw|skickat|till|"
     r"ämne|kopia|sendt|til|emne|dato|kopi|lähetetty|vastaanottaja|aihe|送信日時|宛先|件名|"
     r"日付|发送时间|發送時間|收件人|主题|主題|日期|抄送|寄件日期|收件者|主旨|副本|"
-    r"받는 사람|보낸 날짜|제목)\s*[:：]",
+    r"받는 사람|보낸 날짜|제목|gönderildi|kime|konu|tarih|bilgi|odesláno|komu|předmět|"
+    r"elküldve|címzett|tárgy|dátum)\s*[:：]",
     re.IGNORECASE,
 )
 _RULE = re.compile(r"^(_{5,}|-{5,})$")

@@ -183,3 +183,14 @@ def test_with_attachments_ignored_a_document_is_named_and_the_body_read(
     text = t.ack_text("Russia")
     assert "Not read (orders go in the body of the mail): orders.pdf" in text
     assert {a.text for a in t.table().held("Russia")} == {"A Mos - Ukr", "F Sev - Bla"}
+
+
+@pytest.mark.parametrize("subject", [
+    "RE: [g1] report", "Re: RE: [g1] report", "AW: Re: [g1] report", "SV: [g1] report",
+    "Antw: [g1] report", "Odp: [g1] report", "YNT: Re: [g1] report", "回复：[g1] report",
+    "答复: [g1] report", "RE[2]: [g1] report", "Fwd: RE: [g1] report", "VS: [g1] report",
+])
+def test_one_re_before_the_subject(subject: str) -> None:
+    from judge.grammar import reply_subject
+
+    assert reply_subject(subject) == "Re: [g1] report"

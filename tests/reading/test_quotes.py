@@ -223,6 +223,12 @@ HEADER_BLOCKS = {
                 "收件人: anna@example.org", "主题: [g1] report"],
     "chinese-fullwidth": ["发件人：Judge <judge@localhost>", "发送时间：2026年3月1日 12:00",
                           "收件人：anna@example.org", "主题：[g1] report"],
+    "turkish": ["Kimden: Judge <judge@localhost>", "Gönderildi: 1 Mart 2026 Pazar 12:00",
+                "Kime: anna@example.org", "Konu: [g1] report"],
+    "czech": ["Od: Judge <judge@localhost>", "Odesláno: neděle 1. března 2026 12:00",
+              "Komu: anna@example.org", "Předmět: [g1] report"],
+    "hungarian": ["Feladó: Judge <judge@localhost>", "Elküldve: 2026. március 1. 12:00",
+                  "Címzett: anna@example.org", "Tárgy: [g1] report"],
     "traditional-chinese": ["寄件者: Judge <judge@localhost>", "寄件日期: 2026年3月1日 12:00",
                             "收件者: anna@example.org", "主旨: [g1] report"],
 }
