@@ -111,8 +111,8 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"",
     advice = ("Nothing in it was carried out. Send your commands as plain text in the body "
               "of a mail.")
     if refusal is None and attached and judge.config.attachments == "refuse":
-        refusal = ("it has an attached file, and this judge does not read mail with "
-                   "attachments: " + "; ".join(attached))
+        refusal = ("attachments are not accepted, and it has an attached file the judge "
+                   "does not open: " + "; ".join(attached))
         advice = ("Nothing in it was carried out. Send the mail again without the "
                   "attachment, with your commands as plain text in its body (pictures, "
                   "signatures and a signature's logo may stay: they are left aside).")
