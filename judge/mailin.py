@@ -789,7 +789,9 @@ def _cut(lines: list[str], known: quoted.KnownText | None) -> list[str]:
     theirs = sum(1 for line in tail if line.strip() and _is_quoted(line))
     mine = sum(1 for line in tail if line.strip() and not _is_quoted(line))
     if theirs >= 3 and mine * 4 <= theirs:
-        return [*lines[:cut], *tail]
+        # The original's lines go here, so that no later rule takes the
+        # player's lines between them for a quote's continuation.
+        return [*lines[:cut], *(line for line in tail if not _is_quoted(line))]
     return lines[:cut]
 
 

@@ -136,9 +136,10 @@ def mark_quoted(lines: Sequence[str], known: KnownText | None) -> list[str]:
     stripper drops it with its block and the attribution above it."""
     out = list(lines)
     quoted = [_unquote(line)[1] for line in lines]
+    prefixed = list(quoted)
     if known is not None:
         _mark_runs(out, quoted, known)
-    _mark_continuations(out, quoted)
+    _mark_continuations(out, quoted, prefixed)
     return out
 
 
@@ -178,9 +179,12 @@ def _mark_runs(out: list[str], quoted: list[bool], known: KnownText) -> None:
     close()
 
 
-def _mark_continuations(out: list[str], quoted: list[bool]) -> None:
+def _mark_continuations(out: list[str], quoted: list[bool], prefixed: list[bool]) -> None:
+    """An unprefixed line between two lines the writer's client prefixed
+    (not lines recognised as the judge's: a line typed between two of those
+    is the player's), under a long one."""
     for i in range(1, len(out) - 1):
-        if quoted[i] or not out[i].strip() or not quoted[i - 1] or not quoted[i + 1]:
+        if quoted[i] or not out[i].strip() or not prefixed[i - 1] or not prefixed[i + 1]:
             continue
         above, _ = _unquote(out[i - 1])
         if len(above) >= _WRAPPED:

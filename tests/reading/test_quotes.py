@@ -273,6 +273,9 @@ def test_orders_typed_inside_the_unprefixed_original_are_read() -> None:
             *report[cut:]]
     assert [x for x in clean_body("\n".join(body), [REPORT]) if x] == ["A Mos - Ukr",
                                                                       "F Sev - Bla"]
+    # typed right under a long line of the original, with no blank line
+    body = ["", *OUTLOOK_BLOCK, "", *report[:3], "A Mos - Ukr", *report[3:]]
+    assert [x for x in clean_body("\n".join(body), [REPORT]) if x] == ["A Mos - Ukr"]
     # Without the judge's text, the block and all below it go, as before.
     assert [x for x in clean_body("\n".join(body)) if x] == []
 
