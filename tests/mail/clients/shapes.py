@@ -1025,3 +1025,62 @@ def gmail_pasted(r: Reply) -> bytes:
                      text(plain, cte="quoted-printable"),
                      text(html, "html", cte="quoted-printable"))
     return message(r.headers(), root)
+
+
+@case("outlook-plain-wrapped")
+def outlook_plain_wrapped(r: Reply) -> bytes:
+    """Outlook in plain-text mode wraps every line at 76 columns when it
+    sends, the unprefixed original included ("Turkey." goes on a line of its
+    own); the header block in Outlook 2010's form."""
+    orders = ("A Con - Bul", "A Smy - Arm", "F Ank - Bla")
+    header = en_header(r, 3)
+    header[0] = ("From:", f"{r.judged.sender} [mailto:{r.judged.sender}]")
+    original = block_text(header) + "\n\n" + r.judged.text
+    wrapped = []
+    for line in f"{body(r, *orders)}\n\nRegards,\nMehmet\n\n{original}".split("\n"):
+        while len(line) > 76:
+            cut = line.rfind(" ", 0, 77)
+            wrapped.append(line[:cut])
+            line = line[cut + 1:]
+        wrapped.append(line)
+    return message(r.headers(subject=f"RE: {r.judged.subject}"),
+                   text("\n".join(wrapped), charset="us-ascii", cte="7bit"))
+
+
+@case("outlook-mac")
+def outlook_mac(r: Reply) -> bytes:
+    """Outlook for Mac: a From/Date/To/Subject block ("Date:", not "Sent:",
+    with "at" in the date) over the unprefixed acknowledgement."""
+    orders = ("A Vie - Gal", "A Bud - Ser", "F Tri - Alb")
+    w = local(r.when, 1)
+    header = header_block(("From:", "Date:", "To:", "Subject:"),
+                          (f"{r.judged.sender} <{r.judged.sender}>",
+                           f"{EN_DAYS[w.weekday()]}, {w.day} {EN_MONTHS[w.month - 1]} {w.year} "
+                           f"at {w.hour:02d}:{w.minute:02d}", r.player.mailbox, r.judged.subject))
+    plain = (f"{body(r, *orders)}\n\nCheers,\nFranz\n\n" + block_text(header) + "\n\n"
+             + r.judged.text)
+    html = outlook_html([mime.html_escape(x) for x in (r.player.signon, *orders, "", "Cheers,",
+                                                      "Franz")], header, r.judged.text)
+    root = multipart("alternative", "B_3855300000_1234567890",
+                     text(plain, cte="quoted-printable"),
+                     text(html, "html", cte="quoted-printable"))
+    return message(r.headers(mailer=[("User-Agent", "Microsoft-MacOutlook/16.93.25011212"),
+                                     ("Thread-Topic", r.judged.subject)]), root)
+
+
+@case("lotus-notes")
+def lotus_notes(r: Reply) -> bytes:
+    """HCL (Lotus) Notes: a "-----... wrote: -----" line, then To/From/Date/
+    Subject (To first) over the unprefixed report."""
+    orders = ("F Lon - Nth", "F Edi - Nwg", "A Lvp - Yor")
+    w = local(r.when, 0)
+    plain = (f"{body(r, *orders)}\n\nRegards\nJohn Smith\n\n"
+             f"-----\"{r.judged.sender}\" <{r.judged.sender}> wrote: -----\n"
+             f"To: John Smith/UK/HoldFast@HoldFast\n"
+             f"From: \"{r.judged.sender}\" <{r.judged.sender}>\n"
+             f"Date: {w.day:02d}/{w.month:02d}/{w.year} {w.hour:02d}:{w.minute:02d}\n"
+             f"Subject: {r.judged.subject}\n\n{r.judged.text}")
+    return message(r.headers(mailer=[("X-Mailer", "HCL Notes Release 12.0.2 November 03, 2022"),
+                                     ("X-MIMETrack", "Serialize by Router on HFMAIL01/HoldFast"
+                                      " at 01/03/2026 13:00:00")]),
+                   text(plain, charset="us-ascii", cte="7bit"))
