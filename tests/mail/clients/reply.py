@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from tests.mail.clients.mime import html_escape, word
@@ -68,7 +68,6 @@ class Reply:
     player: Player
     date: datetime
     message_id: str
-    extra: dict[str, str] = field(default_factory=dict)
 
     def headers(self, subject: str | None = None, sender: str | None = None,
                 date: str | None = None, mailer: list[tuple[str, str]] | None = None,
