@@ -746,6 +746,7 @@ def _cut_index(lines: Sequence[str]) -> int:
             _MOBILE_TRAILER.match(stripped)
             or _ORIGINAL_MARKER.match(stripped)
             or _FORWARD_MARKER.match(stripped)
+            or _notes_marker(stripped)
         ):
             return i
         if header_block(i):
@@ -758,10 +759,20 @@ def _cut_index(lines: Sequence[str]) -> int:
     return len(lines)
 
 
+def _notes_marker(stripped: str) -> bool:
+    """HCL (Lotus) Notes: ``-----"Judge" <judge@example.org> wrote: -----``,
+    an attribution between rules (in any of the locales above)."""
+    if not (stripped.startswith("---") and stripped.endswith("---")):
+        return False
+    inner = stripped.strip("-").strip()
+    return bool(inner) and bool(_ATTRIBUTION_END.search(inner[-60:]))
+
+
 def _is_header_line(line: str) -> bool:
     stripped = line.strip()
     return len(line) <= _MARKER_MAX and bool(
         not stripped or _RULE.match(stripped) or _ORIGINAL_MARKER.match(stripped)
+        or _notes_marker(stripped)
         or _FORWARD_MARKER.match(stripped) or _HEADER_FROM.match(stripped)
         or _HEADER_OTHER.match(stripped))
 

@@ -234,9 +234,15 @@ HEADER_BLOCKS = {
 }
 
 
+HEADER_BLOCKS["lotus-notes"] = ['-----"Judge" <judge@localhost> wrote: -----', "",
+                                "To: anna@example.org", "From: Judge <judge@localhost>",
+                                "Date: 01/03/2026 12:00", "Subject: [g1] report"]
+
+
 @pytest.mark.parametrize("locale", sorted(HEADER_BLOCKS))
 def test_reply_header_blocks_of_the_common_locales(locale: str) -> None:
-    body = ["A War - Gal", "", "________________________________", *HEADER_BLOCKS[locale], "",
+    rule = [] if locale == "lotus-notes" else ["________________________________"]
+    body = ["A War - Gal", "", *rule, *HEADER_BLOCKS[locale], "",
             "Orders are due from: Austria, England", "A Ber - Kie"]
     assert [x for x in clean_body("\n".join(body)) if x] == ["A War - Gal"]
 
