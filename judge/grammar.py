@@ -26,6 +26,7 @@ from typing import Literal
 
 from judge.bounds import MAX_ECHO_CHARS, echo
 from judge.redact import fold, mask_secrets
+from judge.typography import plain_marks
 
 Audience = Literal["anyone", "player", "gm"]
 
@@ -195,6 +196,8 @@ class Command:
     line: Line
     args: dict[str, str] = field(default_factory=dict)
     body: list[Line] = field(default_factory=list)
+    closed: bool = True
+    """False for a block that ran to the end of the mail without its END."""
 
 
 @dataclass(frozen=True)
@@ -213,6 +216,57 @@ class Parsed:
     commands: list[Command]
     errors: list[LineError]
     ended_at: int | None = None  # line number of a closing END, if any
+    judge_text: list[Line] = field(default_factory=list)
+    """Lines shaped like the judge's own headings and labels (:func:`judge_line`):
+    never read as commands or orders, listed as not read."""
+
+
+#: Words that start a sentence, never a phase: ``Orders are due from: ...``
+#: and ``Orders held for France, S1901M:`` begin with a command word, and
+#: are the judge's own text.
+_PROSE = frozenset({
+    "a", "an", "and", "are", "as", "at", "be", "been", "by", "due", "for", "from", "had",
+    "has", "have", "held", "in", "is", "no", "not", "of", "on", "or", "our", "received",
+    "sent", "still", "that", "the", "these", "this", "those", "to", "was", "we", "were",
+    "will", "with", "would", "you", "your"})
+
+#: Lines of the judge's own mails that a quote stripper may leave behind: an
+#: acknowledgement's echo (``   3  A Par - Bur``), its results (``-> ok: ...``),
+#: its refusals (``line 4: "..."``), and its summaries.
+_JUDGE_LINE = re.compile(
+    r"^(->\s|\d+\s{2,}\S|line \d+: \"|your mail\b.*\bwas read as follows:$|"
+    r"every line was accepted\.$|\d+ line\(s\) were not accepted|\(no commands\)$|"
+    r"you have no orders held for\b)",
+    re.IGNORECASE,
+)
+
+
+def phase_shaped(text: str) -> bool:
+    """Whether ``text`` can name a phase (``S1901M``, ``Great Turn 2, campaign
+    1``): not a sentence or a label (no colon, no closing punctuation, not
+    opening with a word such as "are", "held" or "for")."""
+    text = text.strip()
+    if not text:
+        return True
+    if ":" in text or text[-1] in ".,;!?":
+        return False
+    return text.split()[0].lower() not in _PROSE
+
+
+def judge_line(text: str) -> bool:
+    """Whether a line is shaped like the judge's own text rather than a
+    command: an acknowledgement's echo, result or refusal line, or a heading
+    or label that opens with a command word (``Orders are due from: ...``,
+    ``Orders held for France, S1901M:``, ``Draw votes: none``). Commands
+    never hold ``": "`` or end with ``":"`` (a time such as ``18:00`` is not
+    a label)."""
+    if _JUDGE_LINE.match(text):
+        return True
+    found = _command_of(text)
+    if found is None or found[0].name == "SIGNON":
+        return False
+    rest = found[1]
+    return text.endswith((":", "\uff1a")) or ": " in rest
 
 
 _TOKEN = re.compile(r"(\[?)<([a-z]+)(\.\.\.)?>(\]?)")
@@ -256,7 +310,7 @@ def _command_of(text: str) -> tuple[CommandSpec, str] | None:
 
 def parse_subject(subject: str) -> list[Command]:
     """A SIGNON in the Subject (``Re:`` prefixes allowed) counts as line 0."""
-    text = re.sub(r"^\s*((re|fwd?|aw|sv)\s*:\s*)*", "", fold(subject), flags=re.IGNORECASE)
+    text = _REPLY_PREFIX.sub("", fold(subject))
     found = _command_of(text.strip()) if text.strip() else None
     if found is None or found[0].name != "SIGNON":
         return []
@@ -272,9 +326,10 @@ def parse_body(lines: Sequence[str]) -> Parsed:
     errors: list[LineError] = []
     block: Command | None = None
     deck: tuple[Line, list[str]] | None = None
+    judge_text: list[Line] = []
     for number, raw in enumerate(lines, 1):
         raw = fold(raw)
-        text = raw.strip()
+        text = plain_marks(raw).strip()
         line = Line(number, text)
         if deck is not None:
             if text.upper() == "END":
@@ -297,9 +352,15 @@ def parse_body(lines: Sequence[str]) -> Parsed:
                 continue
             if block.name == "ORDERS" and not text:
                 continue
+            if block.name == "ORDERS" and judge_line(text):
+                judge_text.append(line)
+                continue
             block.body.append(line if block.name == "ORDERS" else Line(number, raw.rstrip()))
             continue
         if not text:
+            continue
+        if judge_line(text):
+            judge_text.append(line)
             continue
         found = _command_of(text)
         if found is None:
@@ -307,13 +368,18 @@ def parse_body(lines: Sequence[str]) -> Parsed:
             continue
         spec, rest = found
         if spec.name == "END":
-            return Parsed(commands, errors, ended_at=number)
+            return Parsed(commands, errors, ended_at=number, judge_text=judge_text)
         if spec.name == "ENDPRESS":
             errors.append(LineError(line, "ENDPRESS without PRESS TO", "start with PRESS TO"))
             continue
         args = _match_args(spec, rest)
         if isinstance(args, str):
             errors.append(LineError(line, args, f"write it as: {spec.syntax}"))
+            continue
+        if spec.name == "ORDERS" and not phase_shaped(rest):
+            errors.append(LineError(line, "ORDERS takes a phase or nothing, not a sentence",
+                                    "write ORDERS alone (or ORDERS S1901M) on its line; the "
+                                    "lines after it were read one by one"))
             continue
         cmd = Command(spec.name, line, args)
         commands.append(cmd)
@@ -325,12 +391,13 @@ def parse_body(lines: Sequence[str]) -> Parsed:
                                 "end the list with END; it was taken to run to the end of "
                                 "the mail"))
     if block is not None:
+        block.closed = False
         closing = "ENDPRESS" if block.name == "PRESS TO" else "END"
         errors.append(
             LineError(block.line, f"{block.name} is not closed",
                       f"end it with {closing}; it was taken to run to the end of the mail")
         )
-    return Parsed(commands, errors)
+    return Parsed(commands, errors, judge_text=judge_text)
 
 
 _DECK = re.compile(r"^DECK\s+[^:]+$", re.IGNORECASE)
@@ -372,7 +439,14 @@ def help_text(game_verbs: Iterable[tuple[str, str, str]] = ()) -> str:
     return "\n".join(out)
 
 
-_REPLY_PREFIX = re.compile(r"^\s*((re|fwd?|aw|sv)\s*:\s*)+", re.IGNORECASE)
+#: Reply and forward prefixes of the common clients and locales (Outlook's
+#: "RE:", German "AW:", Scandinavian "SV:"/"VS:", Dutch "Antw:", Polish
+#: "Odp:", Italian "R:"/"Rif:", Portuguese "Res:", Turkish "YNT:", Chinese
+#: "回复:"/"答复:", Japanese "返信:", Korean "회신:", forwards), with ASCII or
+#: fullwidth colons.
+_REPLY_PREFIX = re.compile(
+    r"^\s*((re|fwd?|fw|aw|wg|sv|vs|antw|odp|r|rif|res|enc|tr|ynt|ilt|回复|答复|回覆|轉寄|"
+    r"转发|返信|転送|회신|전달)\s*(\[\d+\])?\s*[:：]\s*)+", re.IGNORECASE)
 
 
 def reply_subject(subject: str, limit: int = MAX_ECHO_CHARS) -> str:

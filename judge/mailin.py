@@ -73,7 +73,7 @@ import hashlib
 import os
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from email import message_from_bytes
 from email.header import Header, decode_header
@@ -85,7 +85,7 @@ from mailbox import Maildir
 from pathlib import Path
 from typing import Protocol
 
-from judge import bounds
+from judge import bounds, quoted
 from judge.redact import redact_raw
 
 __all__ = [
@@ -98,6 +98,7 @@ __all__ = [
     "clean_body",
     "delivery_report",
     "html_to_text",
+    "incidental",
     "parse_mail",
     "unflow",
 ]
@@ -157,6 +158,12 @@ class IncomingMail:
     refuse: str | None
     auth_results: tuple[str, ...]
     """Every Authentication-Results value, unfolded, otherwise raw."""
+    aside: tuple[tuple[str, str], ...] = ()
+    """The attachments the sender did not knowingly attach (each as in
+    ``attachments``) with what each is: an inline picture, a signature or
+    key, winmail.dat, a contact card, the judge's own report data, a second
+    text part a mail system added (:func:`incidental`). They never make a
+    mail unreadable; the acknowledgement names them."""
 
 
 @dataclass(frozen=True)
@@ -559,8 +566,10 @@ class _HtmlText(HTMLParser):
         "section", "summary", "table", "tbody", "tfoot", "thead", "tr", "ul",
     ))
     # fmt: on
-    SKIP = frozenset({"script", "style", "head", "title", "template", "blockquote"})
-    SKIP_CLASSES = frozenset({"gmail_quote", "yahoo_quoted"})
+    SKIP = frozenset({"script", "style", "head", "title", "template"})
+    SKIP_CLASSES = frozenset({"gmail_quote", "yahoo_quoted", "moz-cite-prefix"})
+    HIDDEN = re.compile(r"display:none|visibility:hidden|mso-hide:all|max-height:0(px)?(;|$)|"
+                        r"font-size:0(px|pt|em)?(;|$)")
     # fmt: off
     VOID = frozenset((
         "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
@@ -588,10 +597,18 @@ class _HtmlText(HTMLParser):
                 self.skip_depth += 1
             return
         classes = set()
+        style = ""
+        named: dict[str, str] = {}
         for name, value in attrs:
             if name == "class" and value:
                 classes.update(value.split())
-        if tag not in self.VOID and (tag in self.SKIP or classes & self.SKIP_CLASSES):
+            elif name == "style" and value:
+                style = "".join(value.lower().split())
+            named[name] = (value or "").lower()
+        hidden = "hidden" in named or bool(self.HIDDEN.search(style))
+        quote = tag == "blockquote" and not self._indent(named, style, classes)
+        if tag not in self.VOID and (tag in self.SKIP or classes & self.SKIP_CLASSES
+                                     or hidden or quote):
             self.skip_tag, self.skip_depth = tag, 1
             return
         if tag == "br":
@@ -602,6 +619,16 @@ class _HtmlText(HTMLParser):
                 self.pre += 1
         elif tag in {"td", "th"}:
             self.current.append(" ")
+
+    @staticmethod
+    def _indent(named: dict[str, str], style: str, classes: set[str]) -> bool:
+        """A ``<blockquote>`` that only indents the writer's own lines (Gmail's
+        "indent more": a margin, ``border:none``, no ``type="cite"``), not a
+        quote (Apple Mail and Thunderbird mark theirs ``type="cite"``, Gmail
+        its ``gmail_quote`` with a left border; a bare one is a quote)."""
+        if named.get("type") == "cite" or "cite" in named or classes:
+            return False
+        return "border:none" in style or ("margin" in style and "border" not in style)
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in self.VOID:
@@ -638,8 +665,15 @@ class _HtmlText(HTMLParser):
 
 def html_to_text(html: str) -> str:
     """Readable text of an HTML body: block elements and ``<br>`` end lines,
-    ``<blockquote>`` (and Gmail/Yahoo quote blocks) are dropped as quoted
-    text, ``<script>``/``<style>``/``<head>`` are dropped, entities decoded."""
+    a quoting ``<blockquote>`` (``type="cite"``, Gmail's with its border, a
+    bare one) and Gmail/Yahoo/Thunderbird quote blocks are dropped as quoted
+    text, while Gmail's "indent more" blockquote (a margin, no border, no
+    cite) keeps the writer's lines; hidden text (``display:none``,
+    ``visibility:hidden``, Outlook's ``mso-hide:all``, the ``hidden``
+    attribute) is not read; ``<script>``/``<style>``/``<head>`` are dropped,
+    entities decoded. Outlook's and Hotmail's quote blocks are plain header
+    lines in the text, cut by :func:`clean_body` as on the text path. One
+    pass of the standard library's parser: linear in the input."""
     parser = _HtmlText()
     try:
         parser.feed(html)
@@ -658,18 +692,33 @@ _DELETE = dict.fromkeys([0x00AD, 0x200B, 0x2060, 0xFEFF], None)
 _CONTROLS = dict.fromkeys([c for c in [*range(0x20), *range(0x7F, 0xA0)] if c != 0x0A], None)
 _TRANSLATE = str.maketrans({**_CONTROLS, **_DELETE, **_SPACES})
 
+# Reply headers and attributions of the common clients and locales: English,
+# German, French, Spanish, Italian, Portuguese, Dutch, Russian, Polish,
+# Swedish, Norwegian, Danish, Finnish, Japanese, Chinese (simplified and
+# traditional), Korean. Colons may be fullwidth (CJK clients).
 _ATTRIBUTION_END = re.compile(
-    r"(wrote|writes|a [ée]crit|schrieb|escribi[óo]|ha scritto|schreef|escreveu|skrev|"
-    r"napisał|написал\w*|写道|寫道)\s*[:：]\s*$",
+    r"(wrote|writes|a [ée]crit|schrieb|escribi[óo]|ha scritto|scrisse|schreef|escreveu|"
+    r"skrev|napisa[łl]\w*|napsal\w*|написал\w*|kirjoitti|yazdı|írta|写道|寫道|"
+    r"のメッセージ|が書きました|작성)"
+    r"(\(\w{1,3}\))?\s*[:：]\s*$",
     re.IGNORECASE,
 )
+# Gmail in any language ends its attribution with the sender's address:
+# "пн, 3 июн. 2024 г. в 11:00, Judge <judge@example.org>:".
+_ATTRIBUTION_ADDRESS = re.compile(r"<(mailto:)?[^<>@\s]+@[^<>\s]+>\s*[:：]\s*$", re.IGNORECASE)
 # German clients put the name after the verb: "Am 03.06.2024 um 11:00 schrieb X <x@y>:".
 _ATTRIBUTION_GERMAN = re.compile(r"^am\s.{1,200}\sschrieb\s.{1,200}:\s*$", re.IGNORECASE)
-_ATTRIBUTION_START = re.compile(r"^(on|le|am|el|il|op|em|den|w dniu)\s", re.IGNORECASE)
+_ATTRIBUTION_START = re.compile(r"^(on|le|am|el|il|op|em|den|w dniu|в|dnia|på|pe)\s",
+                                re.IGNORECASE)
 _ORIGINAL_MARKER = re.compile(
     r"^-{2,}\s*(original message|forwarded message|message d'origine|message transf[ée]r[ée]|"
-    r"urspr[üu]ngliche nachricht|weitergeleitete nachricht|mensaje original|"
-    r"messaggio originale)\s*-{2,}$",
+    r"urspr[üu]ngliche nachricht|weitergeleitete nachricht|mensaje original|mensaje reenviado|"
+    r"messaggio originale|messaggio inoltrato|mensagem original|mensagem encaminhada|"
+    r"oorspronkelijk bericht|doorgestuurd bericht|исходное сообщение|пересланное сообщение|"
+    r"wiadomo[śs][ćc] oryginalna|oryginalna wiadomo[śs][ćc]|przekazana wiadomo[śs][ćc]|"
+    r"ursprungligt meddelande|vidarebefordrat meddelande|opprinnelig melding|"
+    r"videresendt melding|oprindelig meddelelse|videresendt meddelelse|alkuperäinen viesti|"
+    r"原始邮件|原始郵件|转发邮件|轉寄郵件|元のメッセージ|転送メッセージ|원본 메시지)\s*-{2,}$",
     re.IGNORECASE,
 )
 _FORWARD_MARKER = re.compile(
@@ -677,20 +726,33 @@ _FORWARD_MARKER = re.compile(
     r"anfang der weitergeleiteten nachricht:)$",
     re.IGNORECASE,
 )
-_HEADER_FROM = re.compile(r"^\*?(from|de|von|van|da|od)\s*:\*?\s*\S", re.IGNORECASE)
+_HEADER_FROM = re.compile(
+    r"^\*?(from|de|von|van|da|od|от|från|fra|lähettäjä|kimden|feladó|差出人|发件人|發件人|"
+    r"寄件者|寄件人|보낸 사람)\s*[:：]\*?\s*\S",
+    re.IGNORECASE,
+)
 _HEADER_OTHER = re.compile(
     r"^\*?(sent|date|to|subject|cc|envoy[ée]|[àa]|objet|gesendet|datum|an|betreff|"
-    r"verzonden|aan|onderwerp|inviato|oggetto|enviado|para|asunto)\s*:",
+    r"verzonden|aan|onderwerp|inviato|oggetto|enviado|enviada|enviado el|fecha|para|asunto|"
+    r"assunto|data|отправлено|дата|кому|тема|копия|wys[łl]ano|do|temat|dw|skickat|till|"
+    r"ämne|kopia|sendt|til|emne|dato|kopi|lähetetty|vastaanottaja|aihe|送信日時|宛先|件名|"
+    r"日付|发送时间|發送時間|收件人|主题|主題|日期|抄送|寄件日期|收件者|主旨|副本|"
+    r"받는 사람|보낸 날짜|제목|gönderildi|kime|konu|tarih|bilgi|odesláno|komu|předmět|"
+    r"elküldve|címzett|tárgy|dátum)\s*[:：]",
     re.IGNORECASE,
 )
 _RULE = re.compile(r"^(_{5,}|-{5,})$")
 _MOBILE_TRAILER = re.compile(
-    r"^(sent from my \S.{0,80}|sent from (mail|outlook) for \w+|"
-    r"get outlook for (ios|android)|sent from yahoo mail[\w ]{0,30}|"
+    r"^(sent from my \S.{0,80}|sent from (mail|outlook) for \w+( \d{1,2})?|"
+    r"(get|download) outlook for (ios|android)|sent from yahoo mail[\w ]{0,30}|"
     r"sent (with|from) proton ?mail[\w .-]{0,40}|sent from samsung[\w .-]{0,40}|"
     r"sent via the samsung[\w .-]{0,40}|envoy[ée] de mon [\w .'-]{1,40}|"
     r"von meinem [\w .'-]{1,40} gesendet|enviado desde mi [\w .'-]{1,40}|"
-    r"inviato da[l]? mio [\w .'-]{1,40})(\s*<\S*>)?$",
+    r"inviato da[l]? mio [\w .'-]{1,40}|enviado do meu [\w .'-]{1,40}|"
+    r"verzonden (vanaf|met) mijn [\w .'-]{1,40}|отправлено с (моего )?[\w .'-]{1,40}|"
+    r"wys[łl]ane z (mojego )?[\w .'-]{1,40}|skickat från min [\w .'-]{1,40}|"
+    r"sendt fra min [\w .'-]{1,40}|\w{1,20}から送信|发自我的\s?\w{1,20}|"
+    r"從我的\s?\w{1,20}\s?傳送)(\s*<\S*>)?$",
     re.IGNORECASE,
 )
 
@@ -713,16 +775,30 @@ _MARKER_MAX = 400
 def _cut_index(lines: Sequence[str]) -> int:
     """Index of the first line that starts the non-body tail: a signature
     separator, a phone trailer, an original/forwarded message marker, or an
-    Outlook-style header block (with the rule line above it): ``From: ...``
-    followed within six lines by at least two of Sent/Date/To/Subject (or
-    their French, German, Dutch, Italian and Spanish labels)."""
+    Outlook-style header block (with the rule line above it): three header
+    lines or more within seven, one of them ``From:`` in any place (old
+    Hotmail put Date and Subject first), in any of the locales above."""
     header_other: dict[int, bool] = {}  # each line is matched at most once
+    header_from: dict[int, bool] = {}
 
     def other(k: int) -> bool:
         if k not in header_other:
             line = lines[k]
             header_other[k] = len(line) <= _MARKER_MAX and bool(_HEADER_OTHER.match(line.strip()))
         return header_other[k]
+
+    def from_(k: int) -> bool:
+        if k not in header_from:
+            line = lines[k]
+            header_from[k] = len(line) <= _MARKER_MAX and bool(_HEADER_FROM.match(line.strip()))
+        return header_from[k]
+
+    def header_block(i: int) -> bool:
+        if not (from_(i) or other(i)):
+            return False
+        window = range(i, min(i + 7, len(lines)))
+        heads = [k for k in window if from_(k) or other(k)]
+        return len(heads) >= 3 and any(from_(k) for k in heads)
 
     for i, line in enumerate(lines):
         if len(line) > _MARKER_MAX or _is_quoted(line):
@@ -736,12 +812,10 @@ def _cut_index(lines: Sequence[str]) -> int:
             _MOBILE_TRAILER.match(stripped)
             or _ORIGINAL_MARKER.match(stripped)
             or _FORWARD_MARKER.match(stripped)
+            or _notes_marker(stripped)
         ):
             return i
-        if (
-            _HEADER_FROM.match(stripped)
-            and sum(map(other, range(i + 1, min(i + 7, len(lines))))) >= 2
-        ):
+        if header_block(i):
             j = i
             while j > 0 and (not lines[j - 1].strip() or _RULE.match(lines[j - 1].strip())):
                 j -= 1
@@ -751,11 +825,60 @@ def _cut_index(lines: Sequence[str]) -> int:
     return len(lines)
 
 
+def _notes_marker(stripped: str) -> bool:
+    """HCL (Lotus) Notes: ``-----"Judge" <judge@example.org> wrote: -----``,
+    an attribution between rules (in any of the locales above)."""
+    if not (stripped.startswith("---") and stripped.endswith("---")):
+        return False
+    inner = stripped.strip("-").strip()
+    return bool(inner) and bool(_ATTRIBUTION_END.search(inner[-60:]))
+
+
+def _is_header_line(line: str) -> bool:
+    stripped = line.strip()
+    return len(line) <= _MARKER_MAX and bool(
+        not stripped or _RULE.match(stripped) or _ORIGINAL_MARKER.match(stripped)
+        or _notes_marker(stripped)
+        or _FORWARD_MARKER.match(stripped) or _HEADER_FROM.match(stripped)
+        or _HEADER_OTHER.match(stripped))
+
+
+def _cut(lines: list[str], known: quoted.KnownText | None) -> list[str]:
+    """``lines`` up to the non-body tail (:func:`_cut_index`). When the tail
+    is a header block over the judge's own mail (``known``) and the player
+    typed lines into it (Outlook does not prefix the original, and some
+    players answer inside it), those lines are kept: the block's header
+    lines go, the original's lines are marked quoted wherever they are
+    recognised, up to the next nested header block, and the player's lines
+    stay, provided the recognised lines are at least four times as many as
+    the others (else the whole tail goes, as without ``known``)."""
+    cut = _cut_index(lines)
+    if known is None or cut >= len(lines):
+        return lines[:cut]
+    head = lines[cut].strip()
+    if head == "--" or _MOBILE_TRAILER.match(head[:_MARKER_MAX]):
+        return lines[:cut]
+    j = cut
+    while j < len(lines) and _is_header_line(lines[j]):
+        j += 1
+    tail = lines[j:]
+    tail = quoted.mark_quoted(tail[: _cut_index(tail)], known)
+    theirs = sum(1 for line in tail if line.strip() and _is_quoted(line))
+    mine = sum(1 for line in tail if line.strip() and not _is_quoted(line))
+    if theirs >= 3 and mine * 4 <= theirs:
+        # The original's lines go here, so that no later rule takes the
+        # player's lines between them for a quote's continuation.
+        return [*lines[:cut], *(line for line in tail if not _is_quoted(line))]
+    return lines[:cut]
+
+
 def _is_attribution(line: str) -> bool:
     if len(line) > _MARKER_MAX or not line.rstrip().endswith((":", "：")):
         return False
     stripped = line.strip()
-    return bool(_ATTRIBUTION_END.search(stripped[-60:]) or _ATTRIBUTION_GERMAN.match(stripped))
+    return bool(_ATTRIBUTION_END.search(stripped[-60:])
+                or _ATTRIBUTION_ADDRESS.search(stripped[-200:])
+                or _ATTRIBUTION_GERMAN.match(stripped))
 
 
 def _strip_quotes(lines: Sequence[str]) -> list[str]:
@@ -817,7 +940,7 @@ def _unarmor(lines: list[str]) -> list[str]:
     return out
 
 
-def clean_body(text: str) -> list[str]:
+def clean_body(text: str, known: Sequence[str] = ()) -> list[str]:
     """The command text of a decoded body, line by line.
 
     * Line breaks (CRLF, CR, U+2028/2029, NEL) become ``\\n``; tabs, NBSP and
@@ -838,13 +961,20 @@ def clean_body(text: str) -> list[str]:
     * An inline PGP clear-signature is unwrapped: armor lines and the
       signature block go, dash-escaped lines are restored (the signature is
       not checked).
+    * ``known``: the texts of the judge's own mails this one replies to;
+      runs of their lines are recognised wherever they reappear, prefixed
+      or not, re-wrapped or not, and dropped as quoted text; an unprefixed
+      line inside a quoted block (a long quoted line wrapped by the client)
+      is part of the quote (:mod:`judge.quoted`).
     * Trailing blank lines are dropped; blank lines inside are kept.
 
     ``END`` is not interpreted here: the command grammar does that.
     """
     lines = [line.rstrip() for line in _normalise(text).split("\n")]
     lines = _unarmor(lines)
-    lines = lines[: _cut_index(lines)]
+    table = quoted.KnownText(known) if known else None
+    lines = _cut(lines, table)
+    lines = quoted.mark_quoted(lines, table)
     lines = _strip_quotes(lines)
     while lines and not lines[-1]:
         lines.pop()
@@ -909,8 +1039,74 @@ def _part_text(part: Message) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _body(msg: Message) -> tuple[str | None, tuple[str, ...]]:
-    """(body text or None when there is no readable part, attachment list)."""
+_SIGNATURE_PARTS = {
+    "application/pgp-signature": "a digital signature",
+    "application/pkcs7-signature": "a digital signature",
+    "application/x-pkcs7-signature": "a digital signature",
+    "application/pgp-keys": "the sender's public key",
+    "application/ms-tnef": "Outlook's formatting data (winmail.dat)",
+    "application/vnd.ms-tnef": "Outlook's formatting data (winmail.dat)",
+    "text/vcard": "a contact card",
+    "text/x-vcard": "a contact card",
+    "text/directory": "a contact card",
+}
+_JUDGE_DATA_MAX = 2_000_000
+_JUDGE_FILE = re.compile(r"^[A-Za-z0-9._-]+-[A-Za-z0-9._-]+\.(json|png|svg)$")
+
+
+def incidental(part: Message, ancestors: Sequence[str], after_body: bool) -> str:
+    """What a non-body part is when its sender did not knowingly attach it
+    (``""`` for a real attachment, a document the judge does not open):
+
+    * a signature, a public key, Outlook's winmail.dat (TNEF), a contact card;
+    * a picture: shown inline (a Content-ID, an inline disposition, inside
+      multipart/related: a logo in a signature), or attached (a picture
+      never carries commands, the judge's own map in a forward among them);
+    * the judge's own report data forwarded with it (a JSON object named
+      like the judge's attachments, ``<game>-<role>.json``);
+    * a second inline text part after the body (a disclaimer or footer a
+      mail gateway added), text/plain or text/html without a file name.
+    """
+    ctype = _content_type(part)
+    name = _filename(part)
+    if ctype in _SIGNATURE_PARTS:
+        return _SIGNATURE_PARTS[ctype]
+    if name.lower() == "winmail.dat":
+        return _SIGNATURE_PARTS["application/ms-tnef"]
+    if name.lower().endswith((".vcf", ".vcard")):
+        return "a contact card"
+    if name.lower().endswith((".asc", ".sig")) and ctype in {
+            "application/octet-stream", "text/plain", "application/pgp"}:
+        return "a digital signature or key"
+    if ctype.startswith("image/"):
+        try:
+            disposition = (part.get_content_disposition() or "").lower()
+        except Exception:
+            disposition = ""
+        inline = (_has(part, "Content-ID") or disposition == "inline"
+                  or "multipart/related" in ancestors)
+        if inline:
+            return "a picture shown in the mail (a logo or a signature's image)"
+        if _JUDGE_FILE.match(name):
+            return "a picture (the judge's own map, forwarded)"
+        return "a picture"
+    if ctype == "application/json" and _JUDGE_FILE.match(name):
+        data = _payload_bytes(part)
+        if len(data) <= _JUDGE_DATA_MAX and data.lstrip()[:1] == b"{" and b'"phase"' in data:
+            return "the judge's own report data, forwarded"
+    if ctype in {"text/plain", "text/html"} and after_body and not name:
+        try:
+            disposition = (part.get_content_disposition() or "").lower()
+        except Exception:
+            disposition = ""
+        if disposition != "attachment":
+            return "a second text part (a footer or disclaimer a mail system added)"
+    return ""
+
+
+def _body(msg: Message) -> tuple[str | None, tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """(body text or None when there is no readable part, attachment list,
+    the attachments that are incidental with what each is)."""
     leaves = list(_leaves(msg))
     body: Message | None = None
     for wanted in ("text/plain", "text/html"):
@@ -921,23 +1117,33 @@ def _body(msg: Message) -> tuple[str | None, tuple[str, ...]]:
         if body is not None:
             break
     attachments = []
+    aside: list[tuple[str, str]] = []
+    after_body = False
     for part, ancestors in leaves:
         if part is body:
+            after_body = True
             continue
         ctype = _content_type(part)
-        alternative = bool(ancestors) and ancestors[-1] == "multipart/alternative"
+        # The other rendering of the body, not an attachment: a text part
+        # under multipart/alternative, directly or inside its
+        # multipart/related (Outlook: the HTML with its logo).
+        alternative = "multipart/alternative" in ancestors
         if ctype in {"text/plain", "text/html"} and alternative and not _is_attachment(part):
-            continue  # the other rendering of the body, not an attachment
+            continue
         name = _filename(part) or "(unnamed)"
-        attachments.append(f"{name} ({ctype}, {_part_size(part)} bytes)")
+        text = f"{name} ({ctype}, {_part_size(part)} bytes)"
+        attachments.append(text)
+        why = incidental(part, ancestors, after_body) if body is not None else ""
+        if why:
+            aside.append((text, why))
     if body is None:
-        return None, tuple(attachments)
+        return None, tuple(attachments), ()
     text = _part_text(body)
     if _content_type(body) == "text/html":
         text = html_to_text(text)
     elif _param(body, "format").lower() == "flowed":
         text = unflow(text, delsp=_param(body, "delsp").lower() == "yes")
-    return text, tuple(attachments)
+    return text, tuple(attachments), tuple(aside)
 
 
 def _header_block(raw: bytes) -> bytes:
@@ -966,10 +1172,22 @@ def _return_path(msg: Message) -> str | None:
     return addr or value.strip("<>").strip().lower()
 
 
-def parse_mail(raw: bytes, limits: Limits = Limits()) -> IncomingMail:
-    """Decode and classify one raw message. Never raises, whatever the bytes."""
+SentTexts = Callable[[str, Sequence[str]], Sequence[str]]
+"""``(sender address, Message-IDs) -> texts``: the text parts of those of
+the judge's own mails, among the Message-IDs a reply names, that went to
+that address (the service reads them from its outbox)."""
+
+#: Message-IDs of a reply looked up: In-Reply-To and the last References.
+_REPLIED_IDS = 4
+
+
+def parse_mail(raw: bytes, limits: Limits = Limits(), sent: SentTexts | None = None
+               ) -> IncomingMail:
+    """Decode and classify one raw message. Never raises, whatever the bytes.
+    ``sent`` finds the judge's own mails a reply answers, whose text is then
+    recognised wherever it is quoted (:func:`clean_body`'s ``known``)."""
     try:
-        return _parse(raw, limits)
+        return _parse(raw, limits, sent)
     except Exception as exc:  # the safety net named in the module docstring
         return IncomingMail(
             message_id=f"<{hashlib.sha256(raw).hexdigest()}@judge.invalid>",
@@ -990,7 +1208,7 @@ def parse_mail(raw: bytes, limits: Limits = Limits()) -> IncomingMail:
         )
 
 
-def _parse(raw: bytes, limits: Limits) -> IncomingMail:
+def _parse(raw: bytes, limits: Limits, sent: SentTexts | None = None) -> IncomingMail:
     too_large = len(raw) > limits.max_bytes
     msg: Message
     body_error: str | None = None
@@ -1026,6 +1244,7 @@ def _parse(raw: bytes, limits: Limits) -> IncomingMail:
 
     lines: tuple[str, ...] = ()
     attachments: tuple[str, ...] = ()
+    aside: tuple[tuple[str, str], ...] = ()
     refuse: str | None = None
     if too_large:
         refuse = f"too large: {len(raw)} bytes"
@@ -1035,7 +1254,7 @@ def _parse(raw: bytes, limits: Limits) -> IncomingMail:
         refuse = body_error
     else:
         try:
-            text, attachments = _body(msg)
+            text, attachments, aside = _body(msg)
             number, length = bounds.longest_line(text) if text is not None else (0, 0)
             if text is None:
                 refuse = "no readable text"
@@ -1043,8 +1262,13 @@ def _parse(raw: bytes, limits: Limits) -> IncomingMail:
                 refuse = (f"line {number} has {length:,} characters, and a line may have "
                           f"{limits.max_line_chars:,} (limits.max_line_chars)")
             else:
+                known: Sequence[str] = ()
+                ids = list(dict.fromkeys(
+                    [*([irt.group(0)] if irt else []), *reversed(references)]))
+                if sent is not None and from_addr and ids:
+                    known = sent(from_addr, ids[:_REPLIED_IDS])
                 # UAX #15 stream-safe first: normalisation stays linear.
-                cleaned = clean_body(bounds.stream_safe(text))
+                cleaned = clean_body(bounds.stream_safe(text), known)
                 if len(cleaned) > limits.max_lines:
                     refuse = f"too many lines: {len(cleaned)}"
                 else:
@@ -1068,6 +1292,7 @@ def _parse(raw: bytes, limits: Limits) -> IncomingMail:
         drop=drop,
         refuse=refuse,
         auth_results=tuple(v.strip() for v in _headers(msg, "Authentication-Results")),
+        aside=aside,
     )
 
 

@@ -46,8 +46,11 @@ def raw_hash(raw: bytes) -> str:
 
 
 def real_attachments(mail: IncomingMail) -> list[str]:
-    """The mail's attachments other than signature parts."""
-    return [a for a in mail.attachments if not any(f"({t}," in a for t in SIGNATURE_TYPES)]
+    """The mail's attachments that its sender attached knowingly: not a
+    signature part, nor a part :func:`judge.mailin.incidental` left aside."""
+    aside = {text for text, _why in mail.aside}
+    return [a for a in mail.attachments
+            if a not in aside and not any(f"({t}," in a for t in SIGNATURE_TYPES)]
 
 
 @dataclass
@@ -127,12 +130,19 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"",
         return "duplicate (the same message was delivered before)"
     refusal = mail.refuse
     attached = real_attachments(mail)
+    advice = ("Nothing in it was carried out. Send your commands as plain text in the body "
+              "of a mail.")
     if refusal is None and attached and judge.config.attachments == "refuse":
-        refusal = "attachments are not accepted (" + "; ".join(attached) + ")"
+        refusal = ("attachments are not accepted, and it has an attached file the judge "
+                   "does not open: " + "; ".join(attached))
+        advice = ("Nothing in it was carried out. Send the mail again without the "
+                  "attachment, with your commands as plain text in its body (pictures, "
+                  "signatures and a signature's logo may stay: they are left aside).")
     pre = pre if pre is not None else prepare(judge, mail)
     parsed, commands = pre.parsed, pre.commands
     if refusal is None and not commands and not parsed.errors:
-        refusal = "it holds no commands (its body is empty)"
+        refusal = ("it holds no commands (only lines of the judge's own mails)"
+                   if parsed.judge_text else "it holds no commands (its body is empty)")
     if refusal is None and len(commands) > judge.config.max_commands:
         refusal = f"too many commands: {len(commands)} (at most {judge.config.max_commands})"
     signons = sum(c.name == "SIGNON" for c in commands)
@@ -146,12 +156,9 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"",
                 grammar.reply_subject(mail.subject, judge.config.max_echo_chars),
                 reports.render(
                     "common/notice.txt.j2",
-                    text=(
-                        "Your mail was not read: " + refusal + ".\n"
-                        "Nothing in it was carried out. " + (
-                            "Send it again within the limit." if "(limits." in refusal
-                            else "Send your commands as plain text in the body of a mail.")
-                    ),
+                    text="Your mail was not read: " + refusal + ".\n" + (
+                        "Nothing in it was carried out. Send it again within the limit."
+                        if "(limits." in refusal else advice),
                 ),
                 "notice",
                 in_reply_to=mail.message_id,
@@ -183,21 +190,28 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"",
     ctx = Ctx(judge, ws, session)
     for err in parsed.errors:
         session.errors.append(ErrorRow(err.line.number, err.line.text, err.message, err.hint))
+    for ln in parsed.judge_text:
+        session.ok(ln, "not read: a heading or line of the judge's own mails")
     runs = batches(commands)
     for i, batch in enumerate(runs):
         if isinstance(batch, list):  # a run of game lines: one decision's lines
-            # After the mail's last command, once it has given its orders (a
-            # block, game lines, press): lines the game does not understand
-            # there are a sign-off.
-            trailing = i == len(runs) - 1 and any(
-                isinstance(b, list) or b.name in ("ORDERS", "PRESS TO") for b in runs[:i])
-            player.game_lines(ctx, [c.line for c in batch], block=False, trailing=trailing)
+            # The mail's last lines: those the game does not recognise at all
+            # after the last line read are a sign-off (judge.signoff), once
+            # the mail has given a command other than SIGNON.
+            player.game_lines(ctx, [c.line for c in batch], block=False,
+                              trailing=i == len(runs) - 1,
+                              read_before=any(isinstance(b, list) or b.name != "SIGNON"
+                                              for b in runs[:i]))
         else:
             run(ctx, batch)
     for name in sorted(session.touched):
         g = ws.find(name)
         if g is not None:
             session.sections.extend(ws.settle(g, mail.message_id))
+    if mail.aside:
+        session.sections.append(
+            "Left aside, not read (your mail's text was read):\n"
+            + "\n".join(f"  {text}: {why}" for text, why in mail.aside))
     if attached:
         session.sections.append(
             "Not read (orders go in the body of the mail): " + "; ".join(attached)

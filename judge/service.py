@@ -10,12 +10,16 @@ what the CLI, the daemon and the tests hold.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import email
+import email.policy
 import json
 import logging
 import sqlite3
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
 from email.utils import format_datetime
 from pathlib import Path
 from typing import Any
@@ -314,7 +318,7 @@ class Judge:
 
     def handle(self, key: str, raw: bytes) -> str:
         """Handle one message in one transaction; returns the log line."""
-        mail = parse_mail(raw, self.config.mail_limits())
+        mail = parse_mail(raw, self.config.mail_limits(), sent=self.sent_texts)
         self.fault("parsed")
         # Parsing and the token checks (scrypt) hold no write lock.
         pre = pipeline.prepare(self, mail) if not (mail.drop or mail.refuse) else None
@@ -325,6 +329,24 @@ class Judge:
         line = f"{mail.message_id} from {mail.from_addr or '?'}: {outcome}"
         log.debug(line)  # the daemon (or the demo) prints it: once
         return line
+
+    def sent_texts(self, address: str, message_ids: Sequence[str]) -> list[str]:
+        """The text parts of the judge's own mails among ``message_ids`` that
+        went to ``address`` (read from the outbox, which keeps a sent mail as
+        a redacted copy for ``judge.keep_sent_days``): what a reply from
+        ``address`` may quote (:mod:`judge.quoted`)."""
+        texts = []
+        for message_id in message_ids:
+            row = self.store.mail_by_message_id(message_id)
+            if row is None or row["to_addr"] != address:
+                continue
+            with contextlib.suppress(Exception):  # a copy too broken to read: not known
+                msg = email.message_from_bytes(bytes(row["raw"]), policy=email.policy.default)
+                body = msg.get_body(("plain",)) if isinstance(msg, EmailMessage) else None
+                content = body.get_content() if body is not None else None
+                if isinstance(content, str):
+                    texts.append(content)
+        return texts
 
     def record(
         self, mail: IncomingMail, key: str, status: str, reason: str = "", game: str = "",

@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from datetime import UTC, date, datetime, time, timedelta
 
 from judge import adjudicator as adj
-from judge import grammar, notify, scheduler
+from judge import grammar, notify, scheduler, signoff
 from judge.commands import league
 from judge.commands.base import Ctx, handles
-from judge.engine import Action, DecisionKind, Event, Game, InvalidLine, RuleError, State
+from judge.engine import Action, DecisionKind, Event, InvalidLine, RuleError
 from judge.session import CommandError, Loaded
 
 
@@ -39,7 +39,9 @@ def orders_block(ctx: Ctx, command: grammar.Command) -> None:
                 ctx.mail.error(ln, f"part of the block for {phase}: not read")
             return
     ctx.mail.ok(command.line, "orders block: these lines replace the orders you sent before")
-    game_lines(ctx, command.body, block=True)
+    # A block left open runs to the end of the mail: a sign-off at its end
+    # is not read, as after the last line of any mail (judge.signoff).
+    game_lines(ctx, command.body, block=True, trailing=not command.closed, read_before=True)
 
 
 def _hold_ahead(ctx: Ctx, g: Loaded, phase: str, command: grammar.Command) -> None:
@@ -77,12 +79,13 @@ def held_text(g: Loaded, role: str) -> str:
 
 
 def game_lines(ctx: Ctx, lines: Sequence[grammar.Line], block: bool,
-               trailing: bool = False) -> None:
+               trailing: bool = False, read_before: bool = False) -> None:
     """Lines for the game: orders for an open order set, an answer to an open
     window, an action on one's turn, else lines queued for one's next turn.
-    ``trailing``: the lines come after the mail's last command; if the game
-    understands none of them they are a sign-off, not orders, and are only
-    listed as not read."""
+    ``trailing``: the lines are the mail's last; those at their end that the
+    game does not recognise at all (:func:`judge.signoff.is_sign_off`) are
+    a sign-off, listed as not read, when a line before them was read (a
+    line of this run, or, ``read_before``, a command or orders before it)."""
     if ctx.mail.signon is None:
         for ln in lines:
             ctx.mail.error(
@@ -99,11 +102,17 @@ def game_lines(ctx: Ctx, lines: Sequence[grammar.Line], block: bool,
     role = s.role
     table = g.table
     game = g.game
-    if trailing and all(_not_understood(game, table.state, role, ln.text) for ln in lines):
-        for ln in lines:
-            ctx.mail.ok(ln, "not read: looks like a signature (after the last command, and "
-                        "no order or command)")
-        return
+    if trailing:
+        cut = len(lines)
+        while cut > 0 and signoff.is_sign_off(game, table.state, role, lines[cut - 1].text):
+            cut -= 1
+        if cut < len(lines) and (cut > 0 or read_before):
+            for ln in lines[cut:]:
+                ctx.mail.ok(ln, "not read: looks like a signature or footer (after the last "
+                            "line read, and no order or command)")
+            lines = lines[:cut]
+            if not lines:
+                return
     decision = adj.decision_for(game, table, role)
     bound = ctx.mail.answers
     # The mail replies to a request: its first game line must find that
@@ -147,16 +156,6 @@ def game_lines(ctx: Ctx, lines: Sequence[grammar.Line], block: bool,
         else:
             ctx.mail.error(ln, f"{role} has nothing to do in {s.game} now",
                            "send STATUS to see what the game waits for")
-
-
-def _not_understood(game: Game, state: State, role: str, line: str) -> bool:
-    try:
-        game.parse(state, role, line)
-    except InvalidLine:
-        return True
-    except RuleError:
-        return False
-    return False
 
 
 def _orders(ctx: Ctx, g: Loaded, role: str, lines: Sequence[grammar.Line], block: bool) -> None:
