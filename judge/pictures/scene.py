@@ -16,7 +16,8 @@ from typing import Any, Protocol
 from xml.sax.saxutils import escape, quoteattr
 
 Point = tuple[float, float]
-#: One element of a scene: (kind, svg element, arguments for the PNG painter).
+#: One element of a scene: (kind, svg element, its arguments: what tests and
+#: the label placement read back).
 Item = tuple[str, str, tuple[Any, ...]]
 
 FONT = "DejaVu Sans"
@@ -50,13 +51,13 @@ def attrs(**kw: str | float | None) -> str:
 @dataclass
 class Scene:
     """A drawing being built: ``width`` x ``height`` units, as a list of
-    shapes that :meth:`svg` writes as SVG and :meth:`png` draws with Pillow
-    (palette PNG: flat colours, small files, quick to encode)."""
+    shapes that :meth:`svg` writes as SVG; :meth:`png` is that SVG rendered
+    (:mod:`judge.pictures.rendering`)."""
 
     width: int
     height: int
     background: str = "#ffffff"
-    #: (kind, svg element, arguments for the PNG painter)
+    #: (kind, svg element, its arguments)
     items: list[Item] = field(default_factory=list)
     #: The static layers among the items: (index of the first, the layer).
     layers: list[tuple[int, Sequence[Item]]] = field(default_factory=list)
@@ -67,8 +68,7 @@ class Scene:
     def layer(self, items: Sequence[Item]) -> None:
         """Add ``items`` as a static layer: one sequence, never changed,
         that every scene of a drawing shares (a map's land and sea, its
-        borders and names). A scene that starts with a layer has it painted
-        once, and copied for the next picture (:func:`raster.paint`)."""
+        borders and names)."""
         self.layers.append((len(self.items), items))
         self.items.extend(items)
 
@@ -149,9 +149,9 @@ class Scene:
         return head + bg + "\n".join(el for _, el, _ in self.items) + "</svg>\n"
 
     def png(self) -> bytes:
-        from judge.pictures.raster import paint
+        from judge.pictures.rendering import png
 
-        return paint(self)
+        return png(self.svg())
 
 
 def toward(a: Point, b: Point, t: float) -> Point:
