@@ -10,9 +10,9 @@ from games.diplomacy.picture import DiplomacyDrawing
 COLOURS = {
     "Austria": "#d8473d",
     "England": "#2f4fb3",
-    "France": "#58c3ee",
-    "Germany": "#6d5a45",
-    "Italy": "#3fa64a",
+    "France": "#3eb2b2",
+    "Germany": "#665233",
+    "Italy": "#3eb26d",
     "Russia": "#9a6cc4",
     "Turkey": "#e6bf1c",
 }

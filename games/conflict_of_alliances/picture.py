@@ -47,19 +47,19 @@ WATERWAY = "#2a7ab8"
 PANEL = 320
 
 COLOURS = {
-    "qin": "#3d3d3d",
-    "qi": "#d9b310",
+    "qin": "#32424c",
+    "qi": "#e6d00b",
     "chu": "#c8372d",
-    "zhao": "#8e44ad",
+    "zhao": "#99368f",
     "wei": "#2e7fc0",
     "han": "#e08a12",
-    "yan": "#16a085",
-    "yiqu": "#8b5a2b",
-    "song": "#95a5a6",
-    "shu": "#6b8e23",
+    "yan": "#19804c",
+    "yiqu": "#663514",
+    "song": "#59b2b2",
+    "shu": "#859936",
 }
-#: Land tints where a force's colour is too dark to tint with.
-TINTS = {"qin": "#b5bccb"}
+#: How much of its controlling force's colour an area's land takes.
+TINT = 0.5
 SIDE_COLOURS = {"Lianheng": "#3d3d3d", "Alliance": "#b03a2e", "Neutral": "#888888"}
 
 
@@ -190,7 +190,7 @@ class CoADrawing:
         for a, info in sorted(areas.items()):
             if a in self.map["areas"] and info.get("city"):
                 city = str(info["city"])
-                tint = TINTS.get(city) or blend(COLOURS.get(city, "#888888"), LAND, 0.35)
+                tint = blend(COLOURS.get(city, "#888888"), LAND, TINT)
                 s.shape(g.rings(a), fill=tint)
         op = view.get("operation")
         if op:  # under the names and borders, which stay legible

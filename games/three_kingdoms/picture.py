@@ -41,9 +41,9 @@ FOLDER = Path(__file__).parent
 TINTS = {"Wei": "#e4e7ee", "Shu": "#e3ecd9", "Wu": "#f1e2da", None: LAND}
 #: The colours of a kingdom's first and second character.
 COLOURS = {
-    "Wei": ("#2f4fb3", "#5fb7e8"),
-    "Shu": ("#2e8b3e", "#a3c93a"),
-    "Wu": ("#c8372d", "#e08a12"),
+    "Wei": ("#2f4fb3", "#0bbae6"),
+    "Shu": ("#068043", "#e6e650"),
+    "Wu": ("#c8372d", "#86b259"),
 }
 KINGDOM_LINE = "#3b3026"
 PANEL = 290
@@ -223,7 +223,7 @@ class ThreeKingdomsDrawing:
 
     def _retreats(self, s: Scene, retreats: Sequence[Mapping[str, Any]]) -> None:
         # The retreat phase after the campaign: each retreat a dashed orange
-        # arrow (dashed: Wu's second colour is an orange too) from where the
+        # arrow (dashed, apart from every player's solid arrows) from where the
         # piece stood dislodged; a red cross where two retreats into one
         # province destroyed each other, and on the spot of a piece disbanded.
         for r in retreats:
