@@ -37,6 +37,7 @@ from games.diplomacy.picture import BORDER, VOID_FILL, _dark, blend
 from judge.pictures import geometry as geo
 from judge.pictures.layout import OUTSIDE, VOID, Plan, Point, key
 from judge.pictures.scene import Scene, toward
+from judge.pictures.text import text_width
 
 FOLDER = Path(__file__).parent
 
@@ -255,10 +256,13 @@ class CoADrawing:
             text += " moving"
         gens = [self.general(str(gg["id"])) + ("" if gg.get("ready") else " (tired)")
                 for gg in st.get("generals") or []]
-        width = 8.0 * max(len(text), *(len(t) for t in gens)) if gens else 8.0 * len(text)
+        width = max([text_width(text, 12, True), *(text_width(t, 11.5) for t in gens)]) + 12
         width = max(width, 40.0)
         height = 19.0 + 16.0 * len(gens)
         x, y = at
+        # kept whole inside the map's frame (an area by the edge)
+        right = float(self.layout["size"][0])
+        x = min(max(x, width / 2 + 3), right - width / 2 - 3)
         s.rect(x - width / 2, y - 9.5, width, height, fill=colour, stroke="#000000", width=1.2,
                rx=3)
         s.text((x, y), text, size=12, fill=ink, bold=True)

@@ -28,6 +28,7 @@ from typing import Any
 import yaml
 
 from judge.pictures import geometry as geo
+from judge.pictures.labels import Label, place
 from judge.pictures.layout import OUTSIDE, VOID, Plan, Point, key
 from judge.pictures.scene import Scene, toward
 
@@ -188,10 +189,18 @@ class DiplomacyDrawing:
             if p.get("centre"):
                 s.circle((cx + 17, cy + 15), 5.5, fill="#ffffff", stroke="#000000", width=1.5)
                 s.circle((cx + 17, cy + 15), 2.2, fill="#000000")
-            sea = p["type"] == "sea"
-            s.text((cx, cy + 24), pid, size=self.label_size, fill="#1d3557" if sea else "#222222",
-                   halo="#ffffff", italic=sea)
         return s.items
+
+    def _labels(self) -> list[Label]:
+        """The provinces' names, placed on each scene clear of its units and
+        orders (:mod:`judge.pictures.labels`)."""
+        out = []
+        for pid, p in self.map["provinces"].items():
+            sea = p["type"] == "sea"
+            out.append(Label(self.where(pid), pid, self.label_size,
+                             fill="#1d3557" if sea else "#222222", italic=sea,
+                             region=self.geometry.rings(pid), beside=self.unit_size + 1))
+        return out
 
     def _shared(self, a: str, b: str) -> list[tuple[Point, Point]]:
         g = self.geometry
@@ -240,6 +249,7 @@ class DiplomacyDrawing:
                     s.line([beside, self.where(r)], RETREAT, 2.0, dash="2 5")
                 self._unit(s, kind, beside, colour, ring=FAILED)
         self._legend(s, view)
+        place(s, self._labels(), (2.0, 2.0, w - 2.0, h - 2.0))
         return s
 
     def _legend(self, s: Scene, view: Mapping[str, Any]) -> None:

@@ -32,6 +32,7 @@ import yaml
 
 from games.diplomacy.picture import BORDER, FAILED, LAND, RETREAT, VOID_FILL, _dark, blend
 from judge.pictures import geometry as geo
+from judge.pictures.labels import Label, place
 from judge.pictures.layout import OUTSIDE, VOID, Plan, Point, key
 from judge.pictures.scene import Scene, toward
 
@@ -130,8 +131,14 @@ class ThreeKingdomsDrawing:
             if p["centre"]:
                 s.circle((x - 24, y - 14), 5.5, fill="#ffffff", stroke="#000000", width=1.5)
                 s.circle((x - 24, y - 14), 2.2, fill="#000000")
-            s.text((x, y + 24), f"{n} {p['name']}", size=12.0, fill="#222222", halo="#ffffff")
         return s.items
+
+    @cached_property
+    def _labels(self) -> list[Label]:
+        """The provinces' numbers and names, placed on each scene clear of
+        its pieces and orders (:mod:`judge.pictures.labels`)."""
+        return [Label(self.where(n), f"{n} {p['name']}", 12.0, region=self.geometry.rings(n),
+                      beside=UNIT + 2) for n, p in self.provinces.items()]
 
     # ------------------------------------------------------------------ pieces
     def _piece(self, s: Scene, kind: str, at: Point, colour: str, *, ring: str | None = None,
@@ -214,6 +221,7 @@ class ThreeKingdomsDrawing:
                 self._piece(s, str(p["kind"]), spot, colours.get(str(p["owner"]), "#888888"),
                             ring=FAILED)
         self._panel(s, view, colours, w)
+        place(s, self._labels, (2.0, 2.0, w - 2.0, h - 2.0))
         return s
 
     def _beside(self, n: str) -> Point:

@@ -61,6 +61,8 @@ class Scene:
     items: list[Item] = field(default_factory=list)
     #: The static layers among the items: (index of the first, the layer).
     layers: list[tuple[int, Sequence[Item]]] = field(default_factory=list)
+    #: The indices of the items that are labels (:mod:`judge.pictures.labels`).
+    labels: list[int] = field(default_factory=list)
 
     def extend(self, items: Iterable[Item]) -> None:
         self.items.extend(items)
@@ -114,7 +116,7 @@ class Scene:
             "stroke_linejoin": "round" if halo else None,
         }
         el = f"<text {attrs(x=c[0], y=c[1] + size * 0.35, font_size=size, font_family=FONT, text_anchor=anchor, fill=fill, **extra)}>{escape(text)}</text>"  # noqa: E501
-        self.items.append(("text", el, (c, text, size, fill, anchor, bold, halo)))
+        self.items.append(("text", el, (c, text, size, fill, anchor, bold, halo, italic)))
 
     def arrow(self, points: Sequence[Point], stroke: str, width: float = 3.0,
               head: float = 12.0, dash: str | None = None, shorten: float = 0.0) -> None:
