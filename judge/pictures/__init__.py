@@ -18,7 +18,7 @@ named ``DRAWING``, found through :func:`judge.registry.drawing`), from its
 own map data and the region geometry next to its ``map.yaml``.
 
 Drawing costs: the scene is built in Python (a few milliseconds) as SVG;
-the PNG is that SVG rendered by resvg (:mod:`judge.pictures.rendering`).
+the PNG is that SVG rendered by libvips (:mod:`judge.pictures.rendering`).
 Equal scenes give equal bytes, and the last few pictures are kept, keyed by
 what they were drawn from: the part of the view the drawing reads (its
 ``reads`` keys, see :class:`Drawing`), or the whole view. So one phase's

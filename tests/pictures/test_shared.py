@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from judge import pictures, registry
+from judge.pictures import rendering
 from judge.rng import Rng
 from tests.pictures import positions
 
@@ -125,14 +127,12 @@ def test_conflict_of_alliances_builds_one_picture_per_distinct_drawn_part(
 
 @pytest.mark.parametrize("game_id", positions.GAMES)
 def test_the_png_is_the_svg_rendered_the_same_bytes_each_time(game_id: str) -> None:
-    """One drawing path: the PNG is resvg's rendering of the scene's SVG,
+    """One drawing path: the PNG is the rendering of the scene's SVG,
     and the same scene gives the same bytes (the golden images and the
     picture cache rely on it)."""
     import io
 
     from PIL import Image
-
-    from judge.pictures import rendering
 
     drawn = pictures.scene(game_id, positions.position(game_id))
     first = rendering.png(drawn.svg())
@@ -163,8 +163,26 @@ def test_edges_are_anti_aliased() -> None:
 
 
 def test_the_text_is_set_in_dejavu_sans() -> None:
-    """The SVG names DejaVu Sans and the renderer has it (and only the faces
-    loaded from the pictures' font folder)."""
-    from judge.pictures import rendering
+    """The scenes name DejaVu Sans, and the renderer sets it: a name drawn
+    by the renderer has the width DejaVu Sans gives it (as the label
+    placement measures it), within a pixel or two."""
+    from judge.pictures.scene import Scene
+    from judge.pictures.text import text_width
 
-    assert rendering.options().list_fonts() == ["DejaVu Sans"]
+    s = Scene(300, 40)
+    s.text((10, 20), "Constantinople", size=20, anchor="start")
+    ink = rendering.pixels(s.svg()).convert("L").point(lambda v: 255 if v < 128 else 0)
+    box = ink.getbbox()
+    assert box is not None
+    assert abs((box[2] - box[0]) - text_width("Constantinople", 20)) <= 3
+
+
+def test_a_missing_font_is_an_error_not_another_font(monkeypatch: pytest.MonkeyPatch,
+                                                     tmp_path: Path) -> None:
+    monkeypatch.setattr(rendering, "FONT_DIR", tmp_path)
+    rendering.vips.cache_clear()
+    try:
+        with pytest.raises(rendering.MissingFont, match="fonts-dejavu-core"):
+            rendering.png('<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"/>')
+    finally:
+        rendering.vips.cache_clear()
