@@ -48,7 +48,7 @@ WATERWAY = "#2a7ab8"
 PANEL = 320
 
 COLOURS = {
-    "qin": "#32424c",
+    "qin": "#363699",
     "qi": "#e6d00b",
     "chu": "#c8372d",
     "zhao": "#99368f",

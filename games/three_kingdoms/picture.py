@@ -43,8 +43,8 @@ TINTS = {"Wei": "#e4e7ee", "Shu": "#e3ecd9", "Wu": "#f1e2da", None: LAND}
 #: The colours of a kingdom's first and second character.
 COLOURS = {
     "Wei": ("#2f4fb3", "#0bbae6"),
-    "Shu": ("#068043", "#e6e650"),
-    "Wu": ("#c8372d", "#86b259"),
+    "Shu": ("#59b274", "#e68e0b"),
+    "Wu": ("#c8372d", "#056666"),
 }
 KINGDOM_LINE = "#3b3026"
 PANEL = 290

@@ -9,13 +9,13 @@ from pathlib import Path
 from games.diplomacy.picture import DiplomacyDrawing
 
 COLOURS = {
-    "Qin": "#323f4c",
+    "Qin": "#3d2d80",
     "Chu": "#c8372d",
-    "Zhao": "#8e44ad",
+    "Zhao": "#99085f",
     "Wei": "#088a99",
     "Han": "#e08a12",
-    "Yan": "#3eb278",
-    "Qi": "#e6d00b",
+    "Yan": "#59b274",
+    "Qi": "#e6e60b",
 }
 
 DRAWING = DiplomacyDrawing(Path(__file__).parent, COLOURS, label_size=12.0, unit_size=11.0)

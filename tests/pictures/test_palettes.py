@@ -6,6 +6,7 @@ the Machado 2009 simulation; see judge.pictures.colour)."""
 from __future__ import annotations
 
 import itertools
+import math
 
 import pytest
 
@@ -14,14 +15,18 @@ from games.conflict_of_alliances import picture as coa
 from games.diplomacy.picture import LAND, RIVER, SEA, VOID_FILL, blend
 from games.three_kingdoms import picture as tk
 from games.warring_states.picture import COLOURS as WARRING_STATES
-from judge.pictures.colour import ciede2000, deuteranopia, distance
+from judge.pictures.colour import ciede2000, deuteranopia, distance, lab
 
 #: A unit's colour against another's, or against the water or impassable land
 #: it stands beside: (as seen, as a deuteranope sees it).
 UNITS = (20.0, 9.0)
 #: A tinted province (a centre owned) against another power's, the water,
-#: impassable land and unowned land: faint colours, smaller differences.
-TINTS = (8.0, 5.0)
+#: impassable land and unowned land: faint colours, smaller differences
+#: (Conflict of Alliances, with ten forces, a little smaller still).
+TINTS = (12.0, 7.0)
+TINTS_TEN = (8.0, 5.0)
+#: Owned land has a hue (CIE C*ab), where impassable land is grey.
+HUE = 14.0
 #: Two players of one Three Kingdoms kingdom: allies whose arrows interleave.
 ALLIES = (40.0, 15.0)
 
@@ -66,11 +71,13 @@ def test_units_are_told_apart_from_each_other_and_the_background(game: str) -> N
 @pytest.mark.parametrize("game", GAMES)
 def test_owned_land_is_told_apart_from_water_impassable_and_other_owners(game: str) -> None:
     _, tints, backgrounds, land = _palette(game)
+    least = TINTS_TEN if game == "conflict_of_alliances" else TINTS
     close = [(a, b) for a, b in itertools.combinations(sorted(tints), 2)
-             if not _far(tints[a], tints[b], TINTS)]
+             if not _far(tints[a], tints[b], least)]
     close += [(a, b) for a in sorted(tints) for b, c in {**backgrounds, "land": land}.items()
-              if not _far(tints[a], c, TINTS)]
+              if not _far(tints[a], c, least)]
     assert close == []
+    assert [p for p, c in tints.items() if math.hypot(*lab(c)[1:]) < HUE] == []
 
 
 def test_players_of_one_kingdom_are_far_apart() -> None:
@@ -85,6 +92,7 @@ def test_the_failures_seen_before_would_fail() -> None:
     deuteranope cannot tell apart."""
     assert not _far("#58c3ee", SEA, UNITS)
     assert not _far(blend("#3d3d3d", LAND, 0.45), VOID_FILL, TINTS)
+    assert math.hypot(*lab(blend("#323f4c", LAND, 0.45))[1:]) < HUE  # a grey, if far enough
     assert not _far("#2e7fc0", RIVER, UNITS)
     assert not _far("#c8372d", "#e08a12", ALLIES)
     assert not _far("#d8473d", "#3fa64a", UNITS)
