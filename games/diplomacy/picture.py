@@ -128,8 +128,10 @@ class DiplomacyDrawing:
         waypoints = {(w["between"][0], w["between"][1]): [(float(x), float(y)) for x, y in w["via"]]
                      for w in extra.get("waypoints") or []}
         w, h = self.map["size"]
+        frame = extra.get("frame") or {}
         return Plan(size=(int(w), int(h)), points=points, borders=borders, waypoints=waypoints,
-                    optional=optional)
+                    optional=optional, frame_gap=float(frame.get("gap", Plan.frame_gap)),
+                    frame_step=float(frame.get("step", Plan.frame_step)))
 
     # ------------------------------------------------------------------ layers
     def where(self, loc: str) -> Point:

@@ -130,3 +130,15 @@ def test_png_and_svg_and_nothing_else() -> None:
         picture("classic", view, fmt="gif")
     with pytest.raises(NoPicture):
         picture("no_such_game", {})
+
+
+@pytest.mark.parametrize("game_id", DIPLOMACY)
+def test_the_outer_regions_reach_the_edge_whole(game_id: str) -> None:
+    """The frame that closes the outer regions lies wholly outside the
+    picture: no wedge of it is cut into a province or sea along the edge
+    (the sawtooth once seen down classic's right edge)."""
+    from judge.pictures.layout import OUTSIDE
+
+    g = drawing(game_id).geometry
+    w, h = g.size
+    assert [p for ring in g.rings(OUTSIDE) for p in ring if 0 < p[0] < w and 0 < p[1] < h] == []
