@@ -160,6 +160,10 @@ def test_edges_are_anti_aliased() -> None:
     levels = {v for v, n in enumerate(im.histogram()) if n}
     assert min(levels) < 40
     assert len([v for v in levels if 40 < v < 215]) > 10
+    # A map too: its palette holds the blends along its edges, not only its
+    # few dozen flat colours.
+    im = Image.open(io.BytesIO(pictures.picture("classic", positions.position("classic"))))
+    assert len(im.getcolors(256) or ()) > 150
 
 
 def test_the_text_is_set_in_dejavu_sans() -> None:
