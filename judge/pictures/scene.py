@@ -70,7 +70,8 @@ class Scene:
     def layer(self, items: Sequence[Item]) -> None:
         """Add ``items`` as a static layer: one sequence, never changed,
         that every scene of a drawing shares (a map's land and sea, its
-        borders and names)."""
+        borders, markers). Its lines are the map's own (borders, walls,
+        frontiers), which a name may sit across (:mod:`judge.pictures.labels`)."""
         self.layers.append((len(self.items), items))
         self.items.extend(items)
 
