@@ -101,3 +101,39 @@ def test_conflict_of_alliances_counters_stay_inside_the_map() -> None:
         if kind == "text" and args[0][0] < frame[2]:
             box = text_box(args[0], args[1], args[2], bold=args[5], anchor=args[4])
             assert box[0] >= 0 and box[3] <= s.height, args[1]
+
+
+def _busy(game: str, seed: int) -> dict[str, Any]:
+    """A crowded board: a unit on 34 provinces drawn at random, most of them
+    moving to a neighbour, some bounced."""
+    import random
+
+    d = pictures_drawing(game)
+    provinces = d.map["provinces"]
+    powers = [p["name"] for p in position(game)["powers"]]
+    rng = random.Random(seed)
+    units: dict[str, list[str]] = {p: [] for p in powers}
+    entries = []
+    for i, pid in enumerate(rng.sample(sorted(provinces), 34)):
+        kind = "F" if provinces[pid]["type"] == "sea" else "A"
+        power = powers[i % len(powers)]
+        units[power].append(f"{kind} {pid}")
+        near = (provinces[pid].get("army") or []) + (provinces[pid].get("fleet") or [])
+        if near and rng.random() < 0.6:
+            entries.append({"power": power, "order": f"{kind} {pid} - {rng.choice(near)}",
+                            "results": ["bounce"] if rng.random() < 0.3 else []})
+    return {**position(game), "units": units, "last": {"phase": "F1901M", "entries": entries}}
+
+
+def pictures_drawing(game: str) -> Any:
+    from judge import registry
+
+    return registry.drawing(game)
+
+
+@pytest.mark.parametrize("game", ["classic", "warring_states"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_no_label_is_covered_on_a_crowded_board(game: str, seed: int) -> None:
+    s = pictures.scene(game, _busy(game, seed))
+    assert sum(1 for kind, _, _ in s.items if kind == "line") > 20  # arrows drawn
+    assert covered(s, _frame(game, s)) == []
