@@ -6,10 +6,11 @@ Kingdom Wars' tables; Conquest Tactics also as North reads its field.
     python bench/pictures.py
 
 Reports, per game, the mean and worst time (and the mean CPU time) of a
-drawing from its view (the picture caches emptied before each; what a
-running judge keeps whatever the position, the painted first layer of a map
-and the fonts' text masks, is kept) and the PNG's size, against the budget
-of 50 ms and 150 KB on average.
+drawing from its view (the picture caches emptied before each: the scene
+built, its SVG rendered and reduced to a palette PNG; what a running judge
+keeps whatever the position, a map's geometry and the renderer's fonts, is
+loaded before) and the PNG's size, against the budget of 50 ms and 150 KB
+on average.
 """
 
 from __future__ import annotations

@@ -10,10 +10,10 @@ from games.diplomacy.picture import DiplomacyDrawing
 COLOURS = {
     "Austria": "#d8473d",
     "England": "#2f4fb3",
-    "France": "#58c3ee",
-    "Germany": "#6d5a45",
-    "Italy": "#3fa64a",
-    "Russia": "#9a6cc4",
+    "France": "#24b2b2",
+    "Germany": "#4c3e04",
+    "Italy": "#8fcc66",
+    "Russia": "#cc29ab",
     "Turkey": "#e6bf1c",
 }
 

@@ -37,6 +37,7 @@ from games.diplomacy.picture import BORDER, VOID_FILL, _dark, blend
 from judge.pictures import geometry as geo
 from judge.pictures.layout import OUTSIDE, VOID, Plan, Point, key
 from judge.pictures.scene import Scene, toward
+from judge.pictures.text import text_width
 
 FOLDER = Path(__file__).parent
 
@@ -47,19 +48,19 @@ WATERWAY = "#2a7ab8"
 PANEL = 320
 
 COLOURS = {
-    "qin": "#3d3d3d",
-    "qi": "#d9b310",
+    "qin": "#363699",
+    "qi": "#e6d00b",
     "chu": "#c8372d",
-    "zhao": "#8e44ad",
+    "zhao": "#99368f",
     "wei": "#2e7fc0",
     "han": "#e08a12",
-    "yan": "#16a085",
-    "yiqu": "#8b5a2b",
-    "song": "#95a5a6",
-    "shu": "#6b8e23",
+    "yan": "#19804c",
+    "yiqu": "#663514",
+    "song": "#59b2b2",
+    "shu": "#859936",
 }
-#: Land tints where a force's colour is too dark to tint with.
-TINTS = {"qin": "#b5bccb"}
+#: How much of its controlling force's colour an area's land takes.
+TINT = 0.5
 SIDE_COLOURS = {"Lianheng": "#3d3d3d", "Alliance": "#b03a2e", "Neutral": "#888888"}
 
 
@@ -190,7 +191,7 @@ class CoADrawing:
         for a, info in sorted(areas.items()):
             if a in self.map["areas"] and info.get("city"):
                 city = str(info["city"])
-                tint = TINTS.get(city) or blend(COLOURS.get(city, "#888888"), LAND, 0.35)
+                tint = blend(COLOURS.get(city, "#888888"), LAND, TINT)
                 s.shape(g.rings(a), fill=tint)
         op = view.get("operation")
         if op:  # under the names and borders, which stay legible
@@ -255,10 +256,13 @@ class CoADrawing:
             text += " moving"
         gens = [self.general(str(gg["id"])) + ("" if gg.get("ready") else " (tired)")
                 for gg in st.get("generals") or []]
-        width = 8.0 * max(len(text), *(len(t) for t in gens)) if gens else 8.0 * len(text)
+        width = max([text_width(text, 12, True), *(text_width(t, 11.5) for t in gens)]) + 12
         width = max(width, 40.0)
         height = 19.0 + 16.0 * len(gens)
         x, y = at
+        # kept whole inside the map's frame (an area by the edge)
+        right = float(self.layout["size"][0])
+        x = min(max(x, width / 2 + 3), right - width / 2 - 3)
         s.rect(x - width / 2, y - 9.5, width, height, fill=colour, stroke="#000000", width=1.2,
                rx=3)
         s.text((x, y), text, size=12, fill=ink, bold=True)

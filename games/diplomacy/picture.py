@@ -28,6 +28,7 @@ from typing import Any
 import yaml
 
 from judge.pictures import geometry as geo
+from judge.pictures.labels import Label, place
 from judge.pictures.layout import OUTSIDE, VOID, Plan, Point, key
 from judge.pictures.scene import Scene, toward
 
@@ -127,8 +128,10 @@ class DiplomacyDrawing:
         waypoints = {(w["between"][0], w["between"][1]): [(float(x), float(y)) for x, y in w["via"]]
                      for w in extra.get("waypoints") or []}
         w, h = self.map["size"]
+        frame = extra.get("frame") or {}
         return Plan(size=(int(w), int(h)), points=points, borders=borders, waypoints=waypoints,
-                    optional=optional)
+                    optional=optional, frame_gap=float(frame.get("gap", Plan.frame_gap)),
+                    frame_step=float(frame.get("step", Plan.frame_step)))
 
     # ------------------------------------------------------------------ layers
     def where(self, loc: str) -> Point:
@@ -188,10 +191,18 @@ class DiplomacyDrawing:
             if p.get("centre"):
                 s.circle((cx + 17, cy + 15), 5.5, fill="#ffffff", stroke="#000000", width=1.5)
                 s.circle((cx + 17, cy + 15), 2.2, fill="#000000")
-            sea = p["type"] == "sea"
-            s.text((cx, cy + 24), pid, size=self.label_size, fill="#1d3557" if sea else "#222222",
-                   halo="#ffffff", italic=sea)
         return s.items
+
+    def _labels(self) -> list[Label]:
+        """The provinces' names, placed on each scene clear of its units and
+        orders (:mod:`judge.pictures.labels`)."""
+        out = []
+        for pid, p in self.map["provinces"].items():
+            sea = p["type"] == "sea"
+            out.append(Label(self.where(pid), pid, self.label_size,
+                             fill="#1d3557" if sea else "#222222", italic=sea,
+                             region=self.geometry.rings(pid), beside=self.unit_size + 1))
+        return out
 
     def _shared(self, a: str, b: str) -> list[tuple[Point, Point]]:
         g = self.geometry
@@ -240,6 +251,7 @@ class DiplomacyDrawing:
                     s.line([beside, self.where(r)], RETREAT, 2.0, dash="2 5")
                 self._unit(s, kind, beside, colour, ring=FAILED)
         self._legend(s, view)
+        place(s, self._labels(), (2.0, 2.0, w - 2.0, h - 2.0))
         return s
 
     def _legend(self, s: Scene, view: Mapping[str, Any]) -> None:

@@ -32,6 +32,7 @@ import yaml
 
 from games.diplomacy.picture import BORDER, FAILED, LAND, RETREAT, VOID_FILL, _dark, blend
 from judge.pictures import geometry as geo
+from judge.pictures.labels import Label, place
 from judge.pictures.layout import OUTSIDE, VOID, Plan, Point, key
 from judge.pictures.scene import Scene, toward
 
@@ -41,9 +42,9 @@ FOLDER = Path(__file__).parent
 TINTS = {"Wei": "#e4e7ee", "Shu": "#e3ecd9", "Wu": "#f1e2da", None: LAND}
 #: The colours of a kingdom's first and second character.
 COLOURS = {
-    "Wei": ("#2f4fb3", "#5fb7e8"),
-    "Shu": ("#2e8b3e", "#a3c93a"),
-    "Wu": ("#c8372d", "#e08a12"),
+    "Wei": ("#2f4fb3", "#0bbae6"),
+    "Shu": ("#59b274", "#e68e0b"),
+    "Wu": ("#c8372d", "#056666"),
 }
 KINGDOM_LINE = "#3b3026"
 PANEL = 290
@@ -130,8 +131,14 @@ class ThreeKingdomsDrawing:
             if p["centre"]:
                 s.circle((x - 24, y - 14), 5.5, fill="#ffffff", stroke="#000000", width=1.5)
                 s.circle((x - 24, y - 14), 2.2, fill="#000000")
-            s.text((x, y + 24), f"{n} {p['name']}", size=12.0, fill="#222222", halo="#ffffff")
         return s.items
+
+    @cached_property
+    def _labels(self) -> list[Label]:
+        """The provinces' numbers and names, placed on each scene clear of
+        its pieces and orders (:mod:`judge.pictures.labels`)."""
+        return [Label(self.where(n), f"{n} {p['name']}", 12.0, region=self.geometry.rings(n),
+                      beside=UNIT + 2) for n, p in self.provinces.items()]
 
     # ------------------------------------------------------------------ pieces
     def _piece(self, s: Scene, kind: str, at: Point, colour: str, *, ring: str | None = None,
@@ -214,6 +221,7 @@ class ThreeKingdomsDrawing:
                 self._piece(s, str(p["kind"]), spot, colours.get(str(p["owner"]), "#888888"),
                             ring=FAILED)
         self._panel(s, view, colours, w)
+        place(s, self._labels, (2.0, 2.0, w - 2.0, h - 2.0))
         return s
 
     def _beside(self, n: str) -> Point:
@@ -223,7 +231,7 @@ class ThreeKingdomsDrawing:
 
     def _retreats(self, s: Scene, retreats: Sequence[Mapping[str, Any]]) -> None:
         # The retreat phase after the campaign: each retreat a dashed orange
-        # arrow (dashed: Wu's second colour is an orange too) from where the
+        # arrow (dashed, apart from every player's solid arrows) from where the
         # piece stood dislodged; a red cross where two retreats into one
         # province destroyed each other, and on the spot of a piece disbanded.
         for r in retreats:

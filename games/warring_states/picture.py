@@ -9,13 +9,13 @@ from pathlib import Path
 from games.diplomacy.picture import DiplomacyDrawing
 
 COLOURS = {
-    "Qin": "#3d3d3d",
+    "Qin": "#3d2d80",
     "Chu": "#c8372d",
-    "Zhao": "#8e44ad",
-    "Wei": "#2e7fc0",
+    "Zhao": "#99085f",
+    "Wei": "#088a99",
     "Han": "#e08a12",
-    "Yan": "#16a085",
-    "Qi": "#d9b310",
+    "Yan": "#59b274",
+    "Qi": "#e6e60b",
 }
 
 DRAWING = DiplomacyDrawing(Path(__file__).parent, COLOURS, label_size=12.0, unit_size=11.0)

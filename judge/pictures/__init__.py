@@ -17,8 +17,8 @@ Each game draws itself in ``games/<id>/picture.py`` (a :class:`Drawing`
 named ``DRAWING``, found through :func:`judge.registry.drawing`), from its
 own map data and the region geometry next to its ``map.yaml``.
 
-Drawing costs: the scene is built in Python (a few milliseconds), then
-painted by Pillow as a palette PNG (:mod:`judge.pictures.raster`).
+Drawing costs: the scene is built in Python (a few milliseconds) as SVG;
+the PNG is that SVG rendered by libvips (:mod:`judge.pictures.rendering`).
 Equal scenes give equal bytes, and the last few pictures are kept, keyed by
 what they were drawn from: the part of the view the drawing reads (its
 ``reads`` keys, see :class:`Drawing`), or the whole view. So one phase's

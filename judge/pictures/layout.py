@@ -23,7 +23,7 @@ module says its map is.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -214,7 +214,7 @@ def _regions(owner: Mapping[Point, str], segments: Sequence[tuple[Point, Point]]
 
     pieces: dict[str, list[list[Point]]] = {}
     for face in faces:
-        for tri in _triangles(face):
+        for tri in _triangles(face, lambda p, q: clash(owner[p], owner[q])):
             names = [owner[p] for p in tri]
             bad = [clash(names[i], names[(i + 1) % 3]) for i in range(3)]
             cx = sum(p[0] for p in tri) / 3
@@ -249,25 +249,38 @@ def _regions(owner: Mapping[Point, str], segments: Sequence[tuple[Point, Point]]
     return {name: merge(rs) for name, rs in pieces.items()}
 
 
-def _triangles(face: Sequence[Point]) -> list[tuple[Point, Point, Point]]:
-    """Ear-clipping triangulation of a face (positive area, simple)."""
+def _triangles(face: Sequence[Point],
+               clashing: Callable[[Point, Point], bool] | None = None,
+               ) -> list[tuple[Point, Point, Point]]:
+    """Ear-clipping triangulation of a face (positive area, simple). With
+    ``clashing`` (do two corners belong to provinces with no border between
+    them?), an ear whose new side joins two such corners is cut only when no
+    other ear will do: a face is then cut, where it can be, so that every
+    triangle's corners are neighbours, and no hole of impassable land is
+    left in it."""
     poly = list(face)
     out: list[tuple[Point, Point, Point]] = []
     guard = 0
     while len(poly) > 3 and guard < 10 * len(face) ** 2:
         guard += 1
         n = len(poly)
+        ears = []
         for i in range(n):
             a, b, c = poly[i - 1], poly[i], poly[(i + 1) % n]
             if _orient(a, b, c) <= 1e-9:
                 continue  # a reflex or flat corner is no ear
             if any(p not in (a, b, c) and _inside_triangle(p, a, b, c) for p in poly):
                 continue
-            out.append((a, b, c))
-            del poly[i]
-            break
-        else:
+            ears.append(i)
+            if clashing is None or not clashing(a, c):
+                break
+        if not ears:
             raise ValueError(f"a face of {len(face)} corners could not be cut into triangles")
+        fine = [i for i in ears if clashing is None
+                or not clashing(poly[i - 1], poly[(i + 1) % n])]
+        i = fine[0] if fine else ears[0]
+        out.append((poly[i - 1], poly[i], poly[(i + 1) % n]))
+        del poly[i]
     out.append((poly[0], poly[1], poly[2]))
     return out
 

@@ -16,7 +16,8 @@ from typing import Any, Protocol
 from xml.sax.saxutils import escape, quoteattr
 
 Point = tuple[float, float]
-#: One element of a scene: (kind, svg element, arguments for the PNG painter).
+#: One element of a scene: (kind, svg element, its arguments: what tests and
+#: the label placement read back).
 Item = tuple[str, str, tuple[Any, ...]]
 
 FONT = "DejaVu Sans"
@@ -50,16 +51,18 @@ def attrs(**kw: str | float | None) -> str:
 @dataclass
 class Scene:
     """A drawing being built: ``width`` x ``height`` units, as a list of
-    shapes that :meth:`svg` writes as SVG and :meth:`png` draws with Pillow
-    (palette PNG: flat colours, small files, quick to encode)."""
+    shapes that :meth:`svg` writes as SVG; :meth:`png` is that SVG rendered
+    (:mod:`judge.pictures.rendering`)."""
 
     width: int
     height: int
     background: str = "#ffffff"
-    #: (kind, svg element, arguments for the PNG painter)
+    #: (kind, svg element, its arguments)
     items: list[Item] = field(default_factory=list)
     #: The static layers among the items: (index of the first, the layer).
     layers: list[tuple[int, Sequence[Item]]] = field(default_factory=list)
+    #: The indices of the items that are labels (:mod:`judge.pictures.labels`).
+    labels: list[int] = field(default_factory=list)
 
     def extend(self, items: Iterable[Item]) -> None:
         self.items.extend(items)
@@ -67,8 +70,8 @@ class Scene:
     def layer(self, items: Sequence[Item]) -> None:
         """Add ``items`` as a static layer: one sequence, never changed,
         that every scene of a drawing shares (a map's land and sea, its
-        borders and names). A scene that starts with a layer has it painted
-        once, and copied for the next picture (:func:`raster.paint`)."""
+        borders, markers). Its lines are the map's own (borders, walls,
+        frontiers), which a name may sit across (:mod:`judge.pictures.labels`)."""
         self.layers.append((len(self.items), items))
         self.items.extend(items)
 
@@ -114,7 +117,7 @@ class Scene:
             "stroke_linejoin": "round" if halo else None,
         }
         el = f"<text {attrs(x=c[0], y=c[1] + size * 0.35, font_size=size, font_family=FONT, text_anchor=anchor, fill=fill, **extra)}>{escape(text)}</text>"  # noqa: E501
-        self.items.append(("text", el, (c, text, size, fill, anchor, bold, halo)))
+        self.items.append(("text", el, (c, text, size, fill, anchor, bold, halo, italic)))
 
     def arrow(self, points: Sequence[Point], stroke: str, width: float = 3.0,
               head: float = 12.0, dash: str | None = None, shorten: float = 0.0) -> None:
@@ -149,9 +152,9 @@ class Scene:
         return head + bg + "\n".join(el for _, el, _ in self.items) + "</svg>\n"
 
     def png(self) -> bytes:
-        from judge.pictures.raster import paint
+        from judge.pictures.rendering import png
 
-        return paint(self)
+        return png(self.svg())
 
 
 def toward(a: Point, b: Point, t: float) -> Point:

@@ -3,9 +3,23 @@ cards): how wide a text is drawn, fitting it to a width, wrapping it."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
-from judge.pictures.raster import font
+from PIL import ImageFont
+
+from judge.pictures.rendering import FONT_DIR
+
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+
+@cache
+def font(size: int, bold: bool) -> Font:
+    """DejaVu Sans (the pictures' font, as resvg sets it) at ``size`` pixels,
+    for measuring."""
+    path = FONT_DIR / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
+    if path.is_file():
+        return ImageFont.truetype(str(path), size)
+    return ImageFont.load_default(size)
 
 SMALLEST = 11.0
 """No text is drawn smaller (names legible at 100%)."""

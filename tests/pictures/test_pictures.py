@@ -130,3 +130,40 @@ def test_png_and_svg_and_nothing_else() -> None:
         picture("classic", view, fmt="gif")
     with pytest.raises(NoPicture):
         picture("no_such_game", {})
+
+
+@pytest.mark.parametrize("game_id", DIPLOMACY)
+def test_the_outer_regions_reach_the_edge_whole(game_id: str) -> None:
+    """The frame that closes the outer regions lies wholly outside the
+    picture: no wedge of it is cut into a province or sea along the edge
+    (the sawtooth once seen down classic's right edge)."""
+    from judge.pictures.layout import OUTSIDE
+
+    g = drawing(game_id).geometry
+    w, h = g.size
+    assert [p for ring in g.rings(OUTSIDE) for p in ring if 0 < p[0] < w and 0 < p[1] < h] == []
+
+
+def test_classic_has_one_patch_of_impassable_land_switzerland() -> None:
+    """Impassable land is left only where provinces around one face have no
+    border between them: on the classic map, Switzerland, between Burgundy,
+    Marseilles, Piedmont, Tyrolia and Munich (once also a stray patch west of
+    Spain, where the face's cut joined Portugal to the Western Med)."""
+    from judge.pictures.layout import VOID
+
+    g = drawing("classic").geometry
+    (patch,) = g.rings(VOID)
+    corners = set(patch)
+    around = {n for n in g.names() for ring in g.rings(n) for p in ring if p in corners}
+    assert around == {"Bur", "Mar", "Mun", "Pie", "Tyr"}
+
+
+def test_a_face_is_cut_between_neighbours_where_it_can_be() -> None:
+    """A four-cornered face whose one diagonal joins two provinces with no
+    border between them is cut along the other diagonal."""
+    from judge.pictures.layout import _triangles
+
+    a, b, c, d = (0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0)
+    for face in ([a, b, c, d], [b, c, d, a], [c, d, a, b], [d, a, b, c]):
+        tris = _triangles(face, lambda p, q: {p, q} == {a, c})
+        assert all(not {a, c} <= set(t) for t in tris), face

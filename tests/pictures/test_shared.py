@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from judge import pictures, registry
+from judge.pictures import rendering
 from judge.rng import Rng
 from tests.pictures import positions
 
@@ -124,42 +126,67 @@ def test_conflict_of_alliances_builds_one_picture_per_distinct_drawn_part(
 
 
 @pytest.mark.parametrize("game_id", positions.GAMES)
-def test_a_layer_painted_once_gives_the_pixels_of_painting_it_each_time(game_id: str) -> None:
+def test_the_png_is_the_svg_rendered_the_same_bytes_each_time(game_id: str) -> None:
+    """One drawing path: the PNG is the rendering of the scene's SVG,
+    and the same scene gives the same bytes (the golden images and the
+    picture cache rely on it)."""
     import io
 
     from PIL import Image
 
-    from judge.pictures import raster
-
     drawn = pictures.scene(game_id, positions.position(game_id))
-    assert drawn.layers or game_id in ("conquest_tactics",)
-    for _ in range(2):  # the second time from the kept image
-        quick = Image.open(io.BytesIO(raster.paint(drawn))).convert("RGB")
-        slow = Image.open(io.BytesIO(raster.paint_items(drawn))).convert("RGB")
-        assert quick.tobytes() == slow.tobytes()
+    first = rendering.png(drawn.svg())
+    again = pictures.scene(game_id, positions.position(game_id))
+    assert rendering.png(again.svg()) == first
+    assert drawn.png() == first
+    im = Image.open(io.BytesIO(first))
+    assert im.size == (drawn.width, drawn.height)
+    assert im.mode == "P"
 
 
-@pytest.mark.parametrize("game_id", positions.GAMES)
-def test_kept_text_masks_give_the_pixels_of_rendering_each_text(
-        game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_edges_are_anti_aliased() -> None:
+    """A black line across white, at a slant, is drawn with grey pixels
+    along its edges (a jagged rasteriser has only black and white)."""
     import io
 
-    from PIL import Image, ImageFont
+    from PIL import Image
 
-    from judge.pictures import raster
+    from judge.pictures.scene import Scene
 
-    drawn = pictures.scene(game_id, positions.position(game_id))
-    raster.paint(drawn)  # every mask kept
-    kept = Image.open(io.BytesIO(raster.paint(drawn))).convert("RGB")
-    fonts = {raster.font(round(args[2]), args[5]) for kind, _, args in drawn.items
-             if kind == "text"}
-    assert fonts and all(isinstance(f, raster.KeptMasks) and f._masks for f in fonts)
+    s = Scene(60, 60)
+    s.line([(5, 5), (55, 40)], "#000000", 3.0)
+    s.text((30, 50), "Rum", size=12)
+    im = Image.open(io.BytesIO(s.png())).convert("L")
+    levels = {v for v, n in enumerate(im.histogram()) if n}
+    assert min(levels) < 40
+    assert len([v for v in levels if 40 < v < 215]) > 10
+    # A map too: its palette holds the blends along its edges, not only its
+    # few dozen flat colours.
+    im = Image.open(io.BytesIO(pictures.picture("classic", positions.position("classic"))))
+    assert len(im.getcolors(256) or ()) > 150
 
-    def plain(size: int, bold: bool) -> ImageFont.FreeTypeFont:
-        name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-        return ImageFont.truetype(str(raster.FONT_DIR / name), size)
 
-    monkeypatch.setattr(raster, "font", plain)
-    raster._bases.clear()
-    fresh = Image.open(io.BytesIO(raster.paint(drawn))).convert("RGB")
-    assert kept.tobytes() == fresh.tobytes()
+def test_the_text_is_set_in_dejavu_sans() -> None:
+    """The scenes name DejaVu Sans, and the renderer sets it: a name drawn
+    by the renderer has the width DejaVu Sans gives it (as the label
+    placement measures it), within a pixel or two."""
+    from judge.pictures.scene import Scene
+    from judge.pictures.text import text_width
+
+    s = Scene(300, 40)
+    s.text((10, 20), "Constantinople", size=20, anchor="start")
+    ink = rendering.pixels(s.svg()).convert("L").point(lambda v: 255 if v < 128 else 0)
+    box = ink.getbbox()
+    assert box is not None
+    assert abs((box[2] - box[0]) - text_width("Constantinople", 20)) <= 3
+
+
+def test_a_missing_font_is_an_error_not_another_font(monkeypatch: pytest.MonkeyPatch,
+                                                     tmp_path: Path) -> None:
+    monkeypatch.setattr(rendering, "FONT_DIR", tmp_path)
+    rendering.vips.cache_clear()
+    try:
+        with pytest.raises(rendering.MissingFont, match="fonts-dejavu-core"):
+            rendering.png('<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"/>')
+    finally:
+        rendering.vips.cache_clear()

@@ -1,0 +1,79 @@
+"""A scene's SVG rendered as a PNG: one drawing path, anti-aliased, and the
+same bytes for the same SVG.
+
+The SVG is the picture; the PNG is its rendering by libvips' SVG loader
+(librsvg, through ``pyvips`` and the libvips build that ``pyvips-binary``
+ships), read back as pixels and reduced by Pillow to a 256-colour palette
+(fast octree, no dithering: the same pixels give the same palette). A map's
+anti-aliased edges make a true-colour PNG some 300 KB; a map has a few
+dozen flat colours and the blends along their edges, so the palette keeps
+it near 100 KB with no visible change.
+
+Text is set in DejaVu Sans, the font the scenes name: Debian's
+fonts-dejavu-core, found in :data:`FONT_DIR` through fontconfig (a
+missing font is an error here, not a silent fallback to another).
+"""
+
+from __future__ import annotations
+
+import io
+import zlib
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
+#: The faces the scenes use: regular, bold, italic (sea names), bold italic.
+FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf",
+              "DejaVuSans-BoldOblique.ttf")
+COLOURS = 256
+#: Pictures of this many pixels and more have their palette chosen shrunk.
+SHRUNK_FROM = 400_000
+
+
+class MissingFont(RuntimeError):
+    """DejaVu Sans is not installed where the pictures look for it."""
+
+
+@cache
+def vips() -> Any:
+    """libvips, once the pictures' font is known to be there."""
+    missing = [name for name in FONT_FILES if not (FONT_DIR / name).is_file()]
+    if missing:
+        raise MissingFont(f"the pictures' font is missing: {', '.join(missing)} in {FONT_DIR} "
+                          "(install Debian's fonts-dejavu-core)")
+    import pyvips  # type: ignore[import-untyped]  # no type hints published
+
+    pyvips.cache_set_max(0)  # every SVG is new: keep no operations
+    return pyvips
+
+
+def pixels(svg: str) -> Image.Image:
+    """``svg`` rendered, as an RGB image (every scene paints an opaque
+    background first: no transparency is lost)."""
+    im = vips().Image.svgload_buffer(svg.encode("utf-8"))
+    if im.bands == 4:
+        im = im.extract_band(0, n=3)
+    return Image.frombuffer("RGB", (im.width, im.height), im.write_to_memory(), "raw", "RGB",
+                            0, 1)
+
+
+def png(svg: str) -> bytes:
+    """The PNG of ``svg``: rendered, reduced to a palette."""
+    full = pixels(svg)
+    # The palette is chosen on the picture shrunk fourfold (a sixteenth of
+    # the pixels: a quarter of the time), then every pixel takes its nearest
+    # colour: the flat colours are all there, and an edge's blends are near.
+    # (A small picture, whose shrunk copy would lose its edges' blends, is
+    # chosen on whole.)
+    sample = full.reduce(4) if full.width * full.height >= SHRUNK_FROM else full
+    palette = sample.quantize(COLOURS, method=Image.Quantize.FASTOCTREE,
+                              dither=Image.Dither.NONE)
+    small = full.quantize(palette=palette, dither=Image.Dither.NONE)
+    buf = io.BytesIO()
+    # Run-length zlib: long runs of one palette index; quicker than the
+    # default strategy for some 10% more bytes.
+    small.save(buf, "PNG", compress_level=6, compress_type=zlib.Z_RLE)
+    return buf.getvalue()
