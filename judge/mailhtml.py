@@ -24,7 +24,7 @@ How the text is read:
   wide) down every line of the run that take in every such gap: each
   stretch between those blank columns is a column of the table, aligned
   left, right or centred as its cells are in the text. A run whose gaps do
-  not line up is shown preformatted (monospace, lines kept);
+  not line up is lines (its gaps are spacing, not columns);
 * the first line of a paragraph written in capitals ("SUPPLY CENTRES (18 to
   win)", "UNITS") is a heading.
 
@@ -52,8 +52,7 @@ __all__ = ["Picture", "png_size", "render"]
 #: 2045 6.7's 76 characters, so the part goes 7bit).
 WIDTH = 76
 
-_FONT = "font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif"
-_MONO = "font-family:Menlo,Consolas,'DejaVu Sans Mono',monospace"
+_FONT = "font-family:-apple-system,Roboto,Helvetica,Arial,sans-serif"
 _GAP = re.compile(r"\S( {2,})(?=\S)")
 _LETTERS = re.compile(r"[^\W\d_]")
 #: An inline picture is shown at most this wide (CSS px); narrower screens
@@ -92,17 +91,12 @@ class _Table:
 
 
 @dataclass(frozen=True)
-class _Pre:
-    lines: list[str]
-
-
-@dataclass(frozen=True)
 class _Line:
     text: str
     heading: bool = False
 
 
-_Item = _Table | _Pre | _Line
+_Item = _Table | _Line
 
 
 def _gapped(line: str) -> bool:
@@ -115,46 +109,49 @@ def _indent(line: str) -> int:
 
 
 def _table(lines: Sequence[str]) -> _Table | None:
-    """``lines`` as a table, when blank columns two or more wide run down
-    every line and take in every gap of two spaces inside a line."""
+    """``lines`` as a table, when columns blank in every line run down
+    through the gaps of two spaces or more: each such run of blank columns
+    that some line's gap takes in divides two columns of the table, and
+    every gap of every line must fall on one (so "3 centres,  3 units" and
+    "12 centres, 12 units" still make one table: the column between them
+    is blank in both, and a gap in the first)."""
     width = max(len(x) for x in lines)
     start = min(_indent(x) for x in lines)
     padded = [x.ljust(width) for x in lines]
+    gaps = [(m.start(1), m.end(1)) for x in lines for m in _GAP.finditer(x)]
     blank = [all(p[c] == " " for p in padded) for c in range(width)]
     cuts: list[tuple[int, int]] = []  # blank runs [s, e) inside the content
     c = start
     while c < width:
-        if blank[c]:
-            s = c
-            while c < width and blank[c]:
-                c += 1
-            if c < width and c - s >= 2:
-                cuts.append((s, c))
-        else:
+        if not blank[c]:
             c += 1
-    if not cuts:
+            continue
+        s = c
+        while c < width and blank[c]:
+            c += 1
+        if c < width and any(gs < c and s < ge for gs, ge in gaps):
+            cuts.append((s, c))
+    if not cuts or not all(any(gs < ce and cs < ge for cs, ce in cuts) for gs, ge in gaps):
         return None
-    for x in lines:
-        for m in _GAP.finditer(x):
-            s, e = m.start(1), m.end(1)
-            if not any(s < ce and cs < e for cs, ce in cuts):
-                return None
     spans = [(start, cuts[0][0])]
     spans += [(cuts[i][1], cuts[i + 1][0]) for i in range(len(cuts) - 1)]
     spans.append((cuts[-1][1], width))
     rows = [[p[s:e].strip() for s, e in spans] for p in padded]
-    align = []
-    for j, (s, e) in enumerate(spans):
-        cells = [(p[s:e], r[j]) for p, r in zip(padded, rows, strict=True) if r[j]]
-        lefts = {len(seg) - len(seg.lstrip(" ")) for seg, _ in cells}
-        rights = {len(seg) - len(seg.rstrip(" ")) for seg, _ in cells}
-        if lefts == {0} or len(cells) < 2:
-            align.append("left")
-        elif len(rights) == 1:
-            align.append("right")
-        else:
-            align.append("center")
-    return _Table(rows, align, start)
+    return _Table(rows, [_alignment(padded, s, e) for s, e in spans], start)
+
+
+def _alignment(padded: Sequence[str], s: int, e: int) -> str:
+    """How the cells of the column ``[s, e)`` line up in the text: their
+    left ends together, else their right, else their middles (a grid's
+    centred cells); left when none does."""
+    cells = [(len(seg) - len(seg.lstrip(" ")), len(seg.strip())) for p in padded
+             if (seg := p[s:e]).strip()]
+    if len({lead for lead, _ in cells}) <= 1:
+        return "left"
+    if len({lead + size for lead, size in cells}) == 1:
+        return "right"
+    middles = [2 * lead + size for lead, size in cells]
+    return "center" if max(middles) - min(middles) <= 2 else "left"
 
 
 def _heading(line: str) -> bool:
@@ -205,9 +202,10 @@ def _esc(text: str) -> str:
 
 
 def _wrap(text: str, out: list[str], width: int = WIDTH) -> None:
-    """Append ``text`` (HTML without preformatted white space) to ``out`` in
-    lines of at most ``width`` characters, broken at spaces (a line break
-    is a space to HTML); a longer word stays whole."""
+    """Append ``text`` (HTML: text or a tag) to ``out`` in lines of at most
+    ``width`` characters, broken at spaces (a line break is a space to HTML,
+    between attributes and inside a style alike); a longer word stays
+    whole."""
     while len(text) > width:
         cut = text.rfind(" ", 1, width + 1)
         if cut <= 0:
@@ -221,64 +219,54 @@ def _wrap(text: str, out: list[str], width: int = WIDTH) -> None:
 
 def _pad(indent: int) -> str:
     # An indent of n spaces, in a proportional font: half an em a space.
-    return f"padding-left:{indent / 2:g}em;" if indent else ""
+    return f' style="padding-left:{indent / 2:g}em"' if indent else ""
 
 
 def _write_line(item: _Line, out: list[str]) -> None:
     ind = _indent(item.text)
     if item.heading:
-        out.append(f'<div style="font-weight:bold;margin:0 0 2px;{_pad(ind)}">')
+        _wrap(f'<div style="font-weight:bold;margin:0 0 2px">{_esc(item.text)}</div>', out)
     else:
-        out.append(f'<div style="margin:0;{_pad(ind)}">')
-    _wrap(_esc(item.text.strip()), out)
-    out.append("</div>")
+        _wrap(f"<div{_pad(ind)}>{_esc(item.text.strip())}</div>", out)
+
+
+#: A table cell: rules in a grey that reads on a light and a dark background.
+_TD = '<td valign="top"{align} style="padding:2px {right} 2px 0;border-bottom:1px solid #999">'
 
 
 def _write_table(item: _Table, out: list[str]) -> None:
     margin = f"0 0 4px {item.indent / 2:g}em" if item.indent else "0 0 4px"
-    out.append('<table cellpadding="0" cellspacing="0" border="0"')
-    out.append(f' style="border-collapse:collapse;margin:{margin}">')
+    _wrap('<table cellpadding="0" cellspacing="0" border="0" '
+          f'style="border-collapse:collapse;margin:{margin}">', out)
     last = len(item.align) - 1
     for row in item.rows:
         out.append("<tr>")
         for j, cell in enumerate(row):
-            right = "0" if j == last else "14px"
-            out.append(f'<td align="{item.align[j]}" style="padding:2px {right} 2px 0;'
-                       f"border-bottom:1px solid #8c8c8c;")
-            out.append(f'vertical-align:top;text-align:{item.align[j]}">')
-            _wrap(_esc(cell), out)
-            out.append("</td>")
+            align = "" if item.align[j] == "left" else f' align="{item.align[j]}"'
+            right = "0" if j == last else "12px"
+            _wrap(_TD.format(align=align, right=right) + _esc(cell) + "</td>", out)
         out.append("</tr>")
     out.append("</table>")
 
 
-def _write_pre(item: _Pre, out: list[str]) -> None:
-    out.append(f'<div style="{_MONO};font-size:13px;white-space:pre-wrap;margin:0 0 4px">')
-    # Preformatted: the lines go as they are (a line break here is one
-    # in the text too), joined by line breaks of the source.
-    body = "\n".join(_esc(x) for x in item.lines)
-    out.append(body + "</div>")
-
-
 def _write_picture(pic: Picture, out: list[str]) -> None:
     shown = min(pic.width, PICTURE_WIDTH) if pic.width > 0 else PICTURE_WIDTH
-    out.append('<div style="margin:0 0 14px">')
-    out.append(f'<img src="cid:{_esc(pic.cid)}" alt="{_esc(pic.filename)}"')
-    out.append(f' width="{shown}" style="display:block;width:{shown}px;max-width:100%;')
-    out.append('height:auto;border:0">')
-    out.append("</div>")
+    _wrap(f'<div style="margin:0 0 14px"><img src="cid:{_esc(pic.cid)}" '
+          f'alt="{_esc(pic.filename)}" width="{shown}" style="display:block;'
+          f'width:{shown}px;max-width:100%;height:auto;border:0"></div>', out)
 
 
 _HEAD = (
     "<!DOCTYPE html>\n"
-    '<html><head><meta http-equiv="Content-Type" content="text/html; charset=utf-8">\n'
+    '<html><head><meta charset="utf-8">\n'
     '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
     '<meta name="color-scheme" content="light dark">\n'
     '<meta name="supported-color-schemes" content="light dark">\n'
     "</head>\n"
     '<body style="margin:0;padding:0">\n'
-    f'<div style="max-width:720px;margin:0 auto;padding:12px;{_FONT};\n'
-    'font-size:15px;line-height:1.45;overflow-wrap:anywhere;word-break:break-word">'
+    '<div style="max-width:720px;margin:0 auto;padding:12px;font-size:15px;\n'
+    f"line-height:1.45;{_FONT};\n"
+    'overflow-wrap:anywhere;word-break:break-word">'
 )
 _TAIL = "</div>\n</body></html>\n"
 
@@ -293,8 +281,6 @@ def render(text: str, pictures: Sequence[Picture] = ()) -> str:
         for item in _items(block):
             if isinstance(item, _Table):
                 _write_table(item, out)
-            elif isinstance(item, _Pre):
-                _write_pre(item, out)
             else:
                 _write_line(item, out)
         out.append("</div>")
