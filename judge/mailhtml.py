@@ -54,6 +54,8 @@ WIDTH = 76
 
 _FONT = "font-family:-apple-system,Roboto,Helvetica,Arial,sans-serif"
 _GAP = re.compile(r"\S( {2,})(?=\S)")
+_WORD = re.compile(r"\S+")
+_BLANKS = re.compile(rb" +")
 _LETTERS = re.compile(r"[^\W\d_]")
 #: An inline picture is shown at most this wide (CSS px); narrower screens
 #: scale it down (max-width:100%).
@@ -119,18 +121,12 @@ def _table(lines: Sequence[str]) -> _Table | None:
     start = min(_indent(x) for x in lines)
     padded = [x.ljust(width) for x in lines]
     gaps = [(m.start(1), m.end(1)) for x in lines for m in _GAP.finditer(x)]
-    blank = [all(p[c] == " " for p in padded) for c in range(width)]
-    cuts: list[tuple[int, int]] = []  # blank runs [s, e) inside the content
-    c = start
-    while c < width:
-        if not blank[c]:
-            c += 1
-            continue
-        s = c
-        while c < width and blank[c]:
-            c += 1
-        if c < width and any(gs < c and s < ge for gs, ge in gaps):
-            cuts.append((s, c))
+    used = bytearray(b" " * width)  # the columns where some line has a character
+    for x in lines:
+        for m in _WORD.finditer(x):
+            used[m.start() : m.end()] = b"x" * (m.end() - m.start())
+    cuts = [(m.start(), m.end()) for m in _BLANKS.finditer(used, start)
+            if m.end() < width and any(gs < m.end() and m.start() < ge for gs, ge in gaps)]
     if not cuts or not all(any(gs < ce and cs < ge for cs, ce in cuts) for gs, ge in gaps):
         return None
     spans = [(start, cuts[0][0])]
@@ -157,8 +153,8 @@ def _alignment(padded: Sequence[str], s: int, e: int) -> str:
 def _heading(line: str) -> bool:
     """A line written in capitals (what is in parentheses aside):
     "SUPPLY CENTRES (18 to win)", "UNITS"."""
-    if not line or line[0] == " ":
-        return False
+    if not line[:2].isupper():
+        return False  # the first two letters at least (and no indent)
     outside = re.sub(r"\([^)]*\)", "", line)
     letters = _LETTERS.findall(outside)
     return len(letters) >= 3 and all(ch.isupper() for ch in letters)
@@ -196,8 +192,13 @@ def _paragraphs(text: str) -> Iterator[list[str]]:
 # --------------------------------------------------------------------------- writing HTML
 
 
+_SPECIAL = re.compile(r"[&<>\"'\x80-\U0010ffff]")
+
+
 def _esc(text: str) -> str:
     """``text`` escaped for HTML, in ASCII (character references)."""
+    if _SPECIAL.search(text) is None:
+        return text
     return escape(text, quote=True).encode("ascii", "xmlcharrefreplace").decode("ascii")
 
 
@@ -206,6 +207,9 @@ def _wrap(text: str, out: list[str], width: int = WIDTH) -> None:
     ``width`` characters, broken at spaces (a line break is a space to HTML,
     between attributes and inside a style alike); a longer word stays
     whole."""
+    if len(text) <= width:
+        out.append(text)
+        return
     while len(text) > width:
         cut = text.rfind(" ", 1, width + 1)
         if cut <= 0:
