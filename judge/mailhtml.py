@@ -226,12 +226,24 @@ def _pad(indent: int) -> str:
     return f' style="padding-left:{indent / 2:g}em"' if indent else ""
 
 
+def _element(start: str, text: str, end: str, out: list[str]) -> None:
+    """``start`` + ``text`` + ``end`` on one line when it fits, else each
+    on lines of its own (white space at the edges of a block or a cell is
+    not shown), the text broken at spaces."""
+    if len(start) + len(text) + len(end) <= WIDTH:
+        out.append(start + text + end)
+        return
+    _wrap(start, out)
+    _wrap(text, out)
+    out.append(end)
+
+
 def _write_line(item: _Line, out: list[str]) -> None:
-    ind = _indent(item.text)
     if item.heading:
-        _wrap(f'<div style="font-weight:bold;margin:0 0 2px">{_esc(item.text)}</div>', out)
+        _element('<div style="font-weight:bold;margin:0 0 2px">', _esc(item.text), "</div>",
+                 out)
     else:
-        _wrap(f"<div{_pad(ind)}>{_esc(item.text.strip())}</div>", out)
+        _element(f"<div{_pad(_indent(item.text))}>", _esc(item.text.strip()), "</div>", out)
 
 
 #: A table cell: rules in a grey that reads on a light and a dark background.
@@ -248,7 +260,7 @@ def _write_table(item: _Table, out: list[str]) -> None:
         for j, cell in enumerate(row):
             align = "" if item.align[j] == "left" else f' align="{item.align[j]}"'
             right = "0" if j == last else "12px"
-            _wrap(_TD.format(align=align, right=right) + _esc(cell) + "</td>", out)
+            _element(_TD.format(align=align, right=right), _esc(cell), "</td>", out)
         out.append("</tr>")
     out.append("</table>")
 
@@ -269,7 +281,7 @@ _HEAD = (
     "</head>\n"
     '<body style="margin:0;padding:0">\n'
     '<div style="max-width:720px;margin:0 auto;padding:12px;font-size:15px;\n'
-    f"line-height:1.45;{_FONT};\n"
+    f"{_FONT};\nline-height:1.45;"
     'overflow-wrap:anywhere;word-break:break-word">'
 )
 _TAIL = "</div>\n</body></html>\n"

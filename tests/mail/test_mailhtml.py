@@ -164,6 +164,8 @@ def test_a_report_is_mixed_related_alternative_with_its_map_inline() -> None:
     assert png.get_payload(decode=True) == PNG
     assert html_images(html) == [f"cid:{str(png['Content-ID']).strip('<>')}"]
     assert 'width="680"' in html  # the PNG is 700 px wide
+    part = next(p for p in msg.walk() if p.get_content_type() == "text/html")
+    assert part["Content-Transfer-Encoding"] == "7bit"  # ASCII in short lines
     assert [p.get_filename() for p in msg.iter_attachments()] == ["g1-France.json"]
 
 
