@@ -86,7 +86,7 @@ class _Demo:
     def show(self, msg: EmailMessage) -> None:
         body = msg.get_body(("plain",))
         text = body.get_content() if body is not None else ""
-        names = [p.get_filename() for p in msg.iter_attachments()]
+        names = [p.get_filename() for p in msg.walk() if p.get_filename()]  # the map is inline
         self.echo(f"\n<<< judge to {msg['To']}: {msg['Subject']}")
         self.echo(text.rstrip("\n"))
         if names:

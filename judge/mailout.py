@@ -27,6 +27,13 @@ Header choices, and why:
   section 2.1.1) and order lines stay readable in the raw source.
 * Date is written only when the caller gives it (pure code reads no clock;
   the relay stamps it when it queues the mail).
+* With :attr:`OutgoingMail.html` the text goes with an HTML alternative made
+  from it (:mod:`judge.mailhtml`), in the structure clients write for a
+  mail with inline pictures: ``multipart/mixed`` (only when something is
+  attached) holding ``multipart/related`` (only when a picture is shown)
+  holding ``multipart/alternative`` (text/plain, then text/html) and the
+  pictures, then the attachments. A reader that shows only text still gets
+  the pictures (they are parts of the related entity, below the text).
 """
 
 from __future__ import annotations
@@ -41,10 +48,12 @@ from dataclasses import dataclass
 from email import quoprimime
 from email.message import EmailMessage
 from email.policy import SMTP
-from email.utils import getaddresses, parseaddr
+from email.utils import encode_rfc2231, getaddresses, parseaddr
 from mailbox import Maildir
 from pathlib import Path
 from typing import Protocol, TextIO, runtime_checkable
+
+from judge import mailhtml
 
 __all__ = [
     "AUTO_GENERATED",
@@ -103,6 +112,12 @@ class OutgoingMail:
     date: str = ""
     """RFC 5322 date, passed by the caller; ``""`` writes no Date header."""
     extra_headers: tuple[tuple[str, str], ...] = ()
+    html: bool = False
+    """Also write an HTML alternative of ``body`` (:func:`judge.mailhtml.render`):
+    the mail is then multipart/alternative, text/plain first (the canonical
+    part, unchanged) and text/html, with its PNG, JPEG and GIF attachments
+    shown inline in the HTML (multipart/related, Content-ID) rather than
+    attached; other attachments stay attached (multipart/mixed)."""
 
     @property
     def envelope_from(self) -> str:
@@ -274,14 +289,17 @@ def _compose_general(mail: OutgoingMail) -> bytes:
         _no_newlines(name, value)
         msg[name] = value
 
-    body = mail.body.replace("\r\n", "\n").replace("\r", "\n")
-    if not body.endswith("\n"):
-        body += "\n"
-    msg.set_content(body, subtype="plain", charset="utf-8", cte=_text_cte(body))
+    body = _normal_body(mail.body)
     for att in mail.attachments:
         maintype, sep, subtype = att.content_type.partition("/")
         if not sep or not _HEADER_NAME.fullmatch(maintype) or not _HEADER_NAME.fullmatch(subtype):
             raise ValueError(f"attachment type {att.content_type!r} is not maintype/subtype")
+    if mail.html:
+        head = msg.as_bytes().split(b"\r\n\r\n", 1)[0] + b"\r\nMIME-Version: 1.0\r\n"
+        return head + _html_entity(mail, body).encode("ascii")
+    msg.set_content(body, subtype="plain", charset="utf-8", cte=_text_cte(body))
+    for att in mail.attachments:
+        maintype, _, subtype = att.content_type.partition("/")
         msg.add_attachment(att.data, maintype=maintype, subtype=subtype, filename=att.filename)
     if msg.is_multipart():
         # A boundary derived from the content instead of a random one, so the
@@ -316,6 +334,8 @@ def _boundary(mail: OutgoingMail) -> str:
                   mail.auto_submitted, mail.in_reply_to, mail.return_path, mail.date,
                   *mail.references, *(f"{k}: {v}" for k, v in mail.extra_headers)):
         h.update(field.encode("utf-8", "surrogatepass") + b"\0")
+    if mail.html:
+        h.update(b"html\0")
     for att in mail.attachments:
         h.update(f"{att.filename}\0{att.content_type}\0{len(att.data)}\0".encode())
         h.update(att.data)
@@ -351,20 +371,11 @@ def _compose_plain(mail: OutgoingMail) -> bytes | None:
         ("X-Auto-Response-Suppress", "OOF, AutoReply"),
         ("MIME-Version", "1.0"),
     ]
-    body = mail.body.replace("\r\n", "\n").replace("\r", "\n")
-    if not body.endswith("\n"):
-        body += "\n"
-    cte = _text_cte(body)
-    text_head = f'Content-Type: text/plain; charset="utf-8"\r\nContent-Transfer-Encoding: {cte}\r\n'
-    if cte == "7bit":
-        payload = body.replace("\n", "\r\n")
-    else:
-        payload = quoprimime.body_encode(
-            body.encode("utf-8").decode("latin-1"), maxlinelen=76, eol="\r\n"
-        )
-        if not payload.endswith("\r\n"):
-            payload += "\r\n"
+    body = _normal_body(mail.body)
     head = "".join(f"{k}: {v}\r\n" for k, v in fields)
+    if mail.html:
+        return (head + _html_entity(mail, body)).encode("ascii")
+    text_head, payload = _text_part(body, "plain")
     if not mail.attachments:
         return (head + text_head + "\r\n" + payload).encode("latin-1")
     # multipart/mixed as EmailMessage.add_attachment makes it, with the
@@ -373,14 +384,97 @@ def _compose_plain(mail: OutgoingMail) -> bytes | None:
     parts = [head, f'Content-Type: multipart/mixed;\r\n boundary="{boundary}"\r\n\r\n',
              f"--{boundary}\r\n", text_head, "\r\n", payload]
     for att in mail.attachments:
-        text = base64.b64encode(att.data).decode("ascii")  # in lines of 76, as encodebytes
-        data = "".join(text[i:i + 76] + "\r\n" for i in range(0, len(text), 76))
+        data = _base64_lines(att.data)
         parts += [f"\r\n--{boundary}\r\n", f"Content-Type: {att.content_type}\r\n",
                   "Content-Transfer-Encoding: base64\r\n",
                   f'Content-Disposition: attachment; filename="{att.filename}"\r\n',
                   "MIME-Version: 1.0\r\n\r\n", data]
     parts.append(f"\r\n--{boundary}--\r\n")
     return "".join(parts).encode("latin-1")
+
+
+def _normal_body(text: str) -> str:
+    """``text`` with LF line ends, ending with one."""
+    body = text.replace("\r\n", "\n").replace("\r", "\n")
+    return body if body.endswith("\n") else body + "\n"
+
+
+def _text_part(body: str, subtype: str) -> tuple[str, str]:
+    """The part headers (without the blank line) and the encoded payload
+    (CRLF line ends, ending with one) of the text ``body``: UTF-8, 7bit
+    when it can be, else quoted-printable in lines of 76 (RFC 2045 6.7)."""
+    cte = _text_cte(body)
+    head = (f'Content-Type: text/{subtype}; charset="utf-8"\r\n'
+            f"Content-Transfer-Encoding: {cte}\r\n")
+    if cte == "7bit":
+        return head, body.replace("\n", "\r\n")
+    payload = quoprimime.body_encode(body.encode("utf-8").decode("latin-1"), maxlinelen=76,
+                                     eol="\r\n")
+    return head, payload if payload.endswith("\r\n") else payload + "\r\n"
+
+
+def _base64_lines(data: bytes) -> str:
+    text = base64.b64encode(data).decode("ascii")  # in lines of 76, as encodebytes
+    return "".join(text[i:i + 76] + "\r\n" for i in range(0, len(text), 76))
+
+
+def _file_param(filename: str) -> str:
+    """A ``filename`` parameter: quoted when plain, else RFC 2231 encoded."""
+    if _PLAIN_FILENAME.fullmatch(filename) and len(filename) <= 40:
+        return f'filename="{filename}"'
+    return f"filename*={encode_rfc2231(filename, 'utf-8')}"
+
+
+#: Pictures an HTML mail shows inline (what every mail client shows in an
+#: ``<img>``; an SVG stays an attachment, which Gmail would not show).
+INLINE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif"})
+
+
+def content_id(att: Attachment, n: int) -> str:
+    """The Content-ID (without ``<>``) of the ``n``-th picture shown inline:
+    drawn from the picture's bytes, so the same picture has the same id in
+    every mail (nothing in a mail depends on its Message-ID but the
+    headers that carry it)."""
+    return f"picture{n}.{hashlib.sha256(att.data).hexdigest()[:20]}@judge"
+
+
+def _html_entity(mail: OutgoingMail, body: str) -> str:
+    """The MIME entity (its Content-Type header, a blank line, its body) of
+    an HTML mail: see the module docstring for the structure. Boundaries
+    are derived from the content, like :func:`_boundary`'s."""
+    base = _boundary(mail)
+    shown = [a for a in mail.attachments if a.content_type in INLINE_TYPES and a.data]
+    attached = [a for a in mail.attachments if not any(a is s for s in shown)]
+    pictures = [mailhtml.Picture(content_id(a, n), a.filename, mailhtml.png_size(a.data)[0])
+                for n, a in enumerate(shown, 1)]
+    text_head, text = _text_part(body, "plain")
+    html_head, html = _text_part(mailhtml.render(body, pictures), "html")
+    alt = f"{base}.a"
+    entity = (f'Content-Type: multipart/alternative;\r\n boundary="{alt}"\r\n\r\n'
+              f"--{alt}\r\n{text_head}\r\n{text}\r\n--{alt}\r\n{html_head}\r\n{html}"
+              f"\r\n--{alt}--\r\n")
+    if shown:
+        rel = f"{base}.r"
+        parts = [f'Content-Type: multipart/related;\r\n boundary="{rel}";\r\n'
+                 f' type="multipart/alternative"\r\n\r\n--{rel}\r\n', entity]
+        for att, pic in zip(shown, pictures, strict=True):
+            parts += [f"\r\n--{rel}\r\nContent-Type: {att.content_type}\r\n"
+                      f"Content-Transfer-Encoding: base64\r\nContent-ID: <{pic.cid}>\r\n"
+                      f"Content-Disposition: inline; {_file_param(att.filename)}\r\n\r\n",
+                      _base64_lines(att.data)]
+        parts.append(f"\r\n--{rel}--\r\n")
+        entity = "".join(parts)
+    if attached:
+        parts = [f'Content-Type: multipart/mixed;\r\n boundary="{base}"\r\n\r\n--{base}\r\n',
+                 entity]
+        for att in attached:
+            parts += [f"\r\n--{base}\r\nContent-Type: {att.content_type}\r\n"
+                      "Content-Transfer-Encoding: base64\r\n"
+                      f"Content-Disposition: attachment; {_file_param(att.filename)}\r\n\r\n",
+                      _base64_lines(att.data)]
+        parts.append(f"\r\n--{base}--\r\n")
+        entity = "".join(parts)
+    return entity
 
 
 _PLAIN_TYPE = re.compile(r"(application|image|audio|video)/[a-z0-9][a-z0-9.+-]*")

@@ -293,6 +293,7 @@ class Judge:
             references=tuple(references),
             attachments=tuple(attachments),
             date=format_datetime(now),
+            html=True,
         )
         self.fresh_mail = True  # the relay has something new to start
         kept = compose(kept_copy(mail))

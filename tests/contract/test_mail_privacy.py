@@ -14,6 +14,12 @@ recipient, order; Message-ID and Date aside) when:
   as the game has shown B the same thing in both homes (B's view and the
   events B may read): once the game reveals what was scrambled (a card
   turned from the pile) the homes may rightly differ, but never before;
+* **both parts**: every mail is multipart/alternative, and the comparison
+  takes each part as it was sent, the HTML part included: a hidden fact
+  that reached only the HTML part fails it
+  (test_the_comparison_catches_a_leak_in_the_html_part), and each compared
+  HTML part shows exactly the words of its text part
+  (tests.support.htmlpart.check_alternatives);
 * **timing** (window_min_minutes > 0): the other seats answer the window at
   once, by standing answers, in one home, and by hand some (test-clock)
   minutes later, before the minimum open time, in the other; the homes
@@ -56,6 +62,7 @@ from judge.store import set_kdf_cost
 from tests.contract.conftest import contract_games
 from tests.core.conftest import SUPPORT, Clock, Post
 from tests.core.helpers import GM_ADDR, token_in
+from tests.support.htmlpart import alternatives, check_alternatives
 from tests.support.scramble import scramble
 from tests.support.sealed_bids import GAME as SEALED_BIDS
 from tests.support.sealed_bids import SealedBids
@@ -244,6 +251,7 @@ class Watch:
     reader: Role
     read: int = 0
     compared: int = 0
+    with_html: int = 0
     diverged: str = ""
 
     def same_for_reader(self) -> bool:
@@ -264,8 +272,11 @@ class Watch:
         new_mine, new_theirs = mine[self.read:], theirs[self.read:]
         problem = _diff_mails(new_mine, new_theirs)
         assert not problem, f"{what}: the mails to {self.reader} differ: {problem}"
+        for msg in new_mine + new_theirs:
+            check_alternatives(msg)
         self.read = len(mine)
         self.compared += len(new_mine)
+        self.with_html += sum(1 for m in new_mine if alternatives(m))
         return True
 
 
@@ -481,6 +492,7 @@ def test_what_b_may_not_see_never_reaches_b_by_mail(
     deadline."""
     watch = scrambled_run(mail_game, by, homes, seat)
     assert watch.compared >= 3, f"only {watch.compared} mails to {watch.reader} were compared"
+    assert watch.with_html == watch.compared, "a mail without its HTML part"
 
 
 class _PromptLeak(SealedBids):
@@ -505,6 +517,32 @@ def test_the_comparison_catches_a_leak_in_a_request(homes: Callable[[str, Game],
             scrambled_run(leaky, "policy", homes)
     finally:
         registry.register(SEALED_BIDS)
+
+
+def test_the_comparison_catches_a_leak_in_the_html_part(
+        homes: Callable[[str, Game], Home], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The harness itself, over the HTML part: a report whose HTML part
+    alone carries what North holds (an HTML comment, which no reader sees
+    and the text part does not have) makes B's mails differ between the
+    homes, and the scrambled comparison fails on the text/html part."""
+    from judge import mailhtml, notify
+
+    held: list[str] = [""]
+    report_text, render = notify.report_text, mailhtml.render
+
+    def reading_the_state(ws: object, g: object, *args: object,
+                          **kw: object) -> tuple[str, bytes, str]:
+        state = g.need_table().state  # type: ignore[attr-defined]
+        held[0] = " ".join(sorted(state["hands"]["North"]))
+        return report_text(ws, g, *args, **kw)  # type: ignore[arg-type]
+
+    def leaky(text: str, pictures: tuple[mailhtml.Picture, ...] = ()) -> str:
+        return render(text, pictures).replace("</body>", f"<!-- North: {held[0]} --></body>")
+
+    monkeypatch.setattr(notify, "report_text", reading_the_state)
+    monkeypatch.setattr(mailhtml, "render", leaky)
+    with pytest.raises(AssertionError, match=r"the mails to East differ: .*'text/html'"):
+        scrambled_run(SEALED_BIDS, "policy", homes)
 
 
 SETTINGS = ("SET MAIL decisions", "SET MAIL each", "SET MAIL digest", "SET ACK errors")

@@ -18,6 +18,7 @@ from judge import config as cfg
 from judge import registry, reports
 from judge.service import Judge
 from judge.store import set_kdf_cost
+from tests.support.htmlpart import check_alternatives
 from tests.support.sealed_bids import GAME as SEALED
 
 SUPPORT = Path(__file__).resolve().parent.parent / "support"
@@ -114,6 +115,8 @@ class Post:
 
     @staticmethod
     def text(msg: EmailMessage) -> str:
+        """The text part (its HTML alternative held to it first)."""
+        check_alternatives(msg)
         body = msg.get_body(("plain",))
         assert body is not None
         content = body.get_content()

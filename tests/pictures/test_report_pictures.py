@@ -27,8 +27,10 @@ def _sent(home: Path, to: str) -> list[EmailMessage]:
 
 
 def _pictures(msg: EmailMessage) -> list[tuple[str, str, bytes]]:
+    """The pictures of a mail: attached (SVG) or shown inline (PNG, in the
+    HTML part's multipart/related)."""
     return [(str(p.get_filename()), p.get_content_type(), p.get_content())
-            for p in msg.iter_attachments() if p.get_content_maintype() == "image"]
+            for p in msg.walk() if p.get_content_maintype() == "image"]
 
 
 def test_reports_carry_the_picture_and_the_setting_changes_it(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from judge import config as cfg
 from judge.service import Judge
 from tests.core.conftest import Clock, Post
+from tests.support.htmlpart import check_alternatives
 
 
 def open_post(tmp_path: Path, seed: bytes | None = None) -> Iterator[Post]:
@@ -58,10 +59,16 @@ class Outbox:
 
 def whole(msg: EmailMessage) -> str:
     """Subject, every text part and every attachment of a mail, decoded
-    (pictures left out: a picture draws what the JSON view holds)."""
+    (pictures left out: a picture draws what the JSON view holds). The
+    HTML part is held to its text part first (it shows the same words,
+    :func:`tests.support.htmlpart.check_alternatives`) and then left out,
+    so what is searched here covers it too."""
+    check_alternatives(msg)
     out = [str(msg["Subject"])]
     for part in msg.walk():
         if part.is_multipart() or part.get_content_maintype() == "image":
+            continue
+        if part.get_content_type() == "text/html":
             continue
         content = part.get_content()
         out.append(content.decode("utf-8") if isinstance(content, bytes) else str(content))

@@ -1,0 +1,309 @@
+"""The HTML alternative of a mail, made from its text.
+
+Every mail the judge sends is multipart/alternative: the text/plain part is
+the canonical one (what the grammar quotes and the tests read), and the
+text/html part shows the same text for the mail clients that set text/plain
+in a proportional font (Gmail, most phones), where the columns of a report's
+tables would fall apart.
+
+The HTML is made from the rendered text, not from templates of its own: the
+text's layout says where its tables are, so one converter serves the reports
+of every game, the acknowledgements and the notices, and the two parts can
+never drift apart, nor can the HTML say anything the text does not (every
+word of the HTML's text is a word of the text part, in the same order; the
+one addition is an inline picture, the one the mail carries as a part
+anyway). Being a pure function of the text, it can run wherever the text is
+composed into MIME (today :func:`judge.mailout.compose`).
+
+How the text is read:
+
+* paragraphs are separated by blank lines; each line stays a line, indented
+  as in the text;
+* a run of two or more lines that each have a gap of two spaces or more
+  inside them is a table when there are columns of blanks (two or more
+  wide) down every line of the run that take in every such gap: each
+  stretch between those blank columns is a column of the table, aligned
+  left, right or centred as its cells are in the text. A run whose gaps do
+  not line up is lines (its gaps are spacing, not columns);
+* the first line of a paragraph written in capitals ("SUPPLY CENTRES (18 to
+  win)", "UNITS") is a heading.
+
+What it writes, for the clients people use: inline CSS only (Gmail drops a
+``<style>`` element in some cases), no script, no external resource (a
+picture is referred to by ``cid:``, a part of the same mail), no colour
+(so a client's dark mode shows it in its own colours; table rules are a grey
+that reads on both), tables that wrap their cells and a body no wider than
+the screen (readable at a phone's 390 px). The source is ASCII (other
+characters as character references) in lines of at most 76 characters
+where the text allows, so it travels as 7bit.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from html import escape
+
+__all__ = ["Picture", "png_size", "render"]
+
+#: Lines of the HTML source are broken at spaces to stay within this (RFC
+#: 2045 6.7's 76 characters, so the part goes 7bit).
+WIDTH = 76
+
+_FONT = "font-family:-apple-system,Roboto,Helvetica,Arial,sans-serif"
+_GAP = re.compile(r"\S( {2,})(?=\S)")
+_WORD = re.compile(r"\S+")
+_BLANKS = re.compile(rb" +")
+_LETTERS = re.compile(r"[^\W\d_]")
+#: An inline picture is shown at most this wide (CSS px); narrower screens
+#: scale it down (max-width:100%).
+PICTURE_WIDTH = 680
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A picture shown inline: the Content-ID (without ``<>``) of the part
+    that carries it, its file name (the ``alt`` text) and its natural width
+    in pixels (0 when unknown)."""
+
+    cid: str
+    filename: str
+    width: int = 0
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """Width and height of a PNG (from its IHDR chunk); ``(0, 0)`` for
+    anything else."""
+    if len(data) < 24 or data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+        return 0, 0
+    width, height = struct.unpack(">II", data[16:24])
+    return int(width), int(height)
+
+
+# --------------------------------------------------------------------------- reading the text
+
+
+@dataclass(frozen=True)
+class _Table:
+    rows: list[list[str]]
+    align: list[str]
+    indent: int
+
+
+@dataclass(frozen=True)
+class _Line:
+    text: str
+    heading: bool = False
+
+
+_Item = _Table | _Line
+
+
+def _gapped(line: str) -> bool:
+    """Whether ``line`` has a gap of two spaces or more inside it."""
+    return _GAP.search(line) is not None
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _table(lines: Sequence[str]) -> _Table | None:
+    """``lines`` as a table, when columns blank in every line run down
+    through the gaps of two spaces or more: each such run of blank columns
+    that some line's gap takes in divides two columns of the table, and
+    every gap of every line must fall on one (so "3 centres,  3 units" and
+    "12 centres, 12 units" still make one table: the column between them
+    is blank in both, and a gap in the first)."""
+    width = max(len(x) for x in lines)
+    start = min(_indent(x) for x in lines)
+    padded = [x.ljust(width) for x in lines]
+    gaps = [(m.start(1), m.end(1)) for x in lines for m in _GAP.finditer(x)]
+    used = bytearray(b" " * width)  # the columns where some line has a character
+    for x in lines:
+        for m in _WORD.finditer(x):
+            used[m.start() : m.end()] = b"x" * (m.end() - m.start())
+    cuts = [(m.start(), m.end()) for m in _BLANKS.finditer(used, start)
+            if m.end() < width and any(gs < m.end() and m.start() < ge for gs, ge in gaps)]
+    if not cuts or not all(any(gs < ce and cs < ge for cs, ce in cuts) for gs, ge in gaps):
+        return None
+    spans = [(start, cuts[0][0])]
+    spans += [(cuts[i][1], cuts[i + 1][0]) for i in range(len(cuts) - 1)]
+    spans.append((cuts[-1][1], width))
+    rows = [[p[s:e].strip() for s, e in spans] for p in padded]
+    return _Table(rows, [_alignment(padded, s, e) for s, e in spans], start)
+
+
+def _alignment(padded: Sequence[str], s: int, e: int) -> str:
+    """How the cells of the column ``[s, e)`` line up in the text: their
+    left ends together, else their right, else their middles (a grid's
+    centred cells); left when none does."""
+    cells = [(len(seg) - len(seg.lstrip(" ")), len(seg.strip())) for p in padded
+             if (seg := p[s:e]).strip()]
+    if len({lead for lead, _ in cells}) <= 1:
+        return "left"
+    if len({lead + size for lead, size in cells}) == 1:
+        return "right"
+    middles = [2 * lead + size for lead, size in cells]
+    return "center" if max(middles) - min(middles) <= 2 else "left"
+
+
+def _heading(line: str) -> bool:
+    """A line written in capitals (what is in parentheses aside):
+    "SUPPLY CENTRES (18 to win)", "UNITS"."""
+    if not line[:2].isupper():
+        return False  # the first two letters at least (and no indent)
+    outside = re.sub(r"\([^)]*\)", "", line)
+    letters = _LETTERS.findall(outside)
+    return len(letters) >= 3 and all(ch.isupper() for ch in letters)
+
+
+def _items(block: Sequence[str]) -> Iterator[_Item]:
+    """The lines, tables and preformatted runs of one paragraph."""
+    i = 0
+    while i < len(block):
+        j = i
+        while j < len(block) and _gapped(block[j]):
+            j += 1
+        table = _table(block[i:j]) if j - i >= 2 else None
+        if table is not None:
+            yield table
+            i = j
+            continue
+        yield _Line(block[i], heading=i == 0 and _heading(block[i]))
+        i += 1
+
+
+def _paragraphs(text: str) -> Iterator[list[str]]:
+    block: list[str] = []
+    for raw in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        line = raw.rstrip().expandtabs(8)
+        if line:
+            block.append(line)
+        elif block:
+            yield block
+            block = []
+    if block:
+        yield block
+
+
+# --------------------------------------------------------------------------- writing HTML
+
+
+_SPECIAL = re.compile(r"[&<>\"'\x80-\U0010ffff]")
+
+
+def _esc(text: str) -> str:
+    """``text`` escaped for HTML, in ASCII (character references)."""
+    if _SPECIAL.search(text) is None:
+        return text
+    return escape(text, quote=True).encode("ascii", "xmlcharrefreplace").decode("ascii")
+
+
+def _wrap(text: str, out: list[str], width: int = WIDTH) -> None:
+    """Append ``text`` (HTML: text or a tag) to ``out`` in lines of at most
+    ``width`` characters, broken at spaces (a line break is a space to HTML,
+    between attributes and inside a style alike); a longer word stays
+    whole."""
+    if len(text) <= width:
+        out.append(text)
+        return
+    while len(text) > width:
+        cut = text.rfind(" ", 1, width + 1)
+        if cut <= 0:
+            cut = text.find(" ", width + 1)
+            if cut <= 0:
+                break
+        out.append(text[:cut])
+        text = text[cut + 1 :]
+    out.append(text)
+
+
+def _pad(indent: int) -> str:
+    # An indent of n spaces, in a proportional font: half an em a space.
+    return f' style="padding-left:{indent / 2:g}em"' if indent else ""
+
+
+def _element(start: str, text: str, end: str, out: list[str]) -> None:
+    """``start`` + ``text`` + ``end`` on one line when it fits, else each
+    on lines of its own (white space at the edges of a block or a cell is
+    not shown), the text broken at spaces."""
+    if len(start) + len(text) + len(end) <= WIDTH:
+        out.append(start + text + end)
+        return
+    _wrap(start, out)
+    _wrap(text, out)
+    out.append(end)
+
+
+def _write_line(item: _Line, out: list[str]) -> None:
+    if item.heading:
+        _element('<div style="font-weight:bold;margin:0 0 2px">', _esc(item.text), "</div>",
+                 out)
+    else:
+        _element(f"<div{_pad(_indent(item.text))}>", _esc(item.text.strip()), "</div>", out)
+
+
+#: A table cell: rules in a grey that reads on a light and a dark background.
+_TD = '<td valign="top"{align} style="padding:2px {right} 2px 0;border-bottom:1px solid #999">'
+
+
+def _write_table(item: _Table, out: list[str]) -> None:
+    margin = f"0 0 4px {item.indent / 2:g}em" if item.indent else "0 0 4px"
+    _wrap('<table cellpadding="0" cellspacing="0" border="0" '
+          f'style="border-collapse:collapse;margin:{margin}">', out)
+    last = len(item.align) - 1
+    for row in item.rows:
+        out.append("<tr>")
+        for j, cell in enumerate(row):
+            align = "" if item.align[j] == "left" else f' align="{item.align[j]}"'
+            right = "0" if j == last else "12px"
+            _element(_TD.format(align=align, right=right), _esc(cell), "</td>", out)
+        out.append("</tr>")
+    out.append("</table>")
+
+
+def _write_picture(pic: Picture, out: list[str]) -> None:
+    shown = min(pic.width, PICTURE_WIDTH) if pic.width > 0 else PICTURE_WIDTH
+    _wrap(f'<div style="margin:0 0 14px"><img src="cid:{_esc(pic.cid)}" '
+          f'alt="{_esc(pic.filename)}" width="{shown}" style="display:block;'
+          f'width:{shown}px;max-width:100%;height:auto;border:0"></div>', out)
+
+
+_HEAD = (
+    "<!DOCTYPE html>\n"
+    '<html><head><meta charset="utf-8">\n'
+    '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+    '<meta name="color-scheme" content="light dark">\n'
+    '<meta name="supported-color-schemes" content="light dark">\n'
+    "</head>\n"
+    '<body style="margin:0;padding:0">\n'
+    '<div style="max-width:720px;margin:0 auto;padding:12px;font-size:15px;\n'
+    f"{_FONT};\nline-height:1.45;"
+    'overflow-wrap:anywhere;word-break:break-word">'
+)
+_TAIL = "</div>\n</body></html>\n"
+
+
+def render(text: str, pictures: Sequence[Picture] = ()) -> str:
+    """The HTML alternative of the mail text ``text``, with ``pictures``
+    shown after its first paragraph (a report's heading). Pure: the same
+    text and pictures give the same HTML."""
+    out: list[str] = [_HEAD]
+    for n, block in enumerate(_paragraphs(text)):
+        out.append('<div style="margin:0 0 14px">')
+        for item in _items(block):
+            if isinstance(item, _Table):
+                _write_table(item, out)
+            else:
+                _write_line(item, out)
+        out.append("</div>")
+        if n == 0:
+            for pic in pictures:
+                _write_picture(pic, out)
+    if not text.strip():
+        for pic in pictures:
+            _write_picture(pic, out)
+    return "\n".join(out) + "\n" + _TAIL
