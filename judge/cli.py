@@ -631,22 +631,41 @@ def adjudicate() -> None:
     sys.exit(adjudicate_stream(sys.stdin, sys.stdout))
 
 
-@main.command()
-@click.option("--game", "kind", default="classic", help="Which game to play.")
-@click.option("--phases", default=6, help="How many phases to play.")
+class _DemoCommand(click.Command):
+    """``judge demo --help`` lists the games (read only when help is asked)."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from judge import registry
+
+        with formatter.section("Games"):
+            formatter.write_dl([(g.id, g.title) for g in registry.available()])
+        super().format_epilog(ctx, formatter)
+
+
+@main.command(cls=_DemoCommand)
+@click.option("--game", "kind", default="classic", show_default=True,
+              help="Which game to play (an id or alias; the games are listed below).")
+@click.option("--phases", default=6, show_default=True,
+              help="How many phases to play from the start (every decision counts: in "
+                   "classic S1901M, F1901M, the retreats and adjustments that follow...).")
 @click.option("--keep", is_flag=True, help="Keep the temporary folder and print its path.")
-def demo(kind: str, phases: int, keep: bool) -> None:
+@click.option("--all", "everything", is_flag=True,
+              help="Print every mail in full, and the judge's log lines (default: the "
+                   "first seat's mails in full, every other mail in one line).")
+def demo(kind: str, phases: int, keep: bool, everything: bool) -> None:
     """Play a short real game by mail through the Maildir transport in a
-    temporary folder, printing every mail the judge sent.
+    temporary folder: a GM creates it, the players JOIN, the GM starts it and
+    every seat mails legal orders each phase.
 
     \b
     Example:
       judge demo --game classic --phases 4
+      judge demo --game kingdom_wars --all
     """
     from judge import registry
     from judge.demo import run_demo
 
     try:
-        run_demo(kind, phases, keep, click.echo)
+        run_demo(kind, phases, keep, click.echo, everything=everything)
     except registry.UnknownGame as exc:
         raise click.ClickException(str(exc)) from exc

@@ -700,7 +700,7 @@ def test_the_demo_seats_as_many_players_as_the_game_it_creates() -> None:
     from judge.demo import run_demo
 
     out: list[str] = []
-    run_demo("kingdom_wars", 2, False, out.append)
+    run_demo("kingdom_wars", 2, False, out.append, everything=True)
     mail = "\n".join(out)
     assert "CREATE demo kingdom_wars seats=4" in mail
     assert [s for s in "ABCDE" if f"JOIN demo {s}\n" in mail] == ["A", "B", "C", "D"]
