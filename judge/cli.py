@@ -150,6 +150,45 @@ def check_mail(ctx: click.Context, timeout: float) -> None:
         ctx.exit(1)
 
 
+@main.command("mail")
+@click.argument("files", metavar="FILE|-", nargs=-1, required=True)
+@click.option("--from", "sender", default=None, metavar="ADDRESS",
+              help="The text is a mail's body, sent from ADDRESS (for a file that is "
+                   "not a whole mail).")
+@click.pass_context
+def mail_(ctx: click.Context, files: tuple[str, ...], sender: str | None) -> None:
+    """Put a mail in the judge's inbox (its Maildir new/ folder, written
+    whole then moved in): a saved .eml file, or - for standard input. The
+    next `judge serve` cycle reads it.
+
+    \b
+    Example:
+      judge mail orders.eml
+      printf 'JOIN spring26 France\\n' | judge mail --from marie@example.fr -
+    """
+    from judge import maildrop
+
+    try:
+        config = cfg.load(_home(ctx))
+    except cfg.ConfigError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if config.mail_in.get("transport") != "maildir":
+        raise click.ClickException(
+            f"the judge reads its mail from {config.mail_in.get('transport')}, not a local "
+            f"Maildir: send the mail to {config.address} instead")
+    folder = config.path(str(config.mail_in.get("path", "mail/in")))
+    for name in files:
+        raw = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+        try:
+            mail = maildrop.as_mail(raw, sender, config.address)
+        except maildrop.NotAMail as exc:
+            raise click.ClickException(f"{'standard input' if name == '-' else name}: "
+                                       f"{exc}") from exc
+        path = maildrop.deliver(folder, mail)
+        click.echo(f"{'standard input' if name == '-' else name} -> {path} "
+                   "(`judge serve --once` reads it)")
+
+
 @main.command()
 @click.option("--once", is_flag=True, help="Do one full cycle and exit.")
 @click.option("--check", is_flag=True,

@@ -17,6 +17,7 @@ at most once an hour per address and carrying no game information.
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -32,6 +33,8 @@ from judge.session import CommandError, Workspace
 
 if TYPE_CHECKING:
     from judge.service import Judge
+
+log = logging.getLogger("judge")
 
 #: MIME types of signature parts: a signed mail is not a mail with attachments.
 SIGNATURE_TYPES = (
@@ -408,5 +411,8 @@ def authenticate(judge: Judge, ws: Workspace, mail: IncomingMail,
                     "notice",
                     game=name if g else "",
                 )
+            else:
+                log.warning("not telling %s of a refused sign-on to %s %s: told in the last "
+                            "hour", address, name, role)
         return f"SIGNON {name} {role}: {reason}"
     return None

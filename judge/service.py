@@ -333,6 +333,8 @@ class Judge:
                         "(limits.strangers_per_hour)", address, self.config.strangers_per_hour)
             return False
         if not self.store.allow(address, "stranger", scheduler.iso(now), since):
+            log.warning("not answering %s: an address no game knows is answered once an "
+                        "hour, and it was answered in the last hour", address)
             return False
         self.store.use("stranger", address, scheduler.iso(now))
         return True

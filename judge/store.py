@@ -708,8 +708,9 @@ class Store:
         rows = list(
             self._query(
                 "select 1 from seats where address = ? union "
-                "select 1 from games where gm_address = ? limit 1",
-                [address.lower(), address.lower()],
+                "select 1 from games where gm_address = ? union "
+                "select 1 from leagues where gm_address = ? limit 1",
+                [address.lower()] * 3,
             )
         )
         return bool(rows)
