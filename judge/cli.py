@@ -330,7 +330,8 @@ def game_start(ctx: click.Context, name: str) -> None:
 @game.command("list")
 @click.pass_context
 def game_list(ctx: click.Context) -> None:
-    """List the games.
+    """List the games: name, kind, status, phase (- before START), seats
+    taken, league.
 
     \b
     Example:
@@ -338,10 +339,20 @@ def game_list(ctx: click.Context) -> None:
     """
     judge = _open(ctx)
     try:
+        rows = [("GAME", "KIND", "STATUS", "PHASE", "SEATS", "LEAGUE")]
         for name in judge.store.game_names():
             row = judge.store.game(name)
             assert row is not None
-            click.echo(f"{name}\t{row['game']}\t{row['status']}\t{row['phase']}")
+            seats = [s for s in judge.store.seats(name) if s.status != "pending"]
+            rows.append((name, row["game"], row["status"],
+                         row["phase"] if row["table_json"] else "-", str(len(seats)),
+                         judge.store.league_of(name) or "-"))
+        if len(rows) == 1:
+            click.echo("no games yet: judge game create NAME --game KIND, or CREATE by mail")
+            return
+        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+        for r in rows:
+            click.echo("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
     finally:
         judge.close()
 
@@ -349,23 +360,29 @@ def game_list(ctx: click.Context) -> None:
 @game.command("show")
 @click.argument("name")
 @click.option("--as", "role", default=None,
-              help="Whose view (default: observers; GM: every seat and the clock).")
+              help="Whose view (default: observers; GM: every seat, the clock, settings).")
 @click.option("--json", "as_json", is_flag=True, help="Print the view as JSON.")
 @click.pass_context
 def game_show(ctx: click.Context, name: str, role: str | None, as_json: bool) -> None:
-    """Show a game as ROLE's report shows it.
+    """Show a game as ROLE's report shows it, with what ROLE has on file
+    for the decision open now and who still owes one.
 
     \b
     Example:
       judge game show league42 --as France
+      judge game show league42 --as GM --json
     """
+    from judge import gmview
     from judge.session import CommandError
 
     judge = _open(ctx)
     try:
         row, g = judge.game_of(name)
         if role is not None and role.upper() == "GM":
-            click.echo(judge.gm_status(name))
+            ws = judge.workspace()
+            data = gmview.gm_status(ws, ws.get(name))
+            click.echo(json.dumps(data, indent=2, sort_keys=True) if as_json
+                       else gmview.gm_status_text(data))
             return
         if not row["table_json"]:
             click.echo(f"{name} is forming: {len(judge.store.seats(name))} seat(s)")
@@ -382,6 +399,7 @@ def game_show(ctx: click.Context, name: str, role: str | None, as_json: bool) ->
         else:
             text, _ = judge.report_text(name, role)
             click.echo(text, nl=False)
+            click.echo(judge.on_file_text(name, role))
     except CommandError as exc:
         raise click.ClickException(exc.message) from exc
     finally:

@@ -210,6 +210,24 @@ class Judge:
         ws = self.workspace()
         return gm_commands.status_text(ws, ws.get(name))
 
+    def on_file_text(self, name: str, role: str | None) -> str:
+        """For ``judge game show``: what ``role`` holds for the decision open
+        now, and who still owes one (the operator's view: players see the
+        latter only with ``orders_in all``)."""
+        ws = self.workspace()
+        g = ws.get(name)
+        table = g.need_table()
+        lines = []
+        if table.outcome is None:
+            phase = adj.phase_key(g.game, table)
+            if role is not None and role in adj.ordering_roles(g.game, table):
+                held = table.held(role)
+                lines.append(f"On file for {role}, {phase}: "
+                             + ("; ".join(a.text for a in held) if held else "nothing"))
+            owed = sorted(adj.waiting_on(g.game, table, g.absent()))
+            lines.append(f"Still owed for {phase} by: " + (", ".join(owed) or "nobody"))
+        return "\n".join(lines) + ("\n" if lines else "")
+
     def report_text(self, name: str, role: str | None) -> tuple[str, bytes]:
         """``role``'s report of the game now (None: observers) and its JSON attachment."""
         ws = self.workspace()

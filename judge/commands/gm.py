@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from judge import adjudicator as adj
-from judge import grammar, scheduler
+from judge import gmview, grammar, scheduler
 from judge.commands import league, setup
 from judge.commands.base import Ctx, handles
 from judge.session import CommandError, Loaded, Workspace
@@ -43,37 +43,10 @@ def _when(clock: scheduler.Clock, seat: Seat) -> str:
 
 
 def status_text(ws: Workspace, g: Loaded) -> str:
-    """What the GM sees: the game's state, its clock, and every seat: who has
-    sent what this phase is waiting for, and each seat's settings."""
-    lines = [f"{g.name}: {g.game.title} ({g.row['game']}), {g.status}, phase {g.row['phase']}"]
-    if g.clock is not None:
-        c = g.clock
-        lines.append(f"Deadline: {scheduler.iso(c.deadline)}"
-                     + (f", grace until {scheduler.iso(c.grace_until)}" if c.grace_until else "")
-                     + (f", extended by {c.extended_hours:g} h" if c.extended_hours else ""))
-    table = g.table
-    owed: set[str] = set()
-    if table is not None and table.outcome is None:
-        owed = adj.waiting_on(g.game, table, g.absent())
-        for d in adj.open_decisions(g.game, table):
-            lines.append(f"Open: {d.phase} ({d.kind.value}) for {', '.join(d.roles)}")
-    if table is not None and table.outcome is not None:
-        o = table.outcome
-        lines.append("Finished: " + ("a draw shared by " if o.get("draw") else "won by ")
-                     + (", ".join(o.get("winners") or []) or "nobody"))
-    lines.append("Seats:")
-    for seat in g.seats:
-        who = seat.role or (f"(asked for {seat.wanted})" if seat.wanted else "(by lot)")
-        state = seat.status
-        if table is not None and seat.role and seat.status == "active":
-            state += ", waited for" if seat.role in owed else ", in"
-            if seat.role in table.waiting:
-                state += ", WAIT"
-            if seat.role in table.draw_votes:
-                state += ", votes DRAW"
-        lines.append(f"  {who}: {seat.address}, {state}; mail {seat.mail_mode}, "
-                     f"acknowledgements {seat.ack_mode}, times in {seat.tz}")
-    return "\n".join(lines)
+    """What the GM sees (judge/gmview.py): the position, settings, league,
+    the clock in the GM's zone, and every seat: orders on file, who still
+    owes, deadlines missed in a row."""
+    return gmview.gm_status_text(gmview.gm_status(ws, g))
 
 
 def _clock(g: Loaded) -> scheduler.Clock:
@@ -366,3 +339,11 @@ def rebuild(ws: Workspace, name: str, *, full: bool = False) -> adj.Table:
         for r in store.actions_after(name, after)
     ]
     return adj.replay(g.game, entries, g.seed, start_from=start_from)
+
+
+def set_gm_timezone(ctx: Ctx, tz: str) -> None:
+    """SET TIMEZONE signed on as GM: the zone of the GM's STATUS and notices."""
+    _s, g = ctx.gm_game()
+    current = json.loads(g.row["settings"] or "{}")
+    current[gmview.GM_TIMEZONE] = tz
+    g.set_row(settings=json.dumps(current, sort_keys=True))
