@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from judge import adjudicator as adj
 from judge import grammar, notify, redact, reports, scheduler
-from judge.commands import HANDLERS, Ctx, ErrorRow, MailSession, player
+from judge.commands import HANDLERS, Ctx, ErrorRow, MailSession, gm, player
 from judge.commands.base import GM
 from judge.engine import DecisionKind, RuleError
 from judge.mailin import IncomingMail
@@ -179,6 +179,7 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"",
         )
     if parsed.ended_at is not None:
         session.sections.append(f"(END at line {parsed.ended_at}: the rest was not read)")
+    gm.send_notices(ctx)  # what the GM's commands told each player: one mail each
     _acknowledge(ctx)
     ws.flush()
     games = ",".join(sorted(session.touched))

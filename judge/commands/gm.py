@@ -30,12 +30,28 @@ def start(ctx: Ctx, command: grammar.Command) -> None:
 def announce(ctx: Ctx, g: Loaded, what: str, text: Callable[[Seat], str],
              skip: int | None = None) -> None:
     """Tell every seat what the GM changed and what it means for it (each in
-    its own time zone): players are never left to find out."""
+    its own time zone): players are never left to find out. Everything one
+    GM mail tells a player goes in one mail (:func:`send_notices`)."""
     for seat in g.active_seats():
         if seat.id == skip:
             continue
-        ctx.judge.queue_mail(seat.address, f"[{g.name}] from the GM: {what}", text(seat),
-                             "notice", game=g.name)
+        tell(ctx, g.name, seat.address, what, text(seat))
+
+
+def tell(ctx: Ctx, game: str, address: str, what: str, text: str) -> None:
+    """Add to what this mail's GM commands tell ``address``."""
+    ctx.mail.notices.setdefault((game, address), []).append((what, text))
+
+
+def send_notices(ctx: Ctx) -> None:
+    """One mail per player and game for everything the GM's commands in this
+    mail told them, in the order the commands came."""
+    for (game, address), items in ctx.mail.notices.items():
+        heads = list(dict.fromkeys(what for what, _ in items))
+        ctx.judge.queue_mail(address, f"[{game}] from the GM: " + "; ".join(heads),
+                             "\n".join(text.rstrip("\n") + "\n" for _, text in items),
+                             "notice", game=game)
+    ctx.mail.notices.clear()
 
 
 def _when(clock: scheduler.Clock, seat: Seat) -> str:
@@ -347,3 +363,42 @@ def set_gm_timezone(ctx: Ctx, tz: str) -> None:
     current = json.loads(g.row["settings"] or "{}")
     current[gmview.GM_TIMEZONE] = tz
     g.set_row(settings=json.dumps(current, sort_keys=True))
+
+
+def gm_press(ctx: Ctx, command: grammar.Command) -> None:
+    """PRESS TO signed on as GM: a message from the GM to the named seats,
+    ALL of them, or PUBLIC (all, and kept for the game's public page). The
+    game's press setting binds the players, not its GM. It goes in the one
+    mail this GM mail sends each player."""
+    s, g = ctx.gm_game()
+    seats = [x for x in g.active_seats() if x.role]
+    names = grammar.split_roles(command.args["roles"])
+    public = [n.upper() for n in names] == ["PUBLIC"]
+    if public or [n.upper() for n in names] == ["ALL"]:
+        targets = seats
+    else:
+        by = {x.role.lower(): x for x in seats if x.role}
+        unknown = [n for n in names if n.lower() not in by]
+        if unknown:
+            raise CommandError(f"no active seat called {', '.join(unknown)} in {s.game}",
+                               "seats: " + ", ".join(sorted(x.role or "" for x in seats))
+                               + "; or PRESS TO ALL")
+        targets = [by[n] for n in dict.fromkeys(n.lower() for n in names)]
+    if not targets:
+        raise CommandError(f"{s.game} has no player to write to yet")
+    from judge.commands.player import BIDI
+
+    text = BIDI.sub("", "\n".join(ln.text for ln in command.body)).strip("\n")
+    if not text:
+        raise CommandError("the press message is empty", "write it between PRESS TO and ENDPRESS")
+    to_names = "everyone" if len(targets) == len(seats) else ", ".join(
+        sorted(x.role or "" for x in targets))
+    if public:
+        ctx.judge.store.add_public_press(
+            s.game, "the GM", str(g.row["phase"]),
+            ctx.judge.store.last_action(s.game) + len(g.entries), text,
+            scheduler.iso(ctx.ws.now))
+    for seat in targets:
+        tell(ctx, s.game, seat.address, "press", f"Press from the GM to {to_names}:\n\n{text}\n")
+    ctx.mail.ok(command.line, f"press sent to {to_names}"
+                + (" and kept for the game's public page" if public else ""))

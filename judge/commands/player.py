@@ -602,6 +602,11 @@ BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 @handles("PRESS TO")
 def press(ctx: Ctx, command: grammar.Command) -> None:
+    if ctx.mail.signon is not None and ctx.mail.signon.role == "GM":
+        from judge.commands.gm import gm_press
+
+        gm_press(ctx, command)
+        return
     s, g, _seat = ctx.seat_game()
     mode = press_mode(g.settings(ctx.judge.config.settings))
     if mode == "none":
