@@ -239,7 +239,7 @@ def report_text(ws: Workspace, g: Loaded, role: str | None, events: Sequence[Eve
     outcome = ""
     if table.outcome is not None:
         o = table.outcome
-        outcome = (
+        outcome = "cancelled by the GM, with no result" if o.get("cancelled") else (
             ("a draw shared by " if o.get("draw") else "won by ")
             + (", ".join(o.get("winners") or []) or "nobody")
             + (f" ({o['reason']})" if o.get("reason") else "")

@@ -402,3 +402,62 @@ def gm_press(ctx: Ctx, command: grammar.Command) -> None:
         tell(ctx, s.game, seat.address, "press", f"Press from the GM to {to_names}:\n\n{text}\n")
     ctx.mail.ok(command.line, f"press sent to {to_names}"
                 + (" and kept for the game's public page" if public else ""))
+
+
+def _running(g: Loaded) -> adj.Table:
+    if g.status == "forming" or g.table is None:
+        raise CommandError(f"{g.name} has not started",
+                           "a forming game ends by REMOVE of its seats; START it first to "
+                           "play it")
+    if g.table.outcome is not None:
+        raise CommandError(f"{g.name} is over already")
+    return g.table
+
+
+def _end(ctx: Ctx, g: Loaded, winners: list[str], draw: bool, cancelled: bool = False) -> None:
+    table = _running(g)
+    ctx.ws.apply(g, adj.declare(g.game, table, winners, draw, cancelled), ctx.message_id)
+    ctx.mail.touched.add(g.name)
+
+
+@handles("END DRAW")
+def end_draw(ctx: Ctx, command: grammar.Command) -> None:
+    s, g = ctx.gm_game()
+    table = _running(g)
+    names = grammar.split_roles(command.args["roles"])
+    roles = {r.lower(): r for r in g.game.roles(table.state)}
+    if [n.upper() for n in names] == ["ALL"]:
+        gone = g.absent()
+        chosen = [r for r in g.game.survivors(table.state) if r not in gone]
+    else:
+        unknown = [n for n in names if n.lower() not in roles]
+        if unknown:
+            raise CommandError(f"no seat called {', '.join(unknown)} in {s.game}",
+                               "seats: " + ", ".join(roles.values()))
+        chosen = list(dict.fromkeys(roles[n.lower()] for n in names))
+    if len(chosen) < 2:
+        raise CommandError("a draw is shared by two seats or more",
+                           f"for one seat, END WIN {chosen[0]}" if chosen else
+                           "e.g. END DRAW France, England")
+    _end(ctx, g, chosen, draw=True)
+    ctx.mail.ok(command.line, f"{s.game} ends in a draw shared by {', '.join(sorted(chosen))}")
+
+
+@handles("END WIN")
+def end_win(ctx: Ctx, command: grammar.Command) -> None:
+    s, g = ctx.gm_game()
+    table = _running(g)
+    roles = {r.lower(): r for r in g.game.roles(table.state)}
+    role = roles.get(command.args["role"].lower())
+    if role is None:
+        raise CommandError(f"no seat called {command.args['role']} in {s.game}",
+                           "seats: " + ", ".join(roles.values()))
+    _end(ctx, g, [role], draw=False)
+    ctx.mail.ok(command.line, f"{s.game} ends: {role} wins")
+
+
+@handles("CANCEL GAME")
+def cancel_game(ctx: Ctx, command: grammar.Command) -> None:
+    s, g = ctx.gm_game()
+    _end(ctx, g, [], draw=False, cancelled=True)
+    ctx.mail.ok(command.line, f"{s.game} is cancelled: it ends with no result")

@@ -103,6 +103,7 @@ def _summary(judge: Judge, row: dict[str, Any]) -> dict[str, Any]:
         "ended": ended or row["updated"],
         "winners": list(outcome.get("winners") or []),
         "draw": bool(outcome.get("draw")),
+        "cancelled": bool(outcome.get("cancelled")),
         "scores": game.scores(table.state),
         "owed": [[o.n, o.role, o.missed] for o in owed],
     }
@@ -137,6 +138,7 @@ def results(judge: Judge, name: str) -> tuple[dict[str, Any], list[league.GameRe
         done.append(league.GameResult(
             game=game, ended=s["ended"], seats=_seats(store, game),
             winners=tuple(s["winners"]), draw=s["draw"], scores=dict(s["scores"]),
+            cancelled=bool(s.get("cancelled")),
             owed=tuple(league.Owed(int(n), str(r), bool(m)) for n, r, m in s["owed"])))
     return row, done, running
 

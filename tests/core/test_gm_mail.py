@@ -5,9 +5,12 @@ and no more than one mail per player for one GM mail."""
 from __future__ import annotations
 
 from email.message import EmailMessage
+from pathlib import Path
 
+from judge import publish as site
+from judge.commands import league as league_commands
 from tests.core.conftest import Post
-from tests.core.helpers import GM_ADDR, start_sealed
+from tests.core.helpers import GM_ADDR, Seats, start_sealed, token_in
 
 
 def _to(mails: list[EmailMessage], address: str) -> list[EmailMessage]:
@@ -63,3 +66,81 @@ def test_gm_press_to_public_is_kept_for_the_public_page(post: Post) -> None:
     post.send(GM_ADDR, f"{seats.gm()}\nPRESS TO PUBLIC\nThe game has begun.\nENDPRESS\n")
     press = post.judge.store.public_press("g1")
     assert [(p["sender"], p["text"]) for p in press] == [("the GM", "The game has begun.")]
+
+
+def _league_game(post: Post) -> Seats:
+    """League autumn (its GM: GM_ADDR) and its game g1 of three seats, started."""
+    with post.judge.store.atomic():
+        league_commands.create_league(post.judge, "autumn", "draw-size", GM_ADDR)
+    post.send(GM_ADDR, "CREATE g1 sealed_bids rounds=3\n")
+    gm = token_in(post, GM_ADDR)
+    tokens, addresses = {}, {}
+    for role in ("North", "East", "South"):
+        addresses[role] = f"{role.lower()}@players.example"
+        post.send(addresses[role], f"JOIN g1 {role}\n")
+        tokens[role] = token_in(post, addresses[role])
+    post.send(GM_ADDR, f"SIGNON g1 GM {gm}\nLEAGUE autumn\nSTART\n")
+    assert post.judge.store.league_of("g1") == "autumn"
+    post.new()
+    return Seats(gm, tokens, addresses)
+
+
+def test_end_draw_is_recorded_in_the_league_the_reports_and_the_pages(
+        post: Post, tmp_path: Path) -> None:
+    seats = _league_game(post)
+    post.send(GM_ADDR, f"{seats.gm()}\nEND DRAW North, East\n")
+    mails = post.new()
+    assert "g1 ends in a draw shared by East, North" in _gm_ack(post, mails)
+    for address in seats.addresses.values():
+        final = [post.text(m) for m in _to(mails, address)]
+        assert any("The game is over: a draw shared by East, North (declared by the GM)" in t
+                   for t in final), final
+    assert post.judge.store.game("g1")["status"] == "finished"
+    assert "log entries rebuild the stored game" in post.judge.replay_check("g1")
+    shown = league_commands.show(post.judge, "autumn")
+    assert "a draw shared by East, North" in shown
+    data = league_commands.show_json(post.judge, "autumn")
+    points = {r["player"]: r["points"] for r in data["standings"]}
+    assert points["north@players.example"] == points["east@players.example"] > 0
+    assert points["south@players.example"] == 0
+    site.publish(post.judge, tmp_path / "site", fmt="svg", draw=None, force=True)
+    page = (tmp_path / "site" / "games" / "g1" / "index.html").read_text()
+    league_page = (tmp_path / "site" / "leagues" / "autumn.html").read_text()
+    assert "East" in league_page
+    assert "The game is over: declared by the GM." in page and "Draw shared by East, North" in page
+
+
+def test_end_win_and_what_is_refused(post: Post) -> None:
+    seats = start_sealed(post)
+    post.new()
+    post.send(GM_ADDR, f"{seats.gm()}\nEND DRAW North\nEND WIN Atlantis\n")
+    text = _gm_ack(post, post.new())
+    assert "a draw is shared by two seats or more\n      for one seat, END WIN North" in text
+    assert "no seat called Atlantis in g1" in text
+    assert post.judge.store.game("g1")["status"] == "active"
+    post.send(GM_ADDR, f"{seats.gm()}\nEND WIN East\nCANCEL GAME\n")
+    text = _gm_ack(post, post.new())
+    assert "g1 ends: East wins" in text and "g1 is over already" in text
+    table = post.judge.table("g1")
+    assert table.outcome is not None and table.outcome["winners"] == ["East"]
+    assert not table.outcome["draw"]
+
+
+def test_cancel_counts_for_nobody_in_the_league(post: Post) -> None:
+    seats = _league_game(post)
+    post.send(GM_ADDR, f"{seats.gm()}\nCANCEL GAME\n")
+    mails = post.new()
+    assert "g1 is cancelled" in _gm_ack(post, mails)
+    assert any("cancelled by the GM, with no result" in post.text(m)
+               for m in _to(mails, seats.addresses["North"]))
+    assert "cancelled by its GM" in league_commands.show(post.judge, "autumn")
+    data = league_commands.show_json(post.judge, "autumn")
+    assert all(r["points"] == 0 for r in data["standings"])
+
+
+def test_a_forming_game_cannot_be_ended(post: Post) -> None:
+    post.send(GM_ADDR, "CREATE g2 sealed_bids\n")
+    gm = token_in(post, GM_ADDR)
+    post.new()
+    post.send(GM_ADDR, f"SIGNON g2 GM {gm}\nEND WIN North\n")
+    assert "g2 has not started" in _gm_ack(post, post.new())
