@@ -153,10 +153,10 @@ def run_demo(kind: str, phases: int, keep: bool, echo: Callable[[str], None],
         probe = adj.start(game, played, bytes(32))
         roles = game.roles(probe.table.state)
         addresses = {r: f"{r.lower().replace(' ', '-')}@players.example" for r in roles}
-        tokens: dict[str, str] = {}
         for role, address in addresses.items():
             demo.send(address, "join", f"JOIN demo {role}\n")
-            tokens[role] = _token(demo.cycle(), address)
+        joined = demo.cycle()  # one cycle reads every JOIN: the GM gets one notice
+        tokens = {role: _token(joined, address) for role, address in addresses.items()}
         demo.send(gm, "start", f"SIGNON demo GM {gm_token}\nSTART\n")
         demo.cycle()
         for turn in range(phases):

@@ -82,8 +82,8 @@ def gm_status(ws: Workspace, g: Loaded) -> dict[str, Any]:
         "league": judge.store.league_of(g.name),
         "gm": g.row["gm_address"], "timezone": tz,
         "options": _options(g), "settings": {k: settings[k] for k in sorted(settings)
-                                             if k != GM_TIMEZONE},
-        "settings_changed": sorted(k for k in own if k != GM_TIMEZONE),
+                                             if k in judge.config.settings},
+        "settings_changed": sorted(k for k in own if k in judge.config.settings),
         "clock": clock, "open": open_, "owed": sorted(owed),
         "seats": seats, "outcome": outcome, "position": position,
     }

@@ -21,7 +21,7 @@ from typing import Any
 
 from judge import adjudicator as adj
 from judge import config as cfg
-from judge import mailconfig, notify, pipeline, redact, registry, reports, scheduler
+from judge import gmnotice, mailconfig, notify, pipeline, redact, registry, reports, scheduler
 from judge.commands import gm as gm_commands
 from judge.commands import league as league_commands
 from judge.commands import setup
@@ -521,6 +521,7 @@ class Judge:
         self.cycling = True
         try:
             for part, step in (("the mail", lambda: self._read_mail(lines)),
+                               ("the GM's notices", lambda: gmnotice.send_join_digests(self)),
                                ("the deadlines", lambda: lines.extend(self.run_due())),
                                ("the outbox", self.relay)):  # fmt: skip
                 try:

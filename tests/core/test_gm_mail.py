@@ -144,3 +144,44 @@ def test_a_forming_game_cannot_be_ended(post: Post) -> None:
     post.new()
     post.send(GM_ADDR, f"SIGNON g2 GM {gm}\nEND WIN North\n")
     assert "g2 has not started" in _gm_ack(post, post.new())
+
+
+def test_joins_come_to_the_gm_in_one_mail_per_cycle_and_a_full_table_is_told(
+        post: Post) -> None:
+    post.send(GM_ADDR, "CREATE g1 sealed_bids\n")
+    post.new()
+    for role in ("North", "East", "South"):  # three JOINs read in one cycle
+        post.deliver(post.raw(f"{role.lower()}@players.example", f"JOIN g1 {role}\n"))
+    post.judge.cycle()
+    [notice] = _to(post.new(), GM_ADDR)
+    text = post.text(notice)
+    assert notice["Subject"] == "[g1] 3 joined"
+    assert "g1: 3 of 4 seats taken." in text
+    for role in ("North", "East", "South"):
+        assert f"{role.lower()}@players.example joined as {role}" in text
+    assert "full" not in text
+    post.judge.cycle()
+    assert _to(post.new(), GM_ADDR) == []  # nothing new, nothing told
+    post.send("west@players.example", "JOIN g1\n")
+    [notice] = _to(post.new(), GM_ADDR)
+    assert notice["Subject"] == "[g1] 1 joined; the table is full"
+    text = post.text(notice)
+    assert "west@players.example joined (role by lot at START)" in text
+    assert "The table is full: send START" in text and "4 of 4 seats taken" in text
+
+
+def test_requests_to_join_come_to_the_gm_in_one_mail_with_the_lines_to_answer(
+        post: Post) -> None:
+    post.send(GM_ADDR, "CREATE g1 sealed_bids\n")
+    gm = token_in(post, GM_ADDR)
+    post.send(GM_ADDR, f"SIGNON g1 GM {gm}\nSET joins approval\n")
+    post.new()
+    post.deliver(post.raw("anna@players.example", "JOIN g1 North\n"))
+    post.deliver(post.raw("bob@players.example", "JOIN g1\n"))
+    post.judge.cycle()
+    [notice] = _to(post.new(), GM_ADDR)
+    text = post.text(notice)
+    assert notice["Subject"] == "[g1] 2 ask(s) to join"
+    assert ("anna@players.example asks to join as North: ADMIT anna@players.example, or "
+            "REMOVE anna@players.example") in text
+    assert "bob@players.example asks to join (role by lot at START)" in text
