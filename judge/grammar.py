@@ -153,8 +153,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 "Change a game setting (orders_hours, action_hours, window_hours, "
                 "window_min_minutes, grace_hours, reminder_hours, max_extend_hours, press "
                 "white|grey|named|none, joins open|approval, abandon_after, gm_copies no|yes, "
-                "draw_votes secret|public, orders_in gm|all, max_absence_days).",
-                "SET grace_hours 12"),
+                "draw_votes secret|public, orders_in gm|all, max_absence_days, picture "
+                "png|svg|none); before START also an option of the game, as CREATE takes "
+                "them (SET max_year 1910).", "SET grace_hours 12"),
     CommandSpec("EXTEND", "<hours>", "gm",
                 "Move this phase's deadline later (capped by max_extend_hours).", "EXTEND 24"),
     CommandSpec("PAUSE", "", "gm", "Stop the clock.", "PAUSE"),

@@ -103,10 +103,15 @@ def set_deadline(ctx: Ctx, command: grammar.Command) -> None:
 def set_setting(ctx: Ctx, command: grammar.Command) -> None:
     _s, g = ctx.gm_game()
     key, value = command.args["setting"].lower(), command.args["value"]
+    if key in {o.name for o in g.game.options}:
+        set_option(ctx, g, key, value)
+        ctx.mail.ok(command.line, f"option {key} is now {json.loads(g.row['options'])[key]}")
+        return
     if key not in scheduler.DEFAULT_SETTINGS:
         raise CommandError(
             f"no setting {key!r}", "settings: " + ", ".join(scheduler.DEFAULT_SETTINGS)
-        )
+            + "; options of this game (before START): "
+            + (", ".join(o.name for o in g.game.options) or "none"))
     current = json.loads(g.row["settings"] or "{}")
     words = WORD_SETTINGS.get(key)
     if words is not None:
@@ -125,6 +130,36 @@ def set_setting(ctx: Ctx, command: grammar.Command) -> None:
         current[key] = amount
     g.set_row(settings=json.dumps(current, sort_keys=True))
     ctx.mail.ok(command.line, f"{key} is now {current[key]}")
+
+
+def set_option(ctx: Ctx, g: Loaded, key: str, value: str) -> None:
+    """SET of a game option (as CREATE takes them): only before START, when
+    the game is set up from them; a table must still seat every seat taken."""
+    spec = next(o for o in g.game.options if o.name == key)
+    if g.status != "forming":
+        raise CommandError(f"{key} is an option of the game, fixed when {g.name} started",
+                           "settings (SET orders_hours 72, ...) may change at any time")
+    try:
+        coerced = spec.coerce(value)
+    except ValueError as exc:
+        raise CommandError(str(exc) if "option" in str(exc)
+                           else f"option {key} takes a value such as {spec.default!r} "
+                                f"(its default), not {value!r}", f"{spec.help}") from None
+    before = g.row["options"]
+    current = json.loads(before)
+    current[key] = coerced
+    g.row["options"] = json.dumps(current, sort_keys=True)
+    taken = len([x for x in g.seats if x.status != "pending"])
+    try:
+        capacity = setup.seat_count(g)
+    except Exception as exc:  # the game refuses to set itself up with that value
+        g.row["options"] = before
+        raise CommandError(f"{g.game.title} cannot be set up with {key}={value}: {exc}") from exc
+    g.row["options"] = before
+    if taken > capacity:
+        raise CommandError(f"{g.name} has {taken} seats taken, and with {key}={value} it "
+                           f"seats {capacity}", "REMOVE a seat first")
+    g.set_row(options=json.dumps(current, sort_keys=True))
 
 
 #: Settings that take a word rather than a number, with their words.

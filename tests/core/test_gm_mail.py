@@ -4,6 +4,7 @@ and no more than one mail per player for one GM mail."""
 
 from __future__ import annotations
 
+import json
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -185,3 +186,22 @@ def test_requests_to_join_come_to_the_gm_in_one_mail_with_the_lines_to_answer(
     assert ("anna@players.example asks to join as North: ADMIT anna@players.example, or "
             "REMOVE anna@players.example") in text
     assert "bob@players.example asks to join (role by lot at START)" in text
+
+
+def test_set_changes_the_games_options_before_start_only(post: Post) -> None:
+    post.send(GM_ADDR, "CREATE g1 sealed_bids rounds=3\n")
+    gm = token_in(post, GM_ADDR)
+    for role in ("North", "East", "South"):
+        post.send(f"{role.lower()}@players.example", f"JOIN g1 {role}\n")
+    post.new()
+    post.send(GM_ADDR, f"SIGNON g1 GM {gm}\nSET rounds 5\nSET rounds many\nSET colour red\n")
+    text = _gm_ack(post, post.new())
+    assert "option rounds is now 5" in text
+    assert "option rounds takes a value such as 5 (its default), not 'many'" in text
+    assert "no setting 'colour'" in text and "options of this game (before START)" in text
+    assert json.loads(post.judge.store.game("g1")["options"])["rounds"] == 5
+    post.send(GM_ADDR, f"SIGNON g1 GM {gm}\nSTART\nSET rounds 4\n")
+    text = _gm_ack(post, post.new())
+    assert "rounds is an option of the game, fixed when g1 started" in text
+    assert json.loads(post.judge.store.game("g1")["options"])["rounds"] == 5
+    assert post.judge.table("g1").state["rounds"] == 5  # the game was set up with it
