@@ -84,6 +84,7 @@ def gm_status(ws: Workspace, g: Loaded) -> dict[str, Any]:
         "options": _options(g), "settings": {k: settings[k] for k in sorted(settings)
                                              if k in judge.config.settings},
         "settings_changed": sorted(k for k in own if k in judge.config.settings),
+        "daily_deadline": own.get(scheduler.DAILY),
         "clock": clock, "open": open_, "owed": sorted(owed),
         "seats": seats, "outcome": outcome, "position": position,
     }
@@ -109,6 +110,8 @@ def gm_status_text(data: dict[str, Any]) -> str:
                         else ""))
     elif data["status"] == "paused":
         lines.append("The clock is stopped (paused).")
+    if data["daily_deadline"]:
+        lines.append(f"Deadlines fall every day at {data['daily_deadline']}.")
     for d in data["open"]:
         lines.append(f"Open: {d['phase']} ({d['kind']}) for {', '.join(d['roles']) or 'nobody'}")
     if data["status"] in ("active", "paused"):

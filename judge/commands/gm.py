@@ -74,6 +74,21 @@ def _clock(g: Loaded) -> scheduler.Clock:
 @handles("SET DEADLINE")
 def set_deadline(ctx: Ctx, command: grammar.Command) -> None:
     _s, g = ctx.gm_game()
+    text = command.args["when"].strip()
+    daily = re.fullmatch(r"every\s+day(?:\s+at)?\s*(.*)", text, re.IGNORECASE)
+    if daily is not None:
+        _set_daily(ctx, g, command, daily.group(1).strip())
+        return
+    try:
+        hours = scheduler.parse_duration(text)
+    except ValueError:
+        hours = None
+    if hours is not None:
+        if not 0 < hours <= MAX_DEADLINE_DAYS * 24:
+            raise CommandError(f"{text!r} is not a duration from now up to "
+                               f"{MAX_DEADLINE_DAYS} days", "e.g. SET DEADLINE 72h")
+        command.args["when"] = (ctx.ws.now + timedelta(hours=hours)).astimezone(UTC).strftime(
+            "%Y-%m-%d %H:%M:%S UTC")
     words = command.args["when"].split()
     tz = "UTC"
     if (len(words) >= 2 and "/" in words[-1]) or (words and words[-1].upper() == "UTC"):
@@ -83,7 +98,8 @@ def set_deadline(ctx: Ctx, command: grammar.Command) -> None:
     except (ValueError, OverflowError) as exc:
         raise CommandError(
             f"cannot read {command.args['when']!r} as a date and time",
-            "e.g. SET DEADLINE 2026-12-01 18:00 Europe/Paris",
+            "e.g. SET DEADLINE 2026-12-01 18:00 Europe/Paris, SET DEADLINE 72h, or "
+            "SET DEADLINE every day at 20:00 Europe/Paris",
         ) from exc
     if when <= ctx.ws.now:
         raise CommandError("that deadline is in the past")
@@ -97,6 +113,37 @@ def set_deadline(ctx: Ctx, command: grammar.Command) -> None:
              lambda seat: f"The GM of {g.name} has set the deadline of {clock.phase} to "
                           f"{_when(clock, seat)}.\n")
     ctx.mail.ok(command.line, f"deadline set to {scheduler.iso(clock.deadline)}")
+
+
+def _set_daily(ctx: Ctx, g: Loaded, command: grammar.Command, rule: str) -> None:
+    """SET DEADLINE every day at 20:00 Europe/Paris: every deadline of orders
+    and actions from now on falls at that time of day (the first one after the
+    phase's hours); the deadline running now moves to the first such time at
+    or after it. SET DEADLINE every day off goes back to plain hours."""
+    current = json.loads(g.row["settings"] or "{}")
+    if rule.lower() in ("off", "none"):
+        current.pop(scheduler.DAILY, None)
+        g.set_row(settings=json.dumps(current, sort_keys=True))
+        ctx.mail.ok(command.line, "deadlines no longer fall at a set time of day")
+        return
+    try:
+        daily = scheduler.parse_daily(rule)
+    except ValueError as exc:
+        raise CommandError(str(exc), "or SET DEADLINE every day off") from exc
+    current[scheduler.DAILY] = daily
+    g.set_row(settings=json.dumps(current, sort_keys=True))
+    done = f"deadlines fall every day at {daily}"
+    if g.clock is not None and g.status == "active":
+        moved = scheduler.at_daily(g.clock.deadline, daily)
+        if moved != g.clock.deadline:
+            clock = scheduler.set_deadline(g.clock, moved, g.settings(ctx.judge.config.settings))
+            ctx.ws.set_clock(g, clock)
+            done += f"; this one is now {scheduler.iso(moved)}"
+        announce(ctx, g, "deadlines at a set time of day",
+                 lambda seat: f"The GM of {g.name} has set every deadline at {daily}: the "
+                              f"deadline of {g.clock.phase if g.clock else 'this phase'} is "
+                              f"{_when(g.clock, seat) if g.clock else 'unchanged'}.\n")
+    ctx.mail.ok(command.line, done)
 
 
 @handles("SET")
@@ -121,10 +168,19 @@ def set_setting(ctx: Ctx, command: grammar.Command) -> None:
         current[key] = value.lower()
     else:
         unit = "minutes" if key.endswith("_minutes") else "hours"
-        try:
+        try:  # a number of the setting's unit, or a duration: 72h, 3d, 90m
             amount = float(value)
         except ValueError:
-            raise CommandError(f"{key} takes a number of {unit}, not {value!r}") from None
+            try:
+                if not key.endswith(("_hours", "_minutes")):
+                    raise ValueError(key)
+                hours = scheduler.parse_duration(value)
+            except ValueError:
+                raise CommandError(f"{key} takes a number of {unit}"
+                                   + (" or a duration (72h, 3d, 90m)"
+                                      if key.endswith(("_hours", "_minutes")) else "")
+                                   + f", not {value!r}") from None
+            amount = hours * 60 if unit == "minutes" else hours
         if not 0 <= amount <= 24 * 60:
             raise CommandError(f"{key} must be between 0 and 1440 {unit}")
         current[key] = amount

@@ -5,13 +5,17 @@ and no more than one mail per player for one GM mail."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
+import pytest
+
 from judge import publish as site
+from judge import scheduler
 from judge.commands import league as league_commands
-from tests.core.conftest import Post
-from tests.core.helpers import GM_ADDR, Seats, start_sealed, token_in
+from tests.core.conftest import Clock, Post
+from tests.core.helpers import GM_ADDR, Seats, hand, start_sealed, token_in
 
 
 def _to(mails: list[EmailMessage], address: str) -> list[EmailMessage]:
@@ -205,3 +209,64 @@ def test_set_changes_the_games_options_before_start_only(post: Post) -> None:
     assert "rounds is an option of the game, fixed when g1 started" in text
     assert json.loads(post.judge.store.game("g1")["options"])["rounds"] == 5
     assert post.judge.table("g1").state["rounds"] == 5  # the game was set up with it
+
+
+def test_deadlines_as_durations(post: Post, clock: Clock) -> None:
+    seats = start_sealed(post)
+    post.new()
+    post.send(GM_ADDR, f"{seats.gm()}\nSET DEADLINE 72h\nSET orders_hours 3d\n"
+                       "SET window_min_minutes 1h\nSET abandon_after 3d\nSET DEADLINE 0h\n")
+    text = _gm_ack(post, post.new())
+    assert "deadline set to 2026-03-04T12:00:00+00:00" in text  # 1 March 12:00 + 72 h
+    assert "orders_hours is now 72.0" in text and "window_min_minutes is now 60.0" in text
+    assert "abandon_after takes a number of hours, not '3d'" in text
+    assert "'0h' is not a duration from now up to 365 days" in text
+    deadline = post.judge.store.deadline("g1")
+    assert deadline is not None and deadline["deadline"] == "2026-03-04T12:00:00+00:00"
+
+
+def test_a_daily_deadline_time_in_a_zone(post: Post, clock: Clock) -> None:
+    """Every deadline falls at 20:00 in Paris: the one running now moves to
+    the first 20:00 at or after it, and the next phase's too."""
+    seats = start_sealed(post)
+    post.new()
+    post.send(GM_ADDR, f"{seats.gm()}\nSET DEADLINE every day at 25:00 Europe/Paris\n"
+                       "SET DEADLINE every day at 20:00 Europe/Paris\nSTATUS\n")
+    mails = post.new()
+    text = _gm_ack(post, mails)
+    assert "'25:00 Europe/Paris' is not a time of day and a zone" in text
+    # 1 March 12:00 UTC + 48 h = 3 March 12:00 UTC (13:00 in Paris) -> 20:00 Paris
+    assert "deadlines fall every day at 20:00 Europe/Paris; this one is now " \
+           "2026-03-03T19:00:00+00:00" in text
+    assert "Deadlines fall every day at 20:00 Europe/Paris." in text
+    [told] = _to(mails, seats.addresses["North"])
+    assert "Tue 03 Mar 2026 19:00 UTC" in post.text(told)
+    for role in ("North", "East", "South"):  # every bid in: the next round opens now
+        card = hand(post, role)[0]
+        post.send(seats.addresses[role], f"{seats.signon(role)}\nBID {card}\n")
+    deadline = post.judge.store.deadline("g1")
+    assert deadline is not None
+    when = scheduler.parse_time(deadline["deadline"]).astimezone(scheduler.zone("Europe/Paris"))
+    assert (when.hour, when.minute) == (20, 0)
+    assert when - clock.now >= timedelta(hours=24)  # the phase's hours (action_hours), at least
+    post.send(GM_ADDR, f"{seats.gm()}\nSET DEADLINE every day off\n")
+    assert "deadlines no longer fall at a set time of day" in _gm_ack(post, post.new())
+
+
+def test_durations_and_daily_times_read_by_the_scheduler() -> None:
+    assert scheduler.parse_duration("72h") == 72
+    assert scheduler.parse_duration("3d") == 72
+    assert scheduler.parse_duration("1d12h") == 36
+    assert scheduler.parse_duration("90m") == 1.5
+    assert scheduler.parse_duration("12") == 12
+    for bad in ("", "h", "3 weeks", "d3"):
+        with pytest.raises(ValueError):
+            scheduler.parse_duration(bad)
+    assert scheduler.parse_daily("8:30") == "08:30 UTC"
+    # 29 March 2026: Paris moves from CET to CEST, 20:00 is 18:00 UTC from then on
+    before = datetime(2026, 3, 28, 20, 0, tzinfo=UTC)
+    assert scheduler.at_daily(before, "20:00 Europe/Paris") == datetime(2026, 3, 29, 18, 0,
+                                                                       tzinfo=UTC)
+    # 02:30 does not exist in Paris on 29 March: the next day's is taken
+    assert scheduler.at_daily(datetime(2026, 3, 28, 12, 0, tzinfo=UTC),
+                              "02:30 Europe/Paris") == datetime(2026, 3, 30, 0, 30, tzinfo=UTC)
