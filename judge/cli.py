@@ -228,10 +228,14 @@ def game() -> None:
 @click.option("--game", "kind", required=True, help="The game kind (id or alias).")
 @click.option("--option", "options", multiple=True, metavar="K=V", help="A game option.")
 @click.option("--gm", default="", help="The GM's address (default: the judge's own).")
+@click.option("--no-mail", is_flag=True,
+              help="Print the GM's token instead of mailing it to --gm.")
 @click.pass_context
 def game_create(ctx: click.Context, name: str, kind: str, options: tuple[str, ...],
-                gm: str) -> None:
-    """Create a game that players then JOIN by mail.
+                gm: str, no_mail: bool) -> None:
+    """Create a game that players then JOIN by mail. With --gm the GM's
+    token is mailed to that address (--no-mail prints it instead); without,
+    the judge's own address is the GM and the token is printed.
 
     \b
     Example:
@@ -249,7 +253,19 @@ def game_create(ctx: click.Context, name: str, kind: str, options: tuple[str, ..
             opts[k] = v
         with judge.store.atomic():
             token = judge.create_game(name, kind, opts, gm or judge.config.address)
-        click.echo(f"created {name}; GM token: {token}")
+            mail = bool(gm) and not no_mail
+            if mail:
+                judge.queue_mail(
+                    gm.lower(), f"[{name.lower()}] you are the GM",
+                    f"The judge's operator has created {name.lower()} with you as its GM.\n"
+                    f"Your GM token is: {token}\nKeep it private. Sign GM commands with "
+                    f"SIGNON {name.lower()} GM {token}\nSend HELP for the commands.\n",
+                    "notice", game=name.lower())
+        if mail:
+            judge.relay()
+            click.echo(f"created {name}; the GM's token was mailed to {gm.lower()}")
+        else:
+            click.echo(f"created {name}; GM token: {token}")
     except CommandError as exc:
         raise click.ClickException(exc.message + (f" ({exc.hint})" if exc.hint else "")) from exc
     finally:
@@ -260,9 +276,12 @@ def game_create(ctx: click.Context, name: str, kind: str, options: tuple[str, ..
 @click.argument("name")
 @click.argument("address")
 @click.option("--role", default=None, help="The role wanted (default: by lot at START).")
+@click.option("--no-mail", is_flag=True, help="Print the token instead of mailing it.")
 @click.pass_context
-def game_seat(ctx: click.Context, name: str, address: str, role: str | None) -> None:
-    """Give ADDRESS a seat in a forming game and print its token.
+def game_seat(ctx: click.Context, name: str, address: str, role: str | None,
+              no_mail: bool) -> None:
+    """Give ADDRESS a seat in a forming game; its token is mailed there
+    (--no-mail prints it instead).
 
     \b
     Example:
@@ -274,7 +293,20 @@ def game_seat(ctx: click.Context, name: str, address: str, role: str | None) -> 
     try:
         with judge.store.atomic():
             token = judge.join(name, address, role)
-        click.echo(f"{address} joined {name}; token: {token}")
+            if not no_mail:
+                how = role or "<role>"
+                judge.queue_mail(
+                    address.lower(), f"[{name.lower()}] you have a seat",
+                    f"The judge's operator has given you a seat in {name.lower()}"
+                    + (f" as {role}" if role else "") + f".\nYour secret token is: {token}\n"
+                    f"Keep it private. Sign your mails with SIGNON {name.lower()} {how} {token}"
+                    + ("" if role else ", with the role the start report gives you") + ".\n",
+                    "notice", game=name.lower())
+        if no_mail:
+            click.echo(f"{address} joined {name}; token: {token}")
+        else:
+            judge.relay()
+            click.echo(f"{address} joined {name}; the token was mailed there")
     except CommandError as exc:
         raise click.ClickException(exc.message) from exc
     finally:

@@ -10,9 +10,11 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from judge import publish as site
 from judge import scheduler
+from judge.cli import main
 from judge.commands import league as league_commands
 from tests.core.conftest import Clock, Post
 from tests.core.helpers import GM_ADDR, Seats, hand, start_sealed, token_in
@@ -270,3 +272,31 @@ def test_durations_and_daily_times_read_by_the_scheduler() -> None:
     # 02:30 does not exist in Paris on 29 March: the next day's is taken
     assert scheduler.at_daily(datetime(2026, 3, 28, 12, 0, tzinfo=UTC),
                               "02:30 Europe/Paris") == datetime(2026, 3, 30, 0, 30, tzinfo=UTC)
+
+
+def test_tokens_made_on_the_command_line_are_mailed_to_their_seats(post: Post) -> None:
+    def cli(*args: str) -> str:
+        result = CliRunner().invoke(main, ["--home", str(post.home), *args])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    out = cli("game", "create", "g1", "--game", "sealed_bids", "--gm", GM_ADDR)
+    assert out.strip() == f"created g1; the GM's token was mailed to {GM_ADDR}"
+    out = cli("game", "seat", "g1", "north@players.example", "--role", "North")
+    assert out.strip() == "north@players.example joined g1; the token was mailed there"
+    out = cli("game", "seat", "g1", "east@players.example", "--role", "East", "--no-mail")
+    token = out.split("token: ")[1].strip()
+    assert out.startswith("east@players.example joined g1; token: ")
+    mails = post.new()
+    assert [m["To"] for m in mails] == [GM_ADDR, "north@players.example"]
+    assert "SIGNON g1 North " in post.text(mails[1])
+    # the mailed tokens work by mail, the printed one too
+    gm = token_in(post, GM_ADDR)
+    north = token_in(post, "north@players.example")
+    post.send("north@players.example", f"SIGNON g1 North {north}\nSET TIMEZONE Asia/Tokyo\n")
+    assert "times are now shown in Asia/Tokyo" in post.text(
+        _to(post.new(), "north@players.example")[-1])
+    post.send("east@players.example", f"SIGNON g1 East {token}\nSET TIMEZONE UTC\n")
+    assert "times are now shown in UTC" in post.text(_to(post.new(), "east@players.example")[-1])
+    post.send(GM_ADDR, f"SIGNON g1 GM {gm}\nSTART\n")
+    assert post.judge.store.game("g1")["status"] == "active"

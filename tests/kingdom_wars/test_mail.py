@@ -465,10 +465,10 @@ def test_judge_game_create_with_six_seats(tmp_path: Path) -> None:
     home = tmp_path / "league"
     _run(home.parent, "init", "--home", str(home))
     out = _run(home, "game", "create", "x", "--game", "kingdom_wars", "--option", "seats=6",
-               "--gm", "gm@league.example")
+               "--gm", "gm@league.example", "--no-mail")
     assert "GM token:" in out
     for s in SEATS:
-        _run(home, "game", "seat", "x", ADDR[s], "--role", s)
+        _run(home, "game", "seat", "x", ADDR[s], "--role", s, "--no-mail")
     assert "started" in _run(home, "game", "start", "x")
     judge = Judge.open(home)
     try:
