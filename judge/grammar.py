@@ -127,6 +127,11 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("CREATE", "<game> <kind> [<options...>]", "anyone",
                 "Create a game and become its GM; options are name=value pairs.",
                 "CREATE league42 classic max_year=1910"),
+    CommandSpec("CREATE LEAGUE", "<league> [<scoring>]", "anyone",
+                "Create a league and become its GM (only an address the judge's operator "
+                "lists in judge.creators); scoring draw-size (the default), sum-of-squares "
+                "or wdl. Put a game in it with LEAGUE <league> before its START.",
+                "CREATE LEAGUE autumn draw-size"),
     CommandSpec("STANDINGS", "<league>", "anyone",
                 "A league's standings under its scoring system, its players' ratings "
                 "(openskill) and their reliability, from its finished games.",

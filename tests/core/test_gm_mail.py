@@ -300,3 +300,23 @@ def test_tokens_made_on_the_command_line_are_mailed_to_their_seats(post: Post) -
     assert "times are now shown in UTC" in post.text(_to(post.new(), "east@players.example")[-1])
     post.send(GM_ADDR, f"SIGNON g1 GM {gm}\nSTART\n")
     assert post.judge.store.game("g1")["status"] == "active"
+
+
+def test_a_listed_creator_creates_a_league_by_mail(post: Post) -> None:
+    post.send("anyone@players.example", "CREATE LEAGUE spring\n")
+    text = post.text(post.new()[-1])
+    assert "only the game masters the judge's operator lists may create a league" in text
+    assert post.judge.store.league("spring") is None
+    post.judge.config.creators = ["*", "lea@league.example"]
+    post.send("lea@league.example", "CREATE LEAGUE autumn sum-of-squares\n"
+                                    "CREATE LEAGUE winter golf\n")
+    text = post.text(post.new()[-1])
+    assert "created league autumn" in text and "LEAGUE autumn" in text
+    assert "no scoring system 'golf'" in text
+    row = post.judge.store.league("autumn")
+    assert row is not None and row["gm_address"] == "lea@league.example"
+    assert row["scoring"] == "sum-of-squares" and post.judge.store.league("winter") is None
+    post.send("lea@league.example", "CREATE g1 sealed_bids\n")
+    gm = token_in(post, "lea@league.example")
+    post.send("lea@league.example", f"SIGNON g1 GM {gm}\nLEAGUE autumn\n")
+    assert "g1 is a game of league autumn" in post.text(post.new()[-1])
