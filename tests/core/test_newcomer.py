@@ -5,10 +5,14 @@ every reply the limits hold back is logged."""
 from __future__ import annotations
 
 import logging
+import re
+import tomllib
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from judge import config as cfg
 from judge import daemon
 from judge.cli import main
 from judge.commands import league as league_commands
@@ -90,3 +94,42 @@ def test_a_league_gm_is_no_stranger(post: Post) -> None:
     replies = [m for m in post.new() if m["To"] == "lea@league.example"]
     assert len(replies) == 2
     assert "limits.creates_per_mail" in post.text(replies[1])
+
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def _cell_value(text: str) -> object:
+    text = text.strip().strip("`")
+    if text.endswith(" MB"):
+        return int(float(text[:-3]) * 1_000_000)
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def test_the_readme_gives_every_limit_with_its_true_default(tmp_path: Path) -> None:
+    """Each `[limits]` key `judge init` writes is in the README's table, with
+    the default the judge uses and the file it writes carries."""
+    written = tomllib.loads(cfg.DEFAULT_CONFIG)["limits"]
+    used = cfg.Config(home=tmp_path)
+    documented: dict[str, object] = {}
+    for row in README.read_text().splitlines():
+        if not row.startswith("| `limits."):
+            continue
+        cells = row.strip("|").split("|")
+        keys = re.findall(r"`limits\.(\w+)`", cells[0])
+        values = [_cell_value(v) for v in cells[-1].split(",")]
+        assert len(keys) == len(values), row
+        documented.update(zip(keys, values, strict=True))
+    assert set(documented) == set(written)
+    for key, value in documented.items():
+        assert written[key] == value == getattr(used, key), key
+
+
+def test_the_readme_names_every_game_setting_and_what_a_fresh_machine_needs() -> None:
+    text = " ".join(README.read_text().split())
+    for key in tomllib.loads(cfg.DEFAULT_CONFIG)["settings"]:
+        assert f"`{key}`" in text, key
+    assert "sudo apt-get install python3-venv" in text
