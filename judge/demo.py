@@ -207,25 +207,49 @@ def _orders(game: Game, state: State, role: str, lines: list[str], salt: str) ->
     unit, in Diplomacy), each one the game holds with the lines before it
     (its ``check_held``: no build or removal beyond the number). A one-word
     line that fills a slot without changing the board (Waive) comes only
-    after every other key has had its chance, so the builds are made first."""
+    after every other key has had its chance, so the builds are made first.
+
+    Sensible, not only legal: each unit first gets a move or a hold (no
+    support or convoy of nothing); then some units, by the seed, support
+    instead a move another of the seat's units was given (``X S <that
+    order>``), so no support is void for want of the move it names."""
     groups: dict[str, list[tuple[str, Action]]] = {}
     for line in lines:
         action = game.parse(state, role, line)
         groups.setdefault(action.key or line, []).append((line, action))
 
-    def rank(key: str) -> tuple[bool, str]:
-        filler = all(len(text.split()) == 1 for text, _ in groups[key])
-        return filler, hashlib.sha256((salt + key).encode()).hexdigest()
+    def digest(*parts: str) -> int:
+        return int(hashlib.sha256("|".join((salt, *parts)).encode()).hexdigest(), 16)
 
-    chosen: list[Action] = []
+    def rank(key: str) -> tuple[bool, int]:
+        filler = all(len(text.split()) == 1 for text, _ in groups[key])
+        return filler, digest(key)
+
+    def helper(text: str) -> bool:  # a support or a convoy: it names another order
+        return " S " in f" {text.upper()} " or " C " in f" {text.upper()} "
+
+    chosen: dict[str, Action] = {}
     for key in sorted(groups, key=rank):
-        options = groups[key]
-        start = int(hashlib.sha256((salt + key).encode()).hexdigest(), 16) % len(options)
+        options = [o for o in groups[key] if not helper(o[0])] or groups[key]
+        start = digest(key) % len(options)
         for _text, action in options[start:] + options[:start]:
             try:
-                game.check_held(state, role, action, chosen)
+                game.check_held(state, role, action, list(chosen.values()))
             except RuleError:
                 continue
-            chosen.append(action)
+            chosen[key] = action
             break
-    return [a.text for a in chosen]
+    supported: set[str] = set()  # keys whose order another unit now supports
+    for key in sorted(chosen, key=rank):
+        if key in supported or digest(key, "support") % 3:
+            continue
+        orders = {a.text.upper(): k for k, a in chosen.items()
+                  if k != key and not helper(a.text)}
+        backs = [a for text, a in groups[key]
+                 if " S " in text.upper() and text.upper().split(" S ", 1)[1] in orders]
+        if not backs:
+            continue
+        action = backs[digest(key, "which") % len(backs)]
+        chosen[key] = action
+        supported.add(orders[action.text.upper().split(" S ", 1)[1]])
+    return [chosen[k].text for k in sorted(chosen, key=rank)]

@@ -50,6 +50,8 @@ def test_classic_builds_as_a_player_writes_them() -> None:
         reply = text.split(block, 1)[1].split("\n>>> ", 1)[0]
         assert "Every line was accepted." in reply
     assert "W1902A" in text  # six phases were played, none held up by a refused line
+    # sensible as well as legal: a support names a move the power ordered
+    assert " S " in text and "[void]" not in text
 
 
 def test_the_default_account_is_short_and_follows_one_seat() -> None:
