@@ -22,14 +22,15 @@ GM_TIMEZONE = "gm_timezone"
 """The game setting that holds the GM's time zone (SET TIMEZONE signed on as GM)."""
 
 
-def gm_zone(ws: Workspace, g: Loaded) -> str:
+def gm_zone(g: Loaded) -> str:
+    """The GM's time zone for ``g`` (SET TIMEZONE signed on as GM; UTC)."""
     return str(g.settings({}).get(GM_TIMEZONE) or "UTC")
 
 
 def gm_status(ws: Workspace, g: Loaded) -> dict[str, Any]:
     """Everything the GM's STATUS shows, as data."""
     judge = ws.judge
-    tz = gm_zone(ws, g)
+    tz = gm_zone(g)
     table = g.table
     settings = g.settings(judge.config.settings)
     own = g.settings({})

@@ -21,7 +21,17 @@ from typing import Any
 
 from judge import adjudicator as adj
 from judge import config as cfg
-from judge import gmnotice, mailconfig, notify, pipeline, redact, registry, reports, scheduler
+from judge import (
+    gmnotice,
+    gmview,
+    mailconfig,
+    notify,
+    pipeline,
+    redact,
+    registry,
+    reports,
+    scheduler,
+)
 from judge.commands import gm as gm_commands
 from judge.commands import league as league_commands
 from judge.commands import setup
@@ -497,7 +507,8 @@ class Judge:
                 g.row["gm_address"], f"[{g.name}] late: {clock.phase}",
                 f"The deadline of {clock.phase} in {g.name} has passed and the judge has "
                 "nothing from: " + ", ".join(f"{s.role} ({s.address})" for s in late_seats)
-                + f". The phase is processed with the defaults at {scheduler.iso(until)} "
+                + ". The phase is processed with the defaults at "
+                + scheduler.local(scheduler.iso(until), gmview.gm_zone(g)) + " "
                 "(grace_hours), or sooner if they send orders.\n", "notice", game=g.name)
 
     # ================================================================== relay

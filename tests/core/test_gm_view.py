@@ -85,3 +85,15 @@ def test_misses_in_a_row_are_shown_to_the_gm(post: Post, clock: Clock) -> None:
     post.new()
     post.send(GM_ADDR, f"{seats.gm()}\nSTATUS\n")
     assert "missed 1 deadline(s) in a row" in _gm_ack(post)
+
+
+def test_the_late_notice_gives_the_gms_own_time(post: Post, clock: Clock) -> None:
+    seats = start_sealed(post)
+    post.send(GM_ADDR, f"{seats.gm()}\nSET TIMEZONE Asia/Tokyo\n")
+    post.new()
+    clock.advance(hours=49)  # past the deadline, within the grace
+    post.judge.cycle()
+    [late] = [m for m in post.new() if m["To"] == GM_ADDR and "late" in m["Subject"]]
+    text = post.text(late)
+    assert "has passed and the judge has nothing from" in text
+    assert "JST" in text and "+00:00" not in text
