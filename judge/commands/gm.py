@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from judge import adjudicator as adj
-from judge import gmview, grammar, scheduler
+from judge import gmview, grammar, notify, scheduler
 from judge.commands import league, setup
 from judge.commands.base import Ctx, handles
 from judge.session import CommandError, Loaded, Workspace
@@ -45,11 +45,19 @@ def tell(ctx: Ctx, game: str, address: str, what: str, text: str) -> None:
 
 def send_notices(ctx: Ctx) -> None:
     """One mail per player and game for everything the GM's commands in this
-    mail told them, in the order the commands came."""
+    mail told them, in the order the commands came; a player who gets a
+    report from this mail anyway (a rollback, a phase the GM processed) finds
+    it at the head of that report instead."""
     for (game, address), items in ctx.mail.notices.items():
         heads = list(dict.fromkeys(what for what, _ in items))
-        ctx.judge.queue_mail(address, f"[{game}] from the GM: " + "; ".join(heads),
-                             "\n".join(text.rstrip("\n") + "\n" for _, text in items),
+        text = "\n".join(text.rstrip("\n") + "\n" for _, text in items)
+        g = ctx.ws.find(game)
+        seat = next((x for x in g.active_seats() if x.address == address), None) if g else None
+        if g is not None and seat is not None and notify.report_due(
+                g, seat, notify.must_decide(g, seat)):
+            notify.fold_ack(g, seat, "From the GM: " + "; ".join(heads) + "\n\n" + text)
+            continue
+        ctx.judge.queue_mail(address, f"[{game}] from the GM: " + "; ".join(heads), text,
                              "notice", game=game)
     ctx.mail.notices.clear()
 
