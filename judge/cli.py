@@ -359,6 +359,42 @@ def game_start(ctx: click.Context, name: str) -> None:
         judge.close()
 
 
+@game.command("end")
+@click.argument("name")
+@click.option("--draw", "draw", default=None, metavar="ROLES",
+              help="A draw shared by these seats (comma separated; ALL: every seat in it).")
+@click.option("--win", "win", default=None, metavar="ROLE", help="This seat wins.")
+@click.option("--cancel", is_flag=True, help="No result: the game counts for nobody.")
+@click.pass_context
+def game_end(ctx: click.Context, name: str, draw: str | None, win: str | None,
+             cancel: bool) -> None:
+    """End a running game with the result its GM declares (as END DRAW, END
+    WIN and CANCEL GAME by mail); its league and pages record it and the
+    final reports go out with the next `serve`.
+
+    \b
+    Example:
+      judge game end spring26 --draw France,England,Russia
+      judge game end spring26 --cancel
+    """
+    from judge import grammar
+    from judge.session import CommandError
+
+    chosen = [x for x in ((draw, "draw"), (win, "win"), (cancel or None, "cancel"))
+              if x[0] is not None]
+    if len(chosen) != 1:
+        raise click.UsageError("give one of --draw ROLES, --win ROLE or --cancel")
+    value, result = chosen[0]
+    names = grammar.split_roles(value) if isinstance(value, str) else []
+    judge = _open(ctx)
+    try:
+        click.echo(judge.end_game(name, result, names))
+    except CommandError as exc:
+        raise _fail(exc) from exc
+    finally:
+        judge.close()
+
+
 @game.command("list")
 @click.pass_context
 def game_list(ctx: click.Context) -> None:

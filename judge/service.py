@@ -192,6 +192,12 @@ class Judge:
         """Create a forming game; returns the GM's token (shown once)."""
         return str(self._one(lambda ws: setup.create(ws, name, kind, options, gm_address)))
 
+    def end_game(self, name: str, result: str, names: list[str]) -> str:
+        """End a running game as its GM declares (``draw``, ``win``,
+        ``cancel``: see :func:`judge.commands.gm.end_game`); the final
+        reports are queued. Returns what was done, in words."""
+        return str(self._one(lambda ws: gm_commands.end_game(ws, ws.get(name), result, names)))
+
     def join(self, name: str, address: str, wanted: str | None) -> str:
         """Give ``address`` a seat in a forming game (as its GM would); returns its token."""
         return str(self._one(lambda ws: setup.join(ws, name, address, wanted, by_gm=True)))

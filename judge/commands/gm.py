@@ -513,50 +513,58 @@ def _running(g: Loaded) -> adj.Table:
     return g.table
 
 
-def _end(ctx: Ctx, g: Loaded, winners: list[str], draw: bool, cancelled: bool = False) -> None:
+def end_game(ws: Workspace, g: Loaded, result: str, names: list[str],
+             message_id: str = "") -> str:
+    """End running game ``g`` as its GM declares: ``draw`` shared by the
+    seats ``names`` (``["ALL"]``: every seat still in it), ``win`` by the one
+    seat named, or ``cancel`` (no result). Returns what was done, in words;
+    CommandError (nothing changed) for a result that cannot be."""
     table = _running(g)
-    ctx.ws.apply(g, adj.declare(g.game, table, winners, draw, cancelled), ctx.message_id)
-    ctx.mail.touched.add(g.name)
-
-
-@handles("END DRAW")
-def end_draw(ctx: Ctx, command: grammar.Command) -> None:
-    s, g = ctx.gm_game()
-    table = _running(g)
-    names = grammar.split_roles(command.args["roles"])
     roles = {r.lower(): r for r in g.game.roles(table.state)}
-    if [n.upper() for n in names] == ["ALL"]:
+    if result == "cancel":
+        ws.apply(g, adj.declare(g.game, table, [], draw=False, cancelled=True), message_id)
+        return f"{g.name} is cancelled: it ends with no result"
+    if [n.upper() for n in names] == ["ALL"] and result == "draw":
         gone = g.absent()
         chosen = [r for r in g.game.survivors(table.state) if r not in gone]
     else:
         unknown = [n for n in names if n.lower() not in roles]
-        if unknown:
-            raise CommandError(f"no seat called {', '.join(unknown)} in {s.game}",
-                               "seats: " + ", ".join(roles.values()))
+        if unknown or not names:
+            raise CommandError(f"no seat called {', '.join(unknown) or '(none named)'} in "
+                               f"{g.name}", "seats: " + ", ".join(roles.values()))
         chosen = list(dict.fromkeys(roles[n.lower()] for n in names))
-    if len(chosen) < 2:
+    if result == "draw" and len(chosen) < 2:
         raise CommandError("a draw is shared by two seats or more",
                            f"for one seat, END WIN {chosen[0]}" if chosen else
                            "e.g. END DRAW France, England")
-    _end(ctx, g, chosen, draw=True)
-    ctx.mail.ok(command.line, f"{s.game} ends in a draw shared by {', '.join(sorted(chosen))}")
+    if result == "win" and len(chosen) != 1:
+        raise CommandError("one seat wins", "for several, END DRAW " + ", ".join(chosen))
+    ws.apply(g, adj.declare(g.game, table, chosen, draw=result == "draw"), message_id)
+    if result == "draw":
+        return f"{g.name} ends in a draw shared by {', '.join(sorted(chosen))}"
+    return f"{g.name} ends: {chosen[0]} wins"
+
+
+@handles("END DRAW")
+def end_draw(ctx: Ctx, command: grammar.Command) -> None:
+    _s, g = ctx.gm_game()
+    done = end_game(ctx.ws, g, "draw", grammar.split_roles(command.args["roles"]),
+                    ctx.message_id)
+    ctx.mail.touched.add(g.name)
+    ctx.mail.ok(command.line, done)
 
 
 @handles("END WIN")
 def end_win(ctx: Ctx, command: grammar.Command) -> None:
-    s, g = ctx.gm_game()
-    table = _running(g)
-    roles = {r.lower(): r for r in g.game.roles(table.state)}
-    role = roles.get(command.args["role"].lower())
-    if role is None:
-        raise CommandError(f"no seat called {command.args['role']} in {s.game}",
-                           "seats: " + ", ".join(roles.values()))
-    _end(ctx, g, [role], draw=False)
-    ctx.mail.ok(command.line, f"{s.game} ends: {role} wins")
+    _s, g = ctx.gm_game()
+    done = end_game(ctx.ws, g, "win", [command.args["role"]], ctx.message_id)
+    ctx.mail.touched.add(g.name)
+    ctx.mail.ok(command.line, done)
 
 
 @handles("CANCEL GAME")
 def cancel_game(ctx: Ctx, command: grammar.Command) -> None:
-    s, g = ctx.gm_game()
-    _end(ctx, g, [], draw=False, cancelled=True)
-    ctx.mail.ok(command.line, f"{s.game} is cancelled: it ends with no result")
+    _s, g = ctx.gm_game()
+    done = end_game(ctx.ws, g, "cancel", [], ctx.message_id)
+    ctx.mail.touched.add(g.name)
+    ctx.mail.ok(command.line, done)

@@ -320,3 +320,27 @@ def test_a_listed_creator_creates_a_league_by_mail(post: Post) -> None:
     gm = token_in(post, "lea@league.example")
     post.send("lea@league.example", f"SIGNON g1 GM {gm}\nLEAGUE autumn\n")
     assert "g1 is a game of league autumn" in post.text(post.new()[-1])
+
+
+def test_the_operator_ends_a_game_from_the_command_line(post: Post) -> None:
+    post.clock.now = datetime.now(UTC)  # the command line runs on the real clock
+    seats = _league_game(post)
+
+    def cli(*args: str) -> tuple[int, str]:
+        result = CliRunner().invoke(main, ["--home", str(post.home), "game", "end", *args])
+        return result.exit_code, result.output
+
+    assert cli("g1")[0] == 2  # no result given
+    code, out = cli("g1", "--win", "North,East")
+    assert code == 1 and "one seat wins" in out
+    assert post.judge.store.game("g1")["status"] == "active"
+    code, out = cli("g1", "--draw", "ALL")
+    assert code == 0 and "g1 ends in a draw shared by East, North, South" in out
+    assert post.judge.store.game("g1")["status"] == "finished"
+    post.clock.now = datetime.now(UTC) + timedelta(minutes=1)
+    post.judge.cycle()
+    mails = post.new()
+    for address in seats.addresses.values():
+        assert any("a draw shared by East, North, South (declared by the GM)" in post.text(m)
+                   for m in _to(mails, address))
+    assert "a draw shared by East, North, South" in league_commands.show(post.judge, "autumn")
