@@ -16,6 +16,7 @@ from typing import Any
 
 from judge import adjudicator as adj
 from judge import notify, scheduler
+from judge.commands import setup
 from judge.session import Loaded, Workspace
 
 GM_TIMEZONE = "gm_timezone"
@@ -86,6 +87,8 @@ def gm_status(ws: Workspace, g: Loaded) -> dict[str, Any]:
                                              if k in judge.config.settings},
         "settings_changed": sorted(k for k in own if k in judge.config.settings),
         "daily_deadline": own.get(scheduler.DAILY),
+        "seats_taken": len([x for x in g.seats if x.status != "pending"]),
+        "seats_wanted": setup.seat_count(g) if g.status == "forming" else None,
         "clock": clock, "open": open_, "owed": sorted(owed),
         "seats": seats, "outcome": outcome, "position": position,
     }
@@ -122,6 +125,10 @@ def gm_status_text(data: dict[str, Any]) -> str:
         lines.append("Finished: " + ("a draw shared by " if o["draw"] else "won by ")
                      + (", ".join(o["winners"]) or "nobody")
                      + (f" ({o['reason']})" if o["reason"] else ""))
+    if data["seats_wanted"] is not None:
+        lines.append(f"Forming: {data['seats_taken']} of {data['seats_wanted']} seats taken"
+                     + (" (the table is full: START when ready)"
+                        if data["seats_taken"] >= data["seats_wanted"] else ""))
     lines.append("Seats:")
     for s in data["seats"]:
         who = s["role"] or (f"(asked for {s['wanted']})" if s["wanted"] else "(by lot)")

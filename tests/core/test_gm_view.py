@@ -97,3 +97,15 @@ def test_the_late_notice_gives_the_gms_own_time(post: Post, clock: Clock) -> Non
     text = post.text(late)
     assert "has passed and the judge has nothing from" in text
     assert "JST" in text and "+00:00" not in text
+
+
+def test_gm_status_of_a_forming_game(post: Post) -> None:
+    post.send(GM_ADDR, "CREATE g1 sealed_bids\n")
+    gm = token_in(post, GM_ADDR)
+    post.send("north@players.example", "JOIN g1 North\n")
+    post.new()
+    post.send(GM_ADDR, f"SIGNON g1 GM {gm}\nSTATUS\n")
+    text = _gm_ack(post)
+    assert "g1: Sealed Bids (sealed_bids), forming" in text
+    assert "Forming: 1 of 4 seats taken" in text
+    assert "  (asked for North): north@players.example, joined" in text
