@@ -25,6 +25,8 @@ TOLD = "gm_told_seat"
 def send_join_digests(judge: Judge) -> int:
     """Queue, per forming game with new seats or requests, one mail to its
     GM; returns how many were queued."""
+    if not _fresh(judge.store.forming_seats()):  # a read: most cycles end here, unlocked
+        return 0
     sent = 0
     with judge.store.atomic():
         rows = judge.store.forming_seats()
@@ -40,6 +42,18 @@ def send_join_digests(judge: Judge) -> int:
             judge.store.update_game(name, settings=json.dumps(settings, sort_keys=True))
             sent += 1
     return sent
+
+
+def _fresh(rows: list[dict[str, Any]]) -> bool:
+    """Whether some forming game has a seat its GM was not told of."""
+    told: dict[str, int] = {}
+    for r in rows:
+        game = str(r["game"])
+        if game not in told:
+            told[game] = int(json.loads(r["settings"] or "{}").get(TOLD, 0))
+        if int(r["id"]) > told[game]:
+            return True
+    return False
 
 
 def _queue(judge: Judge, name: str, seats: list[dict[str, Any]],
