@@ -64,6 +64,8 @@ def test_gm_status_by_mail_and_show_as_gm(post: Post, clock: Clock) -> None:
     assert deadline.endswith("CET")  # in the GM's zone (1 March 2026: winter time)
     owed = next(x for x in text.splitlines() if x.startswith("Still owed by: "))
     assert "Italy" not in owed and "France" not in owed and "England" in owed
+    open_line = next(x for x in text.splitlines() if x.startswith("Open: S1901M"))
+    assert "Italy" not in open_line  # ejected: the defaults act for it
     assert "  France: france@players.example, active, 1 order(s) on file" in text
     assert "  Italy: italy@players.example, ejected (civil disorder" in text
     assert "grace_hours 6*" in text and "orders_hours 48" in text
