@@ -75,7 +75,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("PRESS TO", "<roles...>", "player",
                 "Send a message to the named seats (comma separated) or ALL; PUBLIC: to all, "
                 "and shown on the game's public page; the text follows on the next lines, "
-                "closed by ENDPRESS.", "PRESS TO England, Germany"),
+                "closed by ENDPRESS. Signed on as GM: a message from the GM (the game's "
+                "press setting binds only the players).", "PRESS TO England, Germany"),
     CommandSpec("ENDPRESS", "", "player", "Closes a PRESS message.", "ENDPRESS"),
     CommandSpec("WAIT", "", "player",
                 "Do not process this phase early, before its deadline.", "WAIT"),
@@ -123,7 +124,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 "max_extend_hours). At most max_absence_days in a game; SET ABSENCE NONE "
                 "clears yours.", "SET ABSENCE 2026-12-24 2026-12-28"),
     CommandSpec("SET TIMEZONE", "<zone>", "player",
-                "Show times in this IANA time zone.", "SET TIMEZONE Europe/Paris"),
+                "Show times in this IANA time zone (signed on as GM: in the GM's STATUS "
+                "and notices).", "SET TIMEZONE Europe/Paris"),
     CommandSpec("CREATE", "<game> <kind> [<options...>]", "anyone",
                 "Create a game and become its GM; options are name=value pairs.",
                 "CREATE league42 classic max_year=1910"),

@@ -66,6 +66,11 @@ def _when(clock: scheduler.Clock, seat: Seat) -> str:
     return scheduler.local(scheduler.iso(clock.deadline), seat.tz)
 
 
+def _gm_when(g: Loaded, when: datetime) -> str:
+    """A time as the GM reads it: in the GM's zone (SET TIMEZONE as GM)."""
+    return scheduler.local(scheduler.iso(when), gmview.gm_zone(g))
+
+
 def status_text(ws: Workspace, g: Loaded) -> str:
     """What the GM sees (judge/gmview.py): the position, settings, league,
     the clock in the GM's zone, and every seat: orders on file, who still
@@ -120,7 +125,7 @@ def set_deadline(ctx: Ctx, command: grammar.Command) -> None:
     announce(ctx, g, "a new deadline",
              lambda seat: f"The GM of {g.name} has set the deadline of {clock.phase} to "
                           f"{_when(clock, seat)}.\n")
-    ctx.mail.ok(command.line, f"deadline set to {scheduler.iso(clock.deadline)}")
+    ctx.mail.ok(command.line, f"deadline set to {_gm_when(g, clock.deadline)}")
 
 
 def _set_daily(ctx: Ctx, g: Loaded, command: grammar.Command, rule: str) -> None:
@@ -146,7 +151,7 @@ def _set_daily(ctx: Ctx, g: Loaded, command: grammar.Command, rule: str) -> None
         if moved != g.clock.deadline:
             clock = scheduler.set_deadline(g.clock, moved, g.settings(ctx.judge.config.settings))
             ctx.ws.set_clock(g, clock)
-            done += f"; this one is now {scheduler.iso(moved)}"
+            done += f"; this one is now {_gm_when(g, moved)}"
         announce(ctx, g, "deadlines at a set time of day",
                  lambda seat: f"The GM of {g.name} has set every deadline at {daily}: the "
                               f"deadline of {g.clock.phase if g.clock else 'this phase'} is "
@@ -308,7 +313,7 @@ def extend(ctx: Ctx, command: grammar.Command) -> None:
     announce(ctx, g, "the deadline is extended",
              lambda seat: f"The GM of {g.name} has extended {clock.phase} by {hours:g} "
                           f"hours: the deadline is now {_when(clock, seat)}.\n")
-    ctx.mail.ok(command.line, f"deadline moved to {scheduler.iso(clock.deadline)}")
+    ctx.mail.ok(command.line, f"deadline moved to {_gm_when(g, clock.deadline)}")
 
 
 @handles("PAUSE")
@@ -336,7 +341,7 @@ def resume(ctx: Ctx, command: grammar.Command) -> None:
     announce(ctx, g, "the game resumes",
              lambda seat: f"The GM of {g.name} has resumed the game. The deadline of "
                           f"{clock.phase} is {_when(clock, seat)}.\n")
-    ctx.mail.ok(command.line, f"{s.game} resumes; deadline {scheduler.iso(clock.deadline)}")
+    ctx.mail.ok(command.line, f"{s.game} resumes; deadline {_gm_when(g, clock.deadline)}")
 
 
 @handles("PROCESS")
