@@ -133,7 +133,8 @@ def init(ctx: click.Context, home_opt: str | None, address: str | None, imap_url
 def check_mail(ctx: click.Context, timeout: float) -> None:
     """Log in to the configured IMAP and SMTP servers and say plainly what
     works and what is wrong (nothing is sent; missing Processed and Failed
-    folders are created). Exits 1 if anything failed.
+    folders are created). With a local Maildir inbox, name any file left in
+    the folder itself instead of its new/. Exits 1 if anything failed.
 
     \b
     Example:
