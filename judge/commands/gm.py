@@ -11,6 +11,7 @@ from judge import adjudicator as adj
 from judge import gmview, grammar, notify, scheduler
 from judge.commands import league, setup
 from judge.commands.base import Ctx, handles
+from judge.engine import RuleError
 from judge.session import CommandError, Loaded, Workspace
 from judge.store import Seat, hash_token, new_token
 
@@ -221,7 +222,7 @@ def set_option(ctx: Ctx, g: Loaded, key: str, value: str) -> None:
     taken = len([x for x in g.seats if x.status != "pending"])
     try:
         capacity = setup.seat_count(g)
-    except Exception as exc:  # the game refuses to set itself up with that value
+    except (ValueError, TypeError, KeyError, RuleError) as exc:  # the game refuses it
         g.row["options"] = before
         raise CommandError(f"{g.game.title} cannot be set up with {key}={value}: {exc}") from exc
     g.row["options"] = before
