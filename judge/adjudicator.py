@@ -239,7 +239,8 @@ class Step:
 
 
 #: Log entry kinds that move the game on (events come from them).
-MOVES = frozenset({"setup", "act", "resolve", "default", "draw", "concede", "conceded"})
+MOVES = frozenset({"setup", "act", "resolve", "default", "draw", "concede", "conceded",
+                   "declared"})
 
 
 def join(table: Table, steps: Sequence[Step]) -> Step:
@@ -634,6 +635,27 @@ def agree_draw(game: Game, table: Table, survivors: Sequence[Role]) -> Step:
     return Step(new, [Entry("draw", None, {"survivors": sorted(survivors)})], [ev])
 
 
+def declare(game: Game, table: Table, winners: Sequence[Role], draw: bool,
+            cancelled: bool = False) -> Step:
+    """The GM ends the game: a draw shared by ``winners``, a win by the one
+    in ``winners``, or (``cancelled``, no winners) no result at all."""
+    new = copy.deepcopy(table)
+    names = sorted(winners) if draw else list(winners)
+    if draw:
+        new.state = game.agreed_draw(copy.deepcopy(new.state), names)
+    reason = "cancelled by the GM" if cancelled else "declared by the GM"
+    new.outcome = Outcome(tuple(names), draw, reason).to_json()
+    if cancelled:
+        new.outcome["cancelled"] = True
+    _new_phase(new)
+    new.windows = {}
+    result = ("a draw shared by " if draw else "won by ") + ", ".join(names)
+    ev = public("The GM has " + ("cancelled the game: it ends with no result." if cancelled
+                                 else f"ended the game: {result}."))
+    return Step(new, [Entry("declared", None, {"winners": names, "draw": draw,
+                                               "cancelled": cancelled})], [ev])
+
+
 def concede_to(table: Table, role: Role, target: Role | None) -> Step:
     """``role`` concedes the game to ``target`` (None: withdraws it)."""
     new = table.bookkeeping_copy()
@@ -950,6 +972,9 @@ def apply_entry(game: Game, table: Table | None, row: Mapping[str, Any], seed: b
         return set_flag(table, role, payload["flag"], payload["on"])
     if kind == "draw":
         return agree_draw(game, table, payload["survivors"])
+    if kind == "declared":
+        return declare(game, table, payload["winners"], bool(payload["draw"]),
+                       bool(payload.get("cancelled")))
     if kind == "concede":
         step = concede(game, table, role)
         if step is None:

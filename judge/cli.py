@@ -136,7 +136,8 @@ def init(ctx: click.Context, home_opt: str | None, address: str | None, imap_url
 def check_mail(ctx: click.Context, timeout: float) -> None:
     """Log in to the configured IMAP and SMTP servers and say plainly what
     works and what is wrong (nothing is sent; missing Processed and Failed
-    folders are created). Exits 1 if anything failed.
+    folders are created). With a local Maildir inbox, name any file left in
+    the folder itself instead of its new/. Exits 1 if anything failed.
 
     \b
     Example:
@@ -151,6 +152,45 @@ def check_mail(ctx: click.Context, timeout: float) -> None:
     results = mailconfig.check_mail(config, timeout, say=lambda c: click.echo(str(c)))
     if not all(r.ok for r in results):
         ctx.exit(1)
+
+
+@main.command("mail")
+@click.argument("files", metavar="FILE|-", nargs=-1, required=True)
+@click.option("--from", "sender", default=None, metavar="ADDRESS",
+              help="The text is a mail's body, sent from ADDRESS (for a file that is "
+                   "not a whole mail).")
+@click.pass_context
+def mail_(ctx: click.Context, files: tuple[str, ...], sender: str | None) -> None:
+    """Put a mail in the judge's inbox (its Maildir new/ folder, written
+    whole then moved in): a saved .eml file, or - for standard input. The
+    next `judge serve` cycle reads it.
+
+    \b
+    Example:
+      judge mail orders.eml
+      printf 'JOIN spring26 France\\n' | judge mail --from marie@example.fr -
+    """
+    from judge import maildrop
+
+    try:
+        config = cfg.load(_home(ctx))
+    except cfg.ConfigError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if config.mail_in.get("transport") != "maildir":
+        raise click.ClickException(
+            f"the judge reads its mail from {config.mail_in.get('transport')}, not a local "
+            f"Maildir: send the mail to {config.address} instead")
+    folder = config.path(str(config.mail_in.get("path", "mail/in")))
+    for name in files:
+        raw = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+        try:
+            mail = maildrop.as_mail(raw, sender, config.address)
+        except maildrop.NotAMail as exc:
+            raise click.ClickException(f"{'standard input' if name == '-' else name}: "
+                                       f"{exc}") from exc
+        path = maildrop.deliver(folder, mail)
+        click.echo(f"{'standard input' if name == '-' else name} -> {path} "
+                   "(`judge serve --once` reads it)")
 
 
 @main.command()
@@ -192,10 +232,14 @@ def game() -> None:
 @click.option("--game", "kind", required=True, help="The game kind (id or alias).")
 @click.option("--option", "options", multiple=True, metavar="K=V", help="A game option.")
 @click.option("--gm", default="", help="The GM's address (default: the judge's own).")
+@click.option("--no-mail", is_flag=True,
+              help="Print the GM's token instead of mailing it to --gm.")
 @click.pass_context
 def game_create(ctx: click.Context, name: str, kind: str, options: tuple[str, ...],
-                gm: str) -> None:
-    """Create a game that players then JOIN by mail.
+                gm: str, no_mail: bool) -> None:
+    """Create a game that players then JOIN by mail. With --gm the GM's
+    token is mailed to that address (--no-mail prints it instead); without,
+    the judge's own address is the GM and the token is printed.
 
     \b
     Example:
@@ -213,7 +257,19 @@ def game_create(ctx: click.Context, name: str, kind: str, options: tuple[str, ..
             opts[k] = v
         with judge.store.atomic():
             token = judge.create_game(name, kind, opts, gm or judge.config.address)
-        click.echo(f"created {name}; GM token: {token}")
+            mail = bool(gm) and not no_mail
+            if mail:
+                judge.queue_mail(
+                    gm.lower(), f"[{name.lower()}] you are the GM",
+                    f"The judge's operator has created {name.lower()} with you as its GM.\n"
+                    f"Your GM token is: {token}\nKeep it private. Sign GM commands with "
+                    f"SIGNON {name.lower()} GM {token}\nSend HELP for the commands.\n",
+                    "notice", game=name.lower())
+        if mail:
+            judge.relay()
+            click.echo(f"created {name}; the GM's token was mailed to {gm.lower()}")
+        else:
+            click.echo(f"created {name}; GM token: {token}")
     except CommandError as exc:
         raise click.ClickException(exc.message + (f" ({exc.hint})" if exc.hint else "")) from exc
     finally:
@@ -224,9 +280,12 @@ def game_create(ctx: click.Context, name: str, kind: str, options: tuple[str, ..
 @click.argument("name")
 @click.argument("address")
 @click.option("--role", default=None, help="The role wanted (default: by lot at START).")
+@click.option("--no-mail", is_flag=True, help="Print the token instead of mailing it.")
 @click.pass_context
-def game_seat(ctx: click.Context, name: str, address: str, role: str | None) -> None:
-    """Give ADDRESS a seat in a forming game and print its token.
+def game_seat(ctx: click.Context, name: str, address: str, role: str | None,
+              no_mail: bool) -> None:
+    """Give ADDRESS a seat in a forming game; its token is mailed there
+    (--no-mail prints it instead).
 
     \b
     Example:
@@ -238,7 +297,20 @@ def game_seat(ctx: click.Context, name: str, address: str, role: str | None) -> 
     try:
         with judge.store.atomic():
             token = judge.join(name, address, role)
-        click.echo(f"{address} joined {name}; token: {token}")
+            if not no_mail:
+                how = role or "<role>"
+                judge.queue_mail(
+                    address.lower(), f"[{name.lower()}] you have a seat",
+                    f"The judge's operator has given you a seat in {name.lower()}"
+                    + (f" as {role}" if role else "") + f".\nYour secret token is: {token}\n"
+                    f"Keep it private. Sign your mails with SIGNON {name.lower()} {how} {token}"
+                    + ("" if role else ", with the role the start report gives you") + ".\n",
+                    "notice", game=name.lower())
+        if no_mail:
+            click.echo(f"{address} joined {name}; token: {token}")
+        else:
+            judge.relay()
+            click.echo(f"{address} joined {name}; the token was mailed there")
     except CommandError as exc:
         raise click.ClickException(exc.message) from exc
     finally:
@@ -291,10 +363,47 @@ def game_start(ctx: click.Context, name: str) -> None:
         judge.close()
 
 
+@game.command("end")
+@click.argument("name")
+@click.option("--draw", "draw", default=None, metavar="ROLES",
+              help="A draw shared by these seats (comma separated; ALL: every seat in it).")
+@click.option("--win", "win", default=None, metavar="ROLE", help="This seat wins.")
+@click.option("--cancel", is_flag=True, help="No result: the game counts for nobody.")
+@click.pass_context
+def game_end(ctx: click.Context, name: str, draw: str | None, win: str | None,
+             cancel: bool) -> None:
+    """End a running game with the result its GM declares (as END DRAW, END
+    WIN and CANCEL GAME by mail); its league and pages record it and the
+    final reports go out with the next `serve`.
+
+    \b
+    Example:
+      judge game end spring26 --draw France,England,Russia
+      judge game end spring26 --cancel
+    """
+    from judge import grammar
+    from judge.session import CommandError
+
+    chosen = [x for x in ((draw, "draw"), (win, "win"), (cancel or None, "cancel"))
+              if x[0] is not None]
+    if len(chosen) != 1:
+        raise click.UsageError("give one of --draw ROLES, --win ROLE or --cancel")
+    value, result = chosen[0]
+    names = grammar.split_roles(value) if isinstance(value, str) else []
+    judge = _open(ctx)
+    try:
+        click.echo(judge.end_game(name, result, names))
+    except CommandError as exc:
+        raise _fail(exc) from exc
+    finally:
+        judge.close()
+
+
 @game.command("list")
 @click.pass_context
 def game_list(ctx: click.Context) -> None:
-    """List the games.
+    """List the games: name, kind, status, phase (- before START), seats
+    taken, league.
 
     \b
     Example:
@@ -302,10 +411,20 @@ def game_list(ctx: click.Context) -> None:
     """
     judge = _open(ctx)
     try:
+        rows = [("GAME", "KIND", "STATUS", "PHASE", "SEATS", "LEAGUE")]
         for name in judge.store.game_names():
             row = judge.store.game(name)
             assert row is not None
-            click.echo(f"{name}\t{row['game']}\t{row['status']}\t{row['phase']}")
+            seats = [s for s in judge.store.seats(name) if s.status != "pending"]
+            rows.append((name, row["game"], row["status"],
+                         row["phase"] if row["table_json"] else "-", str(len(seats)),
+                         judge.store.league_of(name) or "-"))
+        if len(rows) == 1:
+            click.echo("no games yet: judge game create NAME --game KIND, or CREATE by mail")
+            return
+        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+        for r in rows:
+            click.echo("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
     finally:
         judge.close()
 
@@ -313,23 +432,29 @@ def game_list(ctx: click.Context) -> None:
 @game.command("show")
 @click.argument("name")
 @click.option("--as", "role", default=None,
-              help="Whose view (default: observers; GM: every seat and the clock).")
+              help="Whose view (default: observers; GM: every seat, the clock, settings).")
 @click.option("--json", "as_json", is_flag=True, help="Print the view as JSON.")
 @click.pass_context
 def game_show(ctx: click.Context, name: str, role: str | None, as_json: bool) -> None:
-    """Show a game as ROLE's report shows it.
+    """Show a game as ROLE's report shows it, with what ROLE has on file
+    for the decision open now and who still owes one.
 
     \b
     Example:
       judge game show league42 --as France
+      judge game show league42 --as GM --json
     """
+    from judge import gmview
     from judge.session import CommandError
 
     judge = _open(ctx)
     try:
         row, g = judge.game_of(name)
         if role is not None and role.upper() == "GM":
-            click.echo(judge.gm_status(name))
+            ws = judge.workspace()
+            data = gmview.gm_status(ws, ws.get(name))
+            click.echo(json.dumps(data, indent=2, sort_keys=True) if as_json
+                       else gmview.gm_status_text(data))
             return
         if not row["table_json"]:
             click.echo(f"{name} is forming: {len(judge.store.seats(name))} seat(s)")
@@ -346,6 +471,7 @@ def game_show(ctx: click.Context, name: str, role: str | None, as_json: bool) ->
         else:
             text, _ = judge.report_text(name, role)
             click.echo(text, nl=False)
+            click.echo(judge.on_file_text(name, role))
     except CommandError as exc:
         raise click.ClickException(exc.message) from exc
     finally:
@@ -701,22 +827,41 @@ def adjudicate() -> None:
     sys.exit(adjudicate_stream(sys.stdin, sys.stdout))
 
 
-@main.command()
-@click.option("--game", "kind", default="classic", help="Which game to play.")
-@click.option("--phases", default=6, help="How many phases to play.")
+class _DemoCommand(click.Command):
+    """``judge demo --help`` lists the games (read only when help is asked)."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from judge import registry
+
+        with formatter.section("Games"):
+            formatter.write_dl([(g.id, g.title) for g in registry.available()])
+        super().format_epilog(ctx, formatter)
+
+
+@main.command(cls=_DemoCommand)
+@click.option("--game", "kind", default="classic", show_default=True,
+              help="Which game to play (an id or alias; the games are listed below).")
+@click.option("--phases", default=6, show_default=True,
+              help="How many phases to play from the start (every decision counts: in "
+                   "classic S1901M, F1901M, the retreats and adjustments that follow...).")
 @click.option("--keep", is_flag=True, help="Keep the temporary folder and print its path.")
-def demo(kind: str, phases: int, keep: bool) -> None:
+@click.option("--all", "everything", is_flag=True,
+              help="Print every mail in full, and the judge's log lines (default: the "
+                   "first seat's mails in full, every other mail in one line).")
+def demo(kind: str, phases: int, keep: bool, everything: bool) -> None:
     """Play a short real game by mail through the Maildir transport in a
-    temporary folder, printing every mail the judge sent.
+    temporary folder: a GM creates it, the players JOIN, the GM starts it and
+    every seat mails legal orders each phase.
 
     \b
     Example:
       judge demo --game classic --phases 4
+      judge demo --game kingdom_wars --all
     """
     from judge import registry
     from judge.demo import run_demo
 
     try:
-        run_demo(kind, phases, keep, click.echo)
+        run_demo(kind, phases, keep, click.echo, everything=everything)
     except registry.UnknownGame as exc:
         raise click.ClickException(str(exc)) from exc

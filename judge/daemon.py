@@ -24,7 +24,7 @@ from pathlib import Path
 from types import TracebackType
 
 from judge import config as cfg
-from judge import mailconfig, publish
+from judge import mailconfig, maildrop, publish
 from judge.service import Judge
 
 __all__ = ["LOCK_NAME", "HomeLock", "HomeLocked", "serve"]
@@ -139,7 +139,11 @@ def serve(home: Path, *, once: bool, echo: Callable[[str], None]) -> None:
 
 def _loop(judge: Judge, once: bool, echo: Callable[[str], None]) -> None:
     wait = getattr(judge.inbound, "wait", None)  # IMAP IDLE, when there is one
+    strays = maildrop.StrayWatch(maildrop.inbox_folder(judge.config.mail_in, judge.config.home))
     while True:
+        stray = strays.check()
+        if stray is not None:
+            log.warning("%s", stray)
         try:
             for line in judge.cycle():  # a busy database waits inside: no exception
                 echo(line)

@@ -2,8 +2,14 @@
 
 A GM creates the game by mail, players JOIN by mail, the GM starts it, and
 every player mails orders each phase, chosen from the game's legal lines by a
-fixed demo seed. The judge runs on its embedded defaults (Maildir in and out)
-in a temporary folder; every mail it sends is printed.
+fixed demo seed and written as a player writes them: one ORDERS block with
+one order a unit, and no line the judge would refuse (a build or a removal
+beyond the number, a Waive once the builds are used). The judge runs on its
+embedded defaults (Maildir in and out) in a temporary folder.
+
+What it prints: by default one seat's mails in full (the first seat's) and
+every other mail in one line; with ``everything`` every mail in full, with
+the judge's log lines.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from pathlib import Path
 from judge import adjudicator as adj
 from judge import config as cfg
 from judge import registry
-from judge.engine import Game, State
+from judge.engine import Action, Game, RuleError, State
 from judge.service import Judge
 
 
@@ -45,9 +51,12 @@ def _pick(lines: list[str], salt: str) -> str:
 
 
 class _Demo:
-    def __init__(self, home: Path, echo: Callable[[str], None]) -> None:
+    def __init__(self, home: Path, echo: Callable[[str], None], everything: bool) -> None:
         self.home = home
         self.echo = echo
+        self.everything = everything
+        self.followed: str | None = None
+        """The address whose mails are printed in full (all, with everything)."""
         self.sent_seen = 0
         self.count = 0
         cfg.init_home(home)
@@ -58,16 +67,23 @@ class _Demo:
         self.inbox = home / "mail" / "in" / "new"
         self.outbox = home / "mail" / "out"
 
+    def full(self, address: str) -> bool:
+        return self.everything or address == self.followed
+
     def send(self, sender: str, subject: str, body: str) -> None:
         self.count += 1
         raw = _mail(sender, self.judge.config.address, subject, body, self.count)
         self.inbox.mkdir(parents=True, exist_ok=True)
         (self.inbox / f"demo-{self.count:04d}.eml").write_bytes(raw)
-        self.echo(f"\n>>> mail from {sender}: {subject}\n" + body)
+        if self.full(sender):
+            self.echo(f"\n>>> mail from {sender}: {subject}\n" + body.rstrip("\n"))
+        else:
+            self.echo(f">>> mail from {sender}: {subject} ({_lines(body)})")
 
     def cycle(self) -> list[EmailMessage]:
         for line in self.judge.cycle():
-            self.echo(f"[judge] {line}")
+            if self.everything:
+                self.echo(f"[judge] {line}")
         return self.new_mail()
 
     def new_mail(self) -> list[EmailMessage]:
@@ -87,10 +103,20 @@ class _Demo:
         body = msg.get_body(("plain",))
         text = body.get_content() if body is not None else ""
         names = [p.get_filename() for p in msg.walk() if p.get_filename()]  # the map is inline
+        attached = f"[attached: {', '.join(n or '?' for n in names)}]" if names else ""
+        if not self.full(str(msg["To"])):
+            self.echo(f"<<< judge to {msg['To']}: {msg['Subject']} ({_lines(text)}"
+                      + (f", {len(names)} attached" if names else "") + ")")
+            return
         self.echo(f"\n<<< judge to {msg['To']}: {msg['Subject']}")
         self.echo(text.rstrip("\n"))
-        if names:
-            self.echo(f"[attached: {', '.join(n or '?' for n in names)}]")
+        if attached:
+            self.echo(attached)
+
+
+def _lines(text: str) -> str:
+    n = len(text.rstrip("\n").splitlines())
+    return f"{n} line" if n == 1 else f"{n} lines"
 
 
 def _token(mails: list[EmailMessage], to: str) -> str:
@@ -104,12 +130,20 @@ def _token(mails: list[EmailMessage], to: str) -> str:
     raise RuntimeError(f"the judge sent no token to {to}")
 
 
-def run_demo(kind: str, phases: int, keep: bool, echo: Callable[[str], None]) -> None:
+def run_demo(kind: str, phases: int, keep: bool, echo: Callable[[str], None],
+             everything: bool = False) -> None:
     game = registry.get(kind)
     home = Path(tempfile.mkdtemp(prefix="judge-demo-"))
-    demo = _Demo(home, echo)
+    demo = _Demo(home, echo, everything)
     try:
         gm = "gm@players.example"
+        roles0 = game.roles(adj.start(game, {**{o.name: o.default for o in game.options},
+                                             **game.playthrough_options},
+                                      bytes(32)).table.state)
+        demo.followed = f"{roles0[0].lower().replace(' ', '-')}@players.example"
+        if not everything:
+            echo(f"A {game.title} game by mail: {roles0[0]}'s mails in full, every other "
+                 "mail in one line (judge demo --all prints them all).\n")
         options = " ".join(f"{k}={v}" for k, v in
                            game.playthrough_options.items())
         demo.send(gm, "new game", f"CREATE demo {game.id} {options}".strip() + "\n")
@@ -119,10 +153,10 @@ def run_demo(kind: str, phases: int, keep: bool, echo: Callable[[str], None]) ->
         probe = adj.start(game, played, bytes(32))
         roles = game.roles(probe.table.state)
         addresses = {r: f"{r.lower().replace(' ', '-')}@players.example" for r in roles}
-        tokens: dict[str, str] = {}
         for role, address in addresses.items():
             demo.send(address, "join", f"JOIN demo {role}\n")
-            tokens[role] = _token(demo.cycle(), address)
+        joined = demo.cycle()  # one cycle reads every JOIN: the GM gets one notice
+        tokens = {role: _token(joined, address) for role, address in addresses.items()}
         demo.send(gm, "start", f"SIGNON demo GM {gm_token}\nSTART\n")
         demo.cycle()
         for turn in range(phases):
@@ -158,6 +192,8 @@ def run_demo(kind: str, phases: int, keep: bool, echo: Callable[[str], None]) ->
         j = demo.judge
         echo("\n=== the demo game after the last phase ===")
         echo(j.replay_check("demo"))
+        if not everything:
+            echo(f"({demo.count} mails to the judge, {demo.sent_seen} from it)")
     finally:
         demo.judge.close()
         if keep:
@@ -167,9 +203,53 @@ def run_demo(kind: str, phases: int, keep: bool, echo: Callable[[str], None]) ->
 
 
 def _orders(game: Game, state: State, role: str, lines: list[str], salt: str) -> list[str]:
-    """One legal line per order key (per unit, in Diplomacy): a full order set."""
-    groups: dict[str, list[str]] = {}
+    """A full order set as a player writes it: one line per order key (per
+    unit, in Diplomacy), each one the game holds with the lines before it
+    (its ``check_held``: no build or removal beyond the number). A one-word
+    line that fills a slot without changing the board (Waive) comes only
+    after every other key has had its chance, so the builds are made first.
+
+    Sensible, not only legal: each unit first gets a move or a hold (no
+    support or convoy of nothing); then some units, by the seed, support
+    instead a move another of the seat's units was given (``X S <that
+    order>``), so no support is void for want of the move it names."""
+    groups: dict[str, list[tuple[str, Action]]] = {}
     for line in lines:
-        key = game.parse(state, role, line).key or ""
-        groups.setdefault(key, []).append(line)
-    return [_pick(options, salt + key) for key, options in sorted(groups.items())]
+        action = game.parse(state, role, line)
+        groups.setdefault(action.key or line, []).append((line, action))
+
+    def digest(*parts: str) -> int:
+        return int(hashlib.sha256("|".join((salt, *parts)).encode()).hexdigest(), 16)
+
+    def rank(key: str) -> tuple[bool, int]:
+        filler = all(len(text.split()) == 1 for text, _ in groups[key])
+        return filler, digest(key)
+
+    def helper(text: str) -> bool:  # a support or a convoy: it names another order
+        return " S " in f" {text.upper()} " or " C " in f" {text.upper()} "
+
+    chosen: dict[str, Action] = {}
+    for key in sorted(groups, key=rank):
+        options = [o for o in groups[key] if not helper(o[0])] or groups[key]
+        start = digest(key) % len(options)
+        for _text, action in options[start:] + options[:start]:
+            try:
+                game.check_held(state, role, action, list(chosen.values()))
+            except RuleError:
+                continue
+            chosen[key] = action
+            break
+    supported: set[str] = set()  # keys whose order another unit now supports
+    for key in sorted(chosen, key=rank):
+        if key in supported or digest(key, "support") % 3:
+            continue
+        orders = {a.text.upper(): k for k, a in chosen.items()
+                  if k != key and not helper(a.text)}
+        backs = [a for text, a in groups[key]
+                 if " S " in text.upper() and text.upper().split(" S ", 1)[1] in orders]
+        if not backs:
+            continue
+        action = backs[digest(key, "which") % len(backs)]
+        chosen[key] = action
+        supported.add(orders[action.text.upper().split(" S ", 1)[1]])
+    return [chosen[k].text for k in sorted(chosen, key=rank)]

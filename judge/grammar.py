@@ -78,7 +78,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("PRESS TO", "<roles...>", "player",
                 "Send a message to the named seats (comma separated) or ALL; PUBLIC: to all, "
                 "and shown on the game's public page; the text follows on the next lines, "
-                "closed by ENDPRESS.", "PRESS TO England, Germany"),
+                "closed by ENDPRESS. Signed on as GM: a message from the GM (the game's "
+                "press setting binds only the players).", "PRESS TO England, Germany"),
     CommandSpec("ENDPRESS", "", "player", "Closes a PRESS message.", "ENDPRESS"),
     CommandSpec("WAIT", "", "player",
                 "Do not process this phase early, before its deadline.", "WAIT"),
@@ -126,10 +127,16 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 "max_extend_hours). At most max_absence_days in a game; SET ABSENCE NONE "
                 "clears yours.", "SET ABSENCE 2026-12-24 2026-12-28"),
     CommandSpec("SET TIMEZONE", "<zone>", "player",
-                "Show times in this IANA time zone.", "SET TIMEZONE Europe/Paris"),
+                "Show times in this IANA time zone (signed on as GM: in the GM's STATUS "
+                "and notices).", "SET TIMEZONE Europe/Paris"),
     CommandSpec("CREATE", "<game> <kind> [<options...>]", "anyone",
                 "Create a game and become its GM; options are name=value pairs.",
                 "CREATE league42 classic max_year=1910"),
+    CommandSpec("CREATE LEAGUE", "<league> [<scoring>]", "anyone",
+                "Create a league and become its GM (only an address the judge's operator "
+                "lists in judge.creators); scoring draw-size (the default), sum-of-squares "
+                "or wdl. Put a game in it with LEAGUE <league> before its START.",
+                "CREATE LEAGUE autumn draw-size"),
     CommandSpec("STANDINGS", "<league>", "anyone",
                 "A league's standings under its scoring system, its players' ratings "
                 "(openskill) and their reliability, from its finished games.",
@@ -156,8 +163,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 "Change a game setting (orders_hours, action_hours, window_hours, "
                 "window_min_minutes, grace_hours, reminder_hours, max_extend_hours, press "
                 "white|grey|named|none, joins open|approval, abandon_after, gm_copies no|yes, "
-                "draw_votes secret|public, orders_in gm|all, max_absence_days).",
-                "SET grace_hours 12"),
+                "draw_votes secret|public, orders_in gm|all, max_absence_days, picture "
+                "png|svg|none); before START also an option of the game, as CREATE takes "
+                "them (SET max_year 1910).", "SET grace_hours 12"),
     CommandSpec("EXTEND", "<hours>", "gm",
                 "Move this phase's deadline later (capped by max_extend_hours).", "EXTEND 24"),
     CommandSpec("PAUSE", "", "gm", "Stop the clock.", "PAUSE"),
@@ -169,6 +177,16 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 "REPLACE Italy anna@example.org"),
     CommandSpec("EJECT", "<role>", "gm",
                 "Remove a player; the seat falls into civil disorder.", "EJECT Italy"),
+    CommandSpec("END DRAW", "<roles...>", "gm",
+                "End the game now in a draw shared by the named seats (comma separated; "
+                "ALL: every seat still in the game). Its league counts the result.",
+                "END DRAW France, England, Russia"),
+    CommandSpec("END WIN", "<role>", "gm",
+                "End the game now: the named seat wins. Its league counts the result.",
+                "END WIN France"),
+    CommandSpec("CANCEL GAME", "", "gm",
+                "End the game now with no result: it counts for nobody in its league.",
+                "CANCEL GAME"),
     CommandSpec("ROLLBACK", "", "gm",
                 "Undo the last processed phase, restoring the position and orders before it.",
                 "ROLLBACK"),

@@ -117,6 +117,8 @@ class GameResult:
     draw: bool
     scores: Mapping[Role, int] = field(default_factory=dict)
     owed: tuple[Owed, ...] = ()
+    cancelled: bool = False
+    """Its GM cancelled it: no result (scored as abandoned)."""
 
     @property
     def players(self) -> dict[Role, str]:
@@ -367,6 +369,8 @@ def fmt_points(value: Fraction, scoring: str) -> str:
 
 
 def describe(result: GameResult) -> str:
+    if result.cancelled:
+        return "cancelled by its GM"
     if result.abandoned:
         return "abandoned"
     names = ", ".join(result.winners)

@@ -546,6 +546,17 @@ def _check_smtp(config: Config, timeout: float) -> list[Check]:
     return asyncio.run(run())
 
 
+def _check_maildir(config: Config) -> list[Check]:
+    """A local inbox: mail lying in the folder itself, where nothing reads it."""
+    from judge import maildrop
+
+    folder = maildrop.inbox_folder(config.mail_in, config.home)
+    strays = maildrop.stray_files(folder) if folder is not None else []
+    if folder is None or not strays:
+        return []
+    return [Check(False, "in", maildrop.stray_notice(folder, strays))]
+
+
 def check_mail(config: Config, timeout: float = 15.0,
                say: Callable[[Check], None] | None = None) -> list[Check]:
     """Log in to the configured IMAP and SMTP servers (nothing is sent or
@@ -564,6 +575,7 @@ def check_mail(config: Config, timeout: float = 15.0,
         add(_check_imap(config, timeout))
     else:
         add([Check(True, "in", f"{config.mail_in.get('transport')} (local, no server)")])
+        add(_check_maildir(config))
     if config.mail_out.get("transport") == "smtp":
         add(_check_smtp(config, timeout))
     else:

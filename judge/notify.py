@@ -80,12 +80,8 @@ def after(ws: Workspace, g: Loaded, last_n: int) -> None:
     due: list[tuple[Seat, Decision | None, str]] = []
     for seat in g.active_seats():
         decision = must_decide(g, seat)
-        why = ""
-        if seat.turn_seen != turn:
-            why = "final" if finished else ("start" if not seat.turn_seen else "digest")
-        elif decision is not None and decision.id != seat.asked:
-            why = "request"
-        elif seat.mail_mode == "each" and newest > seat.seen_n:
+        why = report_due(g, seat, decision, turn)
+        if not why and seat.mail_mode == "each" and newest > seat.seen_n:
             why = "each"
         if why:
             due.append((seat, decision, why))
@@ -106,6 +102,23 @@ def after(ws: Workspace, g: Loaded, last_n: int) -> None:
         send_report(ws, g, seat, events, decision, why)
         g.set_seat(seat, seen_n=newest, turn_seen=turn,
                    asked=decision.id if decision is not None else seat.asked)
+
+
+def report_due(g: Loaded, seat: Seat, decision: Decision | None, turn: str | None = None) -> str:
+    """Why ``seat`` gets a report when ``g`` is next written ("" if it does
+    not, SET MAIL each aside): the game's turn is new to it (``start``,
+    ``digest``, ``final``) or it must decide something it was not asked."""
+    table = g.table
+    if table is None:
+        return ""
+    finished = table.outcome is not None
+    if turn is None:
+        turn = FINISHED if finished else g.game.turn(table.state)
+    if seat.turn_seen != turn:
+        return "final" if finished else ("start" if not seat.turn_seen else "digest")
+    if decision is not None and decision.id != seat.asked:
+        return "request"
+    return ""
 
 
 def missed_deadline(ws: Workspace, g: Loaded, phase: str, owed: set[str]) -> None:
@@ -239,7 +252,7 @@ def report_text(ws: Workspace, g: Loaded, role: str | None, events: Sequence[Eve
     outcome = ""
     if table.outcome is not None:
         o = table.outcome
-        outcome = (
+        outcome = "cancelled by the GM, with no result" if o.get("cancelled") else (
             ("a draw shared by " if o.get("draw") else "won by ")
             + (", ".join(o.get("winners") or []) or "nobody")
             + (f" ({o['reason']})" if o.get("reason") else "")

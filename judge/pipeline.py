@@ -17,6 +17,7 @@ at most once an hour per address and carrying no game information.
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from judge import adjudicator as adj
 from judge import bounds, grammar, notify, redact, reports, scheduler
-from judge.commands import HANDLERS, Ctx, ErrorRow, MailSession, player
+from judge.commands import HANDLERS, Ctx, ErrorRow, MailSession, gm, player
 from judge.commands.base import GM
 from judge.engine import DecisionKind, RuleError
 from judge.mailin import IncomingMail
@@ -32,6 +33,8 @@ from judge.session import CommandError, Workspace
 
 if TYPE_CHECKING:
     from judge.service import Judge
+
+log = logging.getLogger("judge")
 
 #: MIME types of signature parts: a signed mail is not a mail with attachments.
 SIGNATURE_TYPES = (
@@ -218,6 +221,7 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"",
         )
     if parsed.ended_at is not None:
         session.sections.append(f"(END at line {parsed.ended_at}: the rest was not read)")
+    gm.send_notices(ctx)  # what the GM's commands told each player: one mail each
     _acknowledge(ctx)
     ws.flush()
     games = ",".join(sorted(session.touched))
@@ -474,5 +478,8 @@ def authenticate(judge: Judge, ws: Workspace, mail: IncomingMail,
                     "notice",
                     game=name if g else "",
                 )
+            else:
+                log.warning("not telling %s of a refused sign-on to %s %s: told in the last "
+                            "hour", address, name, role)
         return f"SIGNON {name} {role}: {reason}"
     return None

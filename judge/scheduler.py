@@ -20,6 +20,7 @@ WAIT (see :func:`judge.adjudicator.ready`).
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
@@ -134,7 +135,63 @@ def plan(now: datetime, phase: str, settings: Mapping[str, Any], kind: str) -> C
                      grace_until=None, opened=now, min_close=now + timedelta(minutes=least))
     hours = float(settings["orders_hours" if kind == "orders" else "action_hours"])
     deadline = now + timedelta(hours=hours)
+    if settings.get(DAILY):
+        deadline = at_daily(deadline, str(settings[DAILY]))
     return replace(_with_deadline(phase, deadline, settings), opened=now)
+
+
+DAILY = "deadline_at"
+"""The game setting of a daily deadline time: ``"20:00 Europe/Paris"`` (every
+deadline of orders and actions then falls at that time of day in that zone,
+the first one after the phase's hours), or absent."""
+
+_DURATION = re.compile(r"(?:(\d+(?:\.\d+)?)d)?(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?",
+                       re.IGNORECASE)
+
+
+def parse_duration(text: str) -> float:
+    """``72h``, ``3d``, ``1d12h``, ``90m`` or a plain number of hours, in
+    hours; ValueError for anything else."""
+    raw = text.strip().replace(" ", "")
+    try:
+        return float(raw)
+    except ValueError:
+        pass
+    m = _DURATION.fullmatch(raw)
+    if not raw or m is None or not any(m.groups()):
+        raise ValueError(f"{text!r} is not a duration (write 72h, 3d, 1d12h or 90m)")
+    days, hours, minutes = (float(x) if x else 0.0 for x in m.groups())
+    return days * 24 + hours + minutes / 60
+
+
+def parse_daily(text: str) -> str:
+    """``20:00 Europe/Paris`` (the zone is UTC when left out) as the setting
+    keeps it; ValueError with advice for anything else."""
+    words = text.split()
+    if not words or len(words) > 2 or not re.fullmatch(r"([01]?\d|2[0-3]):[0-5]\d", words[0]):
+        raise ValueError(f"{text!r} is not a time of day and a zone "
+                         "(e.g. every day at 20:00 Europe/Paris)")
+    tz = words[1] if len(words) == 2 else "UTC"
+    zone(tz)
+    hh, mm = words[0].split(":")
+    return f"{int(hh):02d}:{mm} {tz}"
+
+
+def at_daily(when: datetime, daily: str) -> datetime:
+    """The first moment at or after ``when`` whose time of day is ``daily``'s
+    in its zone (a time a clock change skips moves on to the next day)."""
+    clock_time, tz = daily.split()
+    hh, mm = (int(x) for x in clock_time.split(":"))
+    where = zone(tz)
+    local_when = when.astimezone(where)
+    for days in range(0, 3):
+        day = (local_when + timedelta(days=days)).date()
+        candidate = datetime(day.year, day.month, day.day, hh, mm, tzinfo=where)
+        if candidate.astimezone(UTC).astimezone(where).hour != hh:
+            continue  # the hour does not exist that day (a clock change)
+        if candidate >= local_when:
+            return candidate.astimezone(UTC)
+    raise AssertionError(daily)  # pragma: no cover - one of three days has it
 
 
 def _with_deadline(phase: str, deadline: datetime, settings: Mapping[str, Any]) -> Clock:

@@ -29,6 +29,8 @@ from judge import (
     aside,
     backup,
     budget,
+    gmnotice,
+    gmview,
     mailconfig,
     notify,
     pipeline,
@@ -215,6 +217,12 @@ class Judge:
         """Create a forming game; returns the GM's token (shown once)."""
         return str(self._one(lambda ws: setup.create(ws, name, kind, options, gm_address)))
 
+    def end_game(self, name: str, result: str, names: list[str]) -> str:
+        """End a running game as its GM declares (``draw``, ``win``,
+        ``cancel``: see :func:`judge.commands.gm.end_game`); the final
+        reports are queued. Returns what was done, in words."""
+        return str(self._one(lambda ws: gm_commands.end_game(ws, ws.get(name), result, names)))
+
     def join(self, name: str, address: str, wanted: str | None) -> str:
         """Give ``address`` a seat in a forming game (as its GM would); returns its token."""
         return str(self._one(lambda ws: setup.join(ws, name, address, wanted, by_gm=True)))
@@ -242,6 +250,24 @@ class Judge:
         """What the GM's STATUS shows."""
         ws = self.workspace()
         return gm_commands.status_text(ws, ws.get(name))
+
+    def on_file_text(self, name: str, role: str | None) -> str:
+        """For ``judge game show``: what ``role`` holds for the decision open
+        now, and who still owes one (the operator's view: players see the
+        latter only with ``orders_in all``)."""
+        ws = self.workspace()
+        g = ws.get(name)
+        table = g.need_table()
+        lines = []
+        if table.outcome is None:
+            phase = adj.phase_key(g.game, table)
+            if role is not None and role in adj.ordering_roles(g.game, table):
+                held = table.held(role)
+                lines.append(f"On file for {role}, {phase}: "
+                             + ("; ".join(a.text for a in held) if held else "nothing"))
+            owed = sorted(adj.waiting_on(g.game, table, g.absent()))
+            lines.append(f"Still owed for {phase} by: " + (", ".join(owed) or "nobody"))
+        return "\n".join(lines) + ("\n" if lines else "")
 
     def report_text(self, name: str, role: str | None) -> tuple[str, bytes]:
         """``role``'s report of the game now (None: observers) and its JSON attachment."""
@@ -385,6 +411,8 @@ class Judge:
                         "(limits.strangers_per_hour)", address, self.config.strangers_per_hour)
             return False
         if not self.store.allow(address, "stranger", scheduler.iso(now), since):
+            log.warning("not answering %s: an address no game knows is answered once an "
+                        "hour, and it was answered in the last hour", address)
             return False
         self.store.use("stranger", address, scheduler.iso(now))
         return True
@@ -522,7 +550,8 @@ class Judge:
                 g.row["gm_address"], f"[{g.name}] late: {clock.phase}",
                 f"The deadline of {clock.phase} in {g.name} has passed and the judge has "
                 "nothing from: " + ", ".join(f"{s.role} ({s.address})" for s in late_seats)
-                + f". The phase is processed with the defaults at {scheduler.iso(until)} "
+                + ". The phase is processed with the defaults at "
+                + scheduler.local(scheduler.iso(until), gmview.gm_zone(g)) + " "
                 "(grace_hours), or sooner if they send orders.\n", "notice", game=g.name)
 
     # ================================================================== relay
@@ -548,6 +577,7 @@ class Judge:
         self.cycling = True
         try:
             for part, step in (("the mail", lambda: self._read_mail(lines)),
+                               ("the GM's notices", lambda: gmnotice.send_join_digests(self)),
                                ("the deadlines", lambda: lines.extend(self.run_due())),
                                ("the outbox", self.relay)):  # fmt: skip
                 try:

@@ -610,6 +610,14 @@ class Store:
     def game_names(self) -> list[str]:
         return [r["name"] for r in self._query("select name from games order by created, name")]
 
+    def forming_seats(self) -> list[dict[str, Any]]:
+        """Every seat (and request for one) of every forming game, with its
+        game's GM and settings, by game and seat id."""
+        return list(self._query(
+            "select s.id, s.game, s.address, s.wanted, s.status, g.gm_address, g.settings, "
+            "g.game as kind from seats s join games g on g.name = s.game "
+            "where g.status = 'forming' order by s.game, s.id"))
+
     def insert_game(self, row: dict[str, Any]) -> None:
         self.db.table("games").insert(row)
 
@@ -757,8 +765,9 @@ class Store:
         rows = list(
             self._query(
                 "select 1 from seats where address = ? union "
-                "select 1 from games where gm_address = ? limit 1",
-                [address.lower(), address.lower()],
+                "select 1 from games where gm_address = ? union "
+                "select 1 from leagues where gm_address = ? limit 1",
+                [address.lower()] * 3,
             )
         )
         return bool(rows)

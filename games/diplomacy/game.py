@@ -380,22 +380,40 @@ class DiplomacyGame(GameBase):
         build over the number is refused on its line, so that it is not
         "accepted" and then void at the deadline (DATC 4.D.4, 6.I.1: "only
         the first legal ones are executed", which still governs orders given
-        in one offline order set)."""
+        in one offline order set). Likewise a removal over the number the
+        power must remove (DATC 6.J.1)."""
         pos = self.position(state)
-        if not pos.phase.endswith(ADJUSTMENTS) or action.data.get("kind") not in (BUILD, WAIVE):
+        kind = action.data.get("kind")
+        if not pos.phase.endswith(ADJUSTMENTS) or kind not in (BUILD, WAIVE, REMOVE):
             return
         allowed = pos.adjustments()[self._power(role)]
         latest: dict[str | None, Action] = {}
         for i, a in enumerate([*held, action]):
             latest[a.key if a.key is not None else f"#{i}"] = a
+        if kind == REMOVE:
+            # DATC 6.J.1 (and 4.D.6): removals beyond the number a power must
+            # make are not carried out; by mail the one over is refused here.
+            removals = [a for a in latest.values() if a.data.get("kind") == REMOVE]
+            if allowed >= 0 or len(removals) <= -allowed:
+                return
+            others = [a.text for a in removals if a is not action]
+            raise IllegalLine(
+                f"you must remove {-allowed}",
+                hint="already ordered: " + ", ".join(others) + "; leave this line out, or "
+                "send one ORDERS block with only the removals you want (it replaces the "
+                "orders held)",
+            )
         builds = [a for a in latest.values() if a.data.get("kind") in (BUILD, WAIVE)]
         if sum(_builds(a) for a in builds) <= allowed:
             return
         others = [a.text for a in builds if a is not action]
+        # The earlier lines may stand in this very mail (an ORDERS block) or
+        # be held from an earlier one: the hint is true of both.
         raise IllegalLine(
             f"you may build {allowed}",
-            hint="already ordered: " + ", ".join(others) + "; to build elsewhere instead, "
-            "send all your builds in one ORDERS block (it replaces the orders held)",
+            hint="already ordered: " + ", ".join(others) + " (a Waive counts as a build); "
+            "leave this line out, or send one ORDERS block with only the builds you want "
+            "(it replaces the orders held)",
         )
 
     def phase_after(self, state: State, phase: str) -> bool:

@@ -66,6 +66,9 @@ class MailSession:
     first_signon: Signon | None = None
     answers: str = ""
     """The decision the mail replies to (its In-Reply-To names a request for it)."""
+    notices: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
+    """What the GM's commands in this mail tell each player, by (game,
+    address): (headline, text) in order; sent as one mail each at the end."""
     bound_checked: bool = False
     bound_stale: bool = False
     """Whether the decision it replies to was found over (then none of its

@@ -8,9 +8,10 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from judge import adjudicator as adj
-from judge import grammar, scheduler
+from judge import gmview, grammar, notify, scheduler
 from judge.commands import league, setup
 from judge.commands.base import Ctx, handles
+from judge.engine import RuleError
 from judge.session import CommandError, Loaded, Workspace
 from judge.store import Seat, hash_token, new_token
 
@@ -30,50 +31,52 @@ def start(ctx: Ctx, command: grammar.Command) -> None:
 def announce(ctx: Ctx, g: Loaded, what: str, text: Callable[[Seat], str],
              skip: int | None = None) -> None:
     """Tell every seat what the GM changed and what it means for it (each in
-    its own time zone): players are never left to find out."""
+    its own time zone): players are never left to find out. Everything one
+    GM mail tells a player goes in one mail (:func:`send_notices`)."""
     for seat in g.active_seats():
         if seat.id == skip:
             continue
-        ctx.judge.queue_mail(seat.address, f"[{g.name}] from the GM: {what}", text(seat),
-                             "notice", game=g.name)
+        tell(ctx, g.name, seat.address, what, text(seat))
+
+
+def tell(ctx: Ctx, game: str, address: str, what: str, text: str) -> None:
+    """Add to what this mail's GM commands tell ``address``."""
+    ctx.mail.notices.setdefault((game, address), []).append((what, text))
+
+
+def send_notices(ctx: Ctx) -> None:
+    """One mail per player and game for everything the GM's commands in this
+    mail told them, in the order the commands came; a player who gets a
+    report from this mail anyway (a rollback, a phase the GM processed) finds
+    it at the head of that report instead."""
+    for (game, address), items in ctx.mail.notices.items():
+        heads = list(dict.fromkeys(what for what, _ in items))
+        text = "\n".join(text.rstrip("\n") + "\n" for _, text in items)
+        g = ctx.ws.find(game)
+        seat = next((x for x in g.active_seats() if x.address == address), None) if g else None
+        if g is not None and seat is not None and notify.report_due(
+                g, seat, notify.must_decide(g, seat)):
+            notify.fold_ack(g, seat, "From the GM: " + "; ".join(heads) + "\n\n" + text)
+            continue
+        ctx.judge.queue_mail(address, f"[{game}] from the GM: " + "; ".join(heads), text,
+                             "notice", game=game)
+    ctx.mail.notices.clear()
 
 
 def _when(clock: scheduler.Clock, seat: Seat) -> str:
     return scheduler.local(scheduler.iso(clock.deadline), seat.tz)
 
 
+def _gm_when(g: Loaded, when: datetime) -> str:
+    """A time as the GM reads it: in the GM's zone (SET TIMEZONE as GM)."""
+    return scheduler.local(scheduler.iso(when), gmview.gm_zone(g))
+
+
 def status_text(ws: Workspace, g: Loaded) -> str:
-    """What the GM sees: the game's state, its clock, and every seat: who has
-    sent what this phase is waiting for, and each seat's settings."""
-    lines = [f"{g.name}: {g.game.title} ({g.row['game']}), {g.status}, phase {g.row['phase']}"]
-    if g.clock is not None:
-        c = g.clock
-        lines.append(f"Deadline: {scheduler.iso(c.deadline)}"
-                     + (f", grace until {scheduler.iso(c.grace_until)}" if c.grace_until else "")
-                     + (f", extended by {c.extended_hours:g} h" if c.extended_hours else ""))
-    table = g.table
-    owed: set[str] = set()
-    if table is not None and table.outcome is None:
-        owed = adj.waiting_on(g.game, table, g.absent())
-        for d in adj.open_decisions(g.game, table):
-            lines.append(f"Open: {d.phase} ({d.kind.value}) for {', '.join(d.roles)}")
-    if table is not None and table.outcome is not None:
-        o = table.outcome
-        lines.append("Finished: " + ("a draw shared by " if o.get("draw") else "won by ")
-                     + (", ".join(o.get("winners") or []) or "nobody"))
-    lines.append("Seats:")
-    for seat in g.seats:
-        who = seat.role or (f"(asked for {seat.wanted})" if seat.wanted else "(by lot)")
-        state = seat.status
-        if table is not None and seat.role and seat.status == "active":
-            state += ", waited for" if seat.role in owed else ", in"
-            if seat.role in table.waiting:
-                state += ", WAIT"
-            if seat.role in table.draw_votes:
-                state += ", votes DRAW"
-        lines.append(f"  {who}: {seat.address}, {state}; mail {seat.mail_mode}, "
-                     f"acknowledgements {seat.ack_mode}, times in {seat.tz}")
-    return "\n".join(lines)
+    """What the GM sees (judge/gmview.py): the position, settings, league,
+    the clock in the GM's zone, and every seat: orders on file, who still
+    owes, deadlines missed in a row."""
+    return gmview.gm_status_text(gmview.gm_status(ws, g))
 
 
 def _clock(g: Loaded) -> scheduler.Clock:
@@ -85,6 +88,21 @@ def _clock(g: Loaded) -> scheduler.Clock:
 @handles("SET DEADLINE")
 def set_deadline(ctx: Ctx, command: grammar.Command) -> None:
     _s, g = ctx.gm_game()
+    text = command.args["when"].strip()
+    daily = re.fullmatch(r"every\s+day(?:\s+at)?\s*(.*)", text, re.IGNORECASE)
+    if daily is not None:
+        _set_daily(ctx, g, command, daily.group(1).strip())
+        return
+    try:
+        hours = scheduler.parse_duration(text)
+    except ValueError:
+        hours = None
+    if hours is not None:
+        if not 0 < hours <= MAX_DEADLINE_DAYS * 24:
+            raise CommandError(f"{text!r} is not a duration from now up to "
+                               f"{MAX_DEADLINE_DAYS} days", "e.g. SET DEADLINE 72h")
+        command.args["when"] = (ctx.ws.now + timedelta(hours=hours)).astimezone(UTC).strftime(
+            "%Y-%m-%d %H:%M:%S UTC")
     words = command.args["when"].split()
     tz = "UTC"
     if (len(words) >= 2 and "/" in words[-1]) or (words and words[-1].upper() == "UTC"):
@@ -94,7 +112,8 @@ def set_deadline(ctx: Ctx, command: grammar.Command) -> None:
     except (ValueError, OverflowError) as exc:
         raise CommandError(
             f"cannot read {command.args['when']!r} as a date and time",
-            "e.g. SET DEADLINE 2026-12-01 18:00 Europe/Paris",
+            "e.g. SET DEADLINE 2026-12-01 18:00 Europe/Paris, SET DEADLINE 72h, or "
+            "SET DEADLINE every day at 20:00 Europe/Paris",
         ) from exc
     if when <= ctx.ws.now:
         raise CommandError("that deadline is in the past")
@@ -107,17 +126,53 @@ def set_deadline(ctx: Ctx, command: grammar.Command) -> None:
     announce(ctx, g, "a new deadline",
              lambda seat: f"The GM of {g.name} has set the deadline of {clock.phase} to "
                           f"{_when(clock, seat)}.\n")
-    ctx.mail.ok(command.line, f"deadline set to {scheduler.iso(clock.deadline)}")
+    ctx.mail.ok(command.line, f"deadline set to {_gm_when(g, clock.deadline)}")
+
+
+def _set_daily(ctx: Ctx, g: Loaded, command: grammar.Command, rule: str) -> None:
+    """SET DEADLINE every day at 20:00 Europe/Paris: every deadline of orders
+    and actions from now on falls at that time of day (the first one after the
+    phase's hours); the deadline running now moves to the first such time at
+    or after it. SET DEADLINE every day off goes back to plain hours."""
+    current = json.loads(g.row["settings"] or "{}")
+    if rule.lower() in ("off", "none"):
+        current.pop(scheduler.DAILY, None)
+        g.set_row(settings=json.dumps(current, sort_keys=True))
+        ctx.mail.ok(command.line, "deadlines no longer fall at a set time of day")
+        return
+    try:
+        daily = scheduler.parse_daily(rule)
+    except ValueError as exc:
+        raise CommandError(str(exc), "or SET DEADLINE every day off") from exc
+    current[scheduler.DAILY] = daily
+    g.set_row(settings=json.dumps(current, sort_keys=True))
+    done = f"deadlines fall every day at {daily}"
+    if g.clock is not None and g.status == "active":
+        moved = scheduler.at_daily(g.clock.deadline, daily)
+        if moved != g.clock.deadline:
+            clock = scheduler.set_deadline(g.clock, moved, g.settings(ctx.judge.config.settings))
+            ctx.ws.set_clock(g, clock)
+            done += f"; this one is now {_gm_when(g, moved)}"
+        announce(ctx, g, "deadlines at a set time of day",
+                 lambda seat: f"The GM of {g.name} has set every deadline at {daily}: the "
+                              f"deadline of {g.clock.phase if g.clock else 'this phase'} is "
+                              f"{_when(g.clock, seat) if g.clock else 'unchanged'}.\n")
+    ctx.mail.ok(command.line, done)
 
 
 @handles("SET")
 def set_setting(ctx: Ctx, command: grammar.Command) -> None:
     _s, g = ctx.gm_game()
     key, value = command.args["setting"].lower(), command.args["value"]
+    if key in {o.name for o in g.game.options}:
+        set_option(ctx, g, key, value)
+        ctx.mail.ok(command.line, f"option {key} is now {json.loads(g.row['options'])[key]}")
+        return
     if key not in scheduler.DEFAULT_SETTINGS:
         raise CommandError(
             f"no setting {key!r}", "settings: " + ", ".join(scheduler.DEFAULT_SETTINGS)
-        )
+            + "; options of this game (before START): "
+            + (", ".join(o.name for o in g.game.options) or "none"))
     current = json.loads(g.row["settings"] or "{}")
     words = WORD_SETTINGS.get(key)
     if words is not None:
@@ -127,15 +182,54 @@ def set_setting(ctx: Ctx, command: grammar.Command) -> None:
         current[key] = value.lower()
     else:
         unit = "minutes" if key.endswith("_minutes") else "hours"
-        try:
+        try:  # a number of the setting's unit, or a duration: 72h, 3d, 90m
             amount = float(value)
         except ValueError:
-            raise CommandError(f"{key} takes a number of {unit}, not {value!r}") from None
+            try:
+                if not key.endswith(("_hours", "_minutes")):
+                    raise ValueError(key)
+                hours = scheduler.parse_duration(value)
+            except ValueError:
+                raise CommandError(f"{key} takes a number of {unit}"
+                                   + (" or a duration (72h, 3d, 90m)"
+                                      if key.endswith(("_hours", "_minutes")) else "")
+                                   + f", not {value!r}") from None
+            amount = hours * 60 if unit == "minutes" else hours
         if not 0 <= amount <= 24 * 60:
             raise CommandError(f"{key} must be between 0 and 1440 {unit}")
         current[key] = amount
     g.set_row(settings=json.dumps(current, sort_keys=True))
     ctx.mail.ok(command.line, f"{key} is now {current[key]}")
+
+
+def set_option(ctx: Ctx, g: Loaded, key: str, value: str) -> None:
+    """SET of a game option (as CREATE takes them): only before START, when
+    the game is set up from them; a table must still seat every seat taken."""
+    spec = next(o for o in g.game.options if o.name == key)
+    if g.status != "forming":
+        raise CommandError(f"{key} is an option of the game, fixed when {g.name} started",
+                           "settings (SET orders_hours 72, ...) may change at any time")
+    try:
+        coerced = spec.coerce(value)
+    except ValueError as exc:
+        raise CommandError(str(exc) if "option" in str(exc)
+                           else f"option {key} takes a value such as {spec.default!r} "
+                                f"(its default), not {value!r}", f"{spec.help}") from None
+    before = g.row["options"]
+    current = json.loads(before)
+    current[key] = coerced
+    g.row["options"] = json.dumps(current, sort_keys=True)
+    taken = len([x for x in g.seats if x.status != "pending"])
+    try:
+        capacity = setup.seat_count(g)
+    except (ValueError, TypeError, KeyError, RuleError) as exc:  # the game refuses it
+        g.row["options"] = before
+        raise CommandError(f"{g.game.title} cannot be set up with {key}={value}: {exc}") from exc
+    g.row["options"] = before
+    if taken > capacity:
+        raise CommandError(f"{g.name} has {taken} seats taken, and with {key}={value} it "
+                           f"seats {capacity}", "REMOVE a seat first")
+    g.set_row(options=json.dumps(current, sort_keys=True))
 
 
 #: Settings that take a word rather than a number, with their words.
@@ -220,7 +314,7 @@ def extend(ctx: Ctx, command: grammar.Command) -> None:
     announce(ctx, g, "the deadline is extended",
              lambda seat: f"The GM of {g.name} has extended {clock.phase} by {hours:g} "
                           f"hours: the deadline is now {_when(clock, seat)}.\n")
-    ctx.mail.ok(command.line, f"deadline moved to {scheduler.iso(clock.deadline)}")
+    ctx.mail.ok(command.line, f"deadline moved to {_gm_when(g, clock.deadline)}")
 
 
 @handles("PAUSE")
@@ -248,7 +342,7 @@ def resume(ctx: Ctx, command: grammar.Command) -> None:
     announce(ctx, g, "the game resumes",
              lambda seat: f"The GM of {g.name} has resumed the game. The deadline of "
                           f"{clock.phase} is {_when(clock, seat)}.\n")
-    ctx.mail.ok(command.line, f"{s.game} resumes; deadline {scheduler.iso(clock.deadline)}")
+    ctx.mail.ok(command.line, f"{s.game} resumes; deadline {_gm_when(g, clock.deadline)}")
 
 
 @handles("PROCESS")
@@ -366,3 +460,117 @@ def rebuild(ws: Workspace, name: str, *, full: bool = False) -> adj.Table:
         for r in store.actions_after(name, after)
     ]
     return adj.replay(g.game, entries, g.seed, start_from=start_from)
+
+
+def set_gm_timezone(ctx: Ctx, tz: str) -> None:
+    """SET TIMEZONE signed on as GM: the zone of the GM's STATUS and notices."""
+    _s, g = ctx.gm_game()
+    current = json.loads(g.row["settings"] or "{}")
+    current[gmview.GM_TIMEZONE] = tz
+    g.set_row(settings=json.dumps(current, sort_keys=True))
+
+
+def gm_press(ctx: Ctx, command: grammar.Command) -> None:
+    """PRESS TO signed on as GM: a message from the GM to the named seats,
+    ALL of them, or PUBLIC (all, and kept for the game's public page). The
+    game's press setting binds the players, not its GM. It goes in the one
+    mail this GM mail sends each player."""
+    s, g = ctx.gm_game()
+    seats = [x for x in g.active_seats() if x.role]
+    names = grammar.split_roles(command.args["roles"])
+    public = [n.upper() for n in names] == ["PUBLIC"]
+    if public or [n.upper() for n in names] == ["ALL"]:
+        targets = seats
+    else:
+        by = {x.role.lower(): x for x in seats if x.role}
+        unknown = [n for n in names if n.lower() not in by]
+        if unknown:
+            raise CommandError(f"no active seat called {', '.join(unknown)} in {s.game}",
+                               "seats: " + ", ".join(sorted(x.role or "" for x in seats))
+                               + "; or PRESS TO ALL")
+        targets = [by[n] for n in dict.fromkeys(n.lower() for n in names)]
+    if not targets:
+        raise CommandError(f"{s.game} has no player to write to yet")
+    from judge.commands.player import BIDI
+
+    text = BIDI.sub("", "\n".join(ln.text for ln in command.body)).strip("\n")
+    if not text:
+        raise CommandError("the press message is empty", "write it between PRESS TO and ENDPRESS")
+    to_names = "everyone" if len(targets) == len(seats) else ", ".join(
+        sorted(x.role or "" for x in targets))
+    if public:
+        ctx.judge.store.add_public_press(
+            s.game, "the GM", str(g.row["phase"]),
+            ctx.judge.store.last_action(s.game) + len(g.entries), text,
+            scheduler.iso(ctx.ws.now))
+    for seat in targets:
+        tell(ctx, s.game, seat.address, "press", f"Press from the GM to {to_names}:\n\n{text}\n")
+    ctx.mail.ok(command.line, f"press sent to {to_names}"
+                + (" and kept for the game's public page" if public else ""))
+
+
+def _running(g: Loaded) -> adj.Table:
+    if g.status == "forming" or g.table is None:
+        raise CommandError(f"{g.name} has not started",
+                           "a forming game ends by REMOVE of its seats; START it first to "
+                           "play it")
+    if g.table.outcome is not None:
+        raise CommandError(f"{g.name} is over already")
+    return g.table
+
+
+def end_game(ws: Workspace, g: Loaded, result: str, names: list[str],
+             message_id: str = "") -> str:
+    """End running game ``g`` as its GM declares: ``draw`` shared by the
+    seats ``names`` (``["ALL"]``: every seat still in it), ``win`` by the one
+    seat named, or ``cancel`` (no result). Returns what was done, in words;
+    CommandError (nothing changed) for a result that cannot be."""
+    table = _running(g)
+    roles = {r.lower(): r for r in g.game.roles(table.state)}
+    if result == "cancel":
+        ws.apply(g, adj.declare(g.game, table, [], draw=False, cancelled=True), message_id)
+        return f"{g.name} is cancelled: it ends with no result"
+    if [n.upper() for n in names] == ["ALL"] and result == "draw":
+        gone = g.absent()
+        chosen = [r for r in g.game.survivors(table.state) if r not in gone]
+    else:
+        unknown = [n for n in names if n.lower() not in roles]
+        if unknown or not names:
+            raise CommandError(f"no seat called {', '.join(unknown) or '(none named)'} in "
+                               f"{g.name}", "seats: " + ", ".join(roles.values()))
+        chosen = list(dict.fromkeys(roles[n.lower()] for n in names))
+    if result == "draw" and len(chosen) < 2:
+        raise CommandError("a draw is shared by two seats or more",
+                           f"for one seat, END WIN {chosen[0]}" if chosen else
+                           "e.g. END DRAW France, England")
+    if result == "win" and len(chosen) != 1:
+        raise CommandError("one seat wins", "for several, END DRAW " + ", ".join(chosen))
+    ws.apply(g, adj.declare(g.game, table, chosen, draw=result == "draw"), message_id)
+    if result == "draw":
+        return f"{g.name} ends in a draw shared by {', '.join(sorted(chosen))}"
+    return f"{g.name} ends: {chosen[0]} wins"
+
+
+@handles("END DRAW")
+def end_draw(ctx: Ctx, command: grammar.Command) -> None:
+    _s, g = ctx.gm_game()
+    done = end_game(ctx.ws, g, "draw", grammar.split_roles(command.args["roles"]),
+                    ctx.message_id)
+    ctx.mail.touched.add(g.name)
+    ctx.mail.ok(command.line, done)
+
+
+@handles("END WIN")
+def end_win(ctx: Ctx, command: grammar.Command) -> None:
+    _s, g = ctx.gm_game()
+    done = end_game(ctx.ws, g, "win", [command.args["role"]], ctx.message_id)
+    ctx.mail.touched.add(g.name)
+    ctx.mail.ok(command.line, done)
+
+
+@handles("CANCEL GAME")
+def cancel_game(ctx: Ctx, command: grammar.Command) -> None:
+    _s, g = ctx.gm_game()
+    done = end_game(ctx.ws, g, "cancel", [], ctx.message_id)
+    ctx.mail.touched.add(g.name)
+    ctx.mail.ok(command.line, done)

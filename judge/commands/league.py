@@ -103,6 +103,7 @@ def _summary(judge: Judge, row: dict[str, Any]) -> dict[str, Any]:
         "ended": ended or row["updated"],
         "winners": list(outcome.get("winners") or []),
         "draw": bool(outcome.get("draw")),
+        "cancelled": bool(outcome.get("cancelled")),
         "scores": game.scores(table.state),
         "owed": [[o.n, o.role, o.missed] for o in owed],
     }
@@ -137,6 +138,7 @@ def results(judge: Judge, name: str) -> tuple[dict[str, Any], list[league.GameRe
         done.append(league.GameResult(
             game=game, ended=s["ended"], seats=_seats(store, game),
             winners=tuple(s["winners"]), draw=s["draw"], scores=dict(s["scores"]),
+            cancelled=bool(s.get("cancelled")),
             owed=tuple(league.Owed(int(n), str(r), bool(m)) for n, r, m in s["owed"])))
     return row, done, running
 
@@ -332,3 +334,24 @@ def league_(ctx: Ctx, command: grammar.Command) -> None:
     s, g = ctx.gm_game()
     name = add_game(ctx.judge, command.args["league"], g.name, g.status, g.row["gm_address"])
     ctx.mail.ok(command.line, f"{s.game} is a game of league {name}")
+
+
+@handles("CREATE LEAGUE")
+def create_league_(ctx: Ctx, command: grammar.Command) -> None:
+    """CREATE LEAGUE by mail: only an address named in ``judge.creators``
+    (its ``"*"``, anyone may create games, does not open leagues to anyone)."""
+    address = ctx.mail.mail.from_addr
+    if not address:
+        raise CommandError("your mail has no usable From address")
+    if address.lower() not in {c.lower() for c in ctx.judge.config.creators}:
+        raise CommandError("only the game masters the judge's operator lists may create a "
+                           "league by mail", "ask the operator (judge league create)")
+    scoring = (command.args.get("scoring") or "draw-size").lower()
+    made = create_league(ctx.judge, command.args["league"], scoring, address)
+    ctx.judge.store.use("create", address, scheduler.iso(ctx.ws.now))
+    ctx.mail.reply_to = ctx.mail.reply_to or address
+    ctx.mail.sections.append(
+        f"You are the GM of league {made} ({scoring} scoring). Put a game of yours in it "
+        f"before its START with LEAGUE {made}, signed on as the game's GM; STANDINGS {made} "
+        "shows the results.")
+    ctx.mail.ok(command.line, f"created league {made}")

@@ -503,12 +503,19 @@ def resign(ctx: Ctx, command: grammar.Command) -> None:
 
 @handles("SET TIMEZONE")
 def set_timezone(ctx: Ctx, command: grammar.Command) -> None:
-    _s, g, seat = ctx.seat_game()
     tz = command.args["zone"]
     try:
         scheduler.zone(tz)
     except ValueError as exc:
         raise CommandError(str(exc)) from exc
+    signed = ctx.mail.signon
+    if signed is not None and signed.role == "GM":  # the GM's STATUS is in this zone
+        from judge.commands.gm import set_gm_timezone
+
+        set_gm_timezone(ctx, tz)
+        ctx.mail.ok(command.line, f"times are now shown to the GM in {tz}")
+        return
+    _s, g, seat = ctx.seat_game()
     g.set_seat(seat, tz=tz)
     ctx.mail.ok(command.line, f"times are now shown in {tz}")
 
@@ -594,6 +601,11 @@ BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 @handles("PRESS TO")
 def press(ctx: Ctx, command: grammar.Command) -> None:
+    if ctx.mail.signon is not None and ctx.mail.signon.role == "GM":
+        from judge.commands.gm import gm_press
+
+        gm_press(ctx, command)
+        return
     s, g, _seat = ctx.seat_game()
     mode = press_mode(g.settings(ctx.judge.config.settings))
     if mode == "none":

@@ -308,13 +308,7 @@ def join(ws: Workspace, name: str, address: str, wanted: str | None, *,
     if approval:
         store.add_seat(name, address, "", wanted=wanted, status="pending",
                        now=scheduler.iso(ws.now))
-        g.seats = store.seats(name)
-        ws.judge.queue_mail(
-            g.row["gm_address"], f"[{name}] {address} asks to join",
-            f"{address} asks for a seat in {name}"
-            + (f" as {wanted}" if wanted else "") + ".\n"
-            f"Admit with ADMIT {address}, or refuse with REMOVE {address}.\n",
-            "notice", game=name)
+        g.seats = store.seats(name)  # its GM is told at the end of the cycle (gmnotice)
         return ""
     token = new_token()
     store.add_seat(name, address, hash_token(token), wanted=wanted,

@@ -93,7 +93,7 @@ def test_set_deadline_set_and_timezone(post: Post, clock: Clock) -> None:
                        "SET DEADLINE yesterday\nSET DEADLINE 2020-01-01 10:00\n"
                        "SET grace_hours 6\nSET colour blue\nSET press maybe\n")
     text = _ack(post, GM_ADDR)
-    assert "deadline set to 2026-03-05T17:00:00+00:00" in text
+    assert "deadline set to Thu 05 Mar 2026 17:00 UTC" in text  # in the GM's zone (UTC)
     assert "cannot read 'yesterday'" in text and "in the past" in text
     assert "grace_hours is now 6.0" in text
     assert "no setting 'colour'" in text

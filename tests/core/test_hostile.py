@@ -359,9 +359,9 @@ def test_the_gm_sees_the_game_and_everyone_hears_the_gm(post: Post) -> None:
     post.send(GM_ADDR, f"{seats.gm()}\nSTATUS\nEXTEND 12\nPAUSE\n")
     mails = post.new()
     gm = post.text(_to(mails, GM_ADDR)[-1])
-    assert "North: north@players.example, active, in" in gm
-    assert "East: east@players.example, active, waited for" in gm
-    assert "Deadline:" in gm
+    assert "North: north@players.example, active, 1 order(s) on file" in gm
+    assert "East: east@players.example, active, owes orders" in gm
+    assert "Deadline of " in gm
     for role, address in seats.addresses.items():
         mine = [post.text(m) for m in _to(mails, address)]
         assert any("extended round 1: bids by 12 hours" in t for t in mine), role

@@ -131,3 +131,34 @@ def test_by_mail_the_extra_build_is_refused_on_its_line(game: ClassicByMail) -> 
     reply = _send(game, "Germany", "ORDERS\nBuild F Kie\nWaive\nBuild A Mun\nEND")
     assert '"Build A Mun"\n      illegal: you may build 2' in reply
     assert [a.text for a in game.table().held("Germany")] == ["Build F Kie", "Waive"]
+
+
+def test_the_hint_holds_for_lines_of_one_block_and_for_lines_held_before() -> None:
+    """The extra line may follow the others in the same ORDERS block: the
+    hint must not send the player to write one block when they did."""
+    with pytest.raises(IllegalLine) as info:
+        GAME.check_held(WINTER, "Russia", _held("Waive")[0], _held("Build A War", "Build A Mos"))
+    assert "leave this line out" in info.value.hint
+    assert "send all your builds in one ORDERS block" not in info.value.hint
+
+
+# France must remove one: two centres, three units.
+AUTUMN_LOSS = state(
+    {"France": ["A Par", "A Pic", "F Bre"]},
+    phase="W1901A",
+    centers={"France": ["Par", "Bre"]},
+)
+
+
+def test_a_removal_over_the_number_is_refused_on_its_line() -> None:
+    """DATC 6.J.1: France has to disband one; removals beyond that are not
+    carried out, so by mail the one over the number is refused when sent."""
+    first = GAME.parse(AUTUMN_LOSS, "France", "Remove A Pic")
+    GAME.check_held(AUTUMN_LOSS, "France", first, [])
+    second = GAME.parse(AUTUMN_LOSS, "France", "Remove A Par")
+    with pytest.raises(IllegalLine, match="you must remove 1") as info:
+        GAME.check_held(AUTUMN_LOSS, "France", second, [first])
+    assert "Remove A Pic" in info.value.hint
+    # The same unit again replaces the first removal (one key): it fits.
+    GAME.check_held(AUTUMN_LOSS, "France", GAME.parse(AUTUMN_LOSS, "France", "Remove A Pic"),
+                    [first])

@@ -465,10 +465,10 @@ def test_judge_game_create_with_six_seats(tmp_path: Path) -> None:
     home = tmp_path / "league"
     _run(home.parent, "init", "--home", str(home))
     out = _run(home, "game", "create", "x", "--game", "kingdom_wars", "--option", "seats=6",
-               "--gm", "gm@league.example")
+               "--gm", "gm@league.example", "--no-mail")
     assert "GM token:" in out
     for s in SEATS:
-        _run(home, "game", "seat", "x", ADDR[s], "--role", s)
+        _run(home, "game", "seat", "x", ADDR[s], "--role", s, "--no-mail")
     assert "started" in _run(home, "game", "start", "x")
     judge = Judge.open(home)
     try:
@@ -700,7 +700,7 @@ def test_the_demo_seats_as_many_players_as_the_game_it_creates() -> None:
     from judge.demo import run_demo
 
     out: list[str] = []
-    run_demo("kingdom_wars", 2, False, out.append)
+    run_demo("kingdom_wars", 2, False, out.append, everything=True)
     mail = "\n".join(out)
     assert "CREATE demo kingdom_wars seats=4" in mail
     assert [s for s in "ABCDE" if f"JOIN demo {s}\n" in mail] == ["A", "B", "C", "D"]

@@ -88,7 +88,7 @@ def test_a_short_game_by_mail() -> None:
     """Playable by mail end to end: the demo creates a game by mail, seats
     the seven powers, and plays phases of random legal orders sent by mail."""
     out: list[str] = []
-    run_demo("warring_states", 3, False, out.append)
+    run_demo("warring_states", 3, False, out.append, everything=True)
     mail = "\n".join(out)
     assert "CREATE demo warring_states" in mail
     for power in ("Qin", "Chu", "Zhao", "Wei", "Han", "Yan", "Qi"):
