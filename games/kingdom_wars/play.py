@@ -520,16 +520,20 @@ def give_response(g: Ctx, ask: Ask, seat: str, cmd: Cmd) -> None:
         g.p(seat)["markers"]["perfect-pair"] -= 1
         g.pub(f"{seat_label(seat)} uses the Perfect Pair Marker as a Peach on "
               f"{seat_label(ask['dying'])}.")
-        flow.recover(g, ask["dying"], 1, seat)
+        # The check runs after the recovery (a task pushed later runs first).
         g.push({"t": "rescue_check", "serial": ask["serial"], "seat": ask["dying"]})
+        flow.recover(g, ask["dying"], 1, seat)
         return
     v = spend_response(g, seat, cmd, kind)
     if kind in ("peach", "wine"):
         g.pub(f"{seat_label(seat)} uses {K.describe(v)} on {seat_label(ask['dying'])}.",
               card=v["kind"])
+        # The card is discarded, the player recovers, then the rescue is
+        # checked (a task pushed later runs first): out of Dying, nobody
+        # further is asked (Peach: "any player who is in the state of Dying").
+        g.push({"t": "rescue_check", "serial": ask["serial"], "seat": ask["dying"]})
         flow.recover(g, ask["dying"], 1, seat)
-        g.push({"t": "to_discard", "cards": v["cards"]},
-               {"t": "rescue_check", "serial": ask["serial"], "seat": ask["dying"]})
+        g.push({"t": "to_discard", "cards": v["cards"]})
         return
     g.pub(f"{seat_label(seat)} plays {K.describe(v)}.", card=v["kind"])
     if kind == "attack" and seat == g.s["current"] and g.s["phase"] == "play":

@@ -1,0 +1,201 @@
+"""Kingdom Wars by mail: regression tests for defects found in games played
+at correspondence pace (rounds, rescues, choices, standing answers, Negation,
+deadlines, the start and the full table), each through the Maildir pipeline.
+
+The games are those of :mod:`tests.kingdom_wars.test_mail` (six seats, the
+same seed); a test that needs a given position changes the stored state
+(hands, health), then plays on by mail.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games.kingdom_wars import GAME
+from games.kingdom_wars.table import label
+from judge import adjudicator as adj
+from judge.store import set_kdf_cost
+from tests.core.conftest import Post
+from tests.kingdom_wars.test_mail import (
+    ADDR,
+    NAME,
+    SEATS,
+    SEED,
+    Players,
+    _into_hand,
+    _out_of_hands,
+    _to_play_phase,
+)
+from tests.support.maildir import Outbox, open_post, whole
+
+State = dict[str, Any]
+
+
+@pytest.fixture(autouse=True)
+def _fast_kdf() -> Iterator[None]:
+    set_kdf_cost(2**8)
+    yield
+
+
+@pytest.fixture
+def post(tmp_path: Path) -> Iterator[Post]:
+    yield from open_post(tmp_path, SEED)
+
+
+def _store(post: Post, players: Players, change: Callable[[State], None]) -> None:
+    """Change the stored game's state (a position the test needs)."""
+    table = players.table()
+    change(table.state)
+    post.judge.store.update_game(NAME, table_json=table.dumps())
+
+
+def _answer_idly(players: Players, seat: str) -> None:
+    """``seat`` owes a decision: it passes where it may, else sends the
+    first line offered (a discard, a choice a card asks)."""
+    table = players.table()
+    legal = GAME.legal(table.state, seat)
+    players.send(seat, ["PASS"] if "PASS" in legal else [legal[0]])
+
+
+def _idle_until(players: Players, done: Callable[[State], bool], steps: int = 400) -> None:
+    """Every seat answers idly (passes) until ``done(state)``: a seat owing
+    a decision answers it by mail; while nobody owes one, the clock passes
+    a window's minimum open time."""
+    for _ in range(steps):
+        table = players.table()
+        if done(table.state) or table.outcome is not None:
+            return
+        owed = sorted(adj.waiting_on(GAME, table))
+        if owed:
+            _answer_idly(players, owed[0])
+        else:
+            players.tick(minutes=31)
+    raise AssertionError("the game never got there")
+
+
+def _in_play_phase_of(seat: str) -> Callable[[State], bool]:
+    def done(state: State) -> bool:
+        asks = state["asks"]
+        return bool(state["current"] == seat and asks and asks[-1]["kind"] == "play")
+    return done
+
+
+def _next(state: State, seat: str, k: int = 1) -> str:
+    seats: list[str] = state["seats"]
+    return seats[(seats.index(seat) + k) % len(seats)]
+
+
+def _unarmed(state: State, seat: str, hp: int) -> None:
+    """``seat`` at ``hp`` health, with no equipment, no judgement cards, and no
+    Dodge, Peach or Wine anywhere in the hands (nobody can save it but those
+    the test gives a card)."""
+    _out_of_hands(state, ("dodge", "peach", "wine"))
+    p = state["p"][seat]
+    p["hp"] = hp
+    for slot, cid in list(p["equip"].items()):
+        if cid:
+            state["deck"].append(cid)
+            p["equip"][slot] = None
+
+
+def _attack_line(state: State, user: str, target: str) -> str:
+    return next(x for x in GAME.legal(state, user)
+                if x.startswith("USE Attack ") and x.endswith(f" ON {target}"))
+
+
+# --------------------------------------------------------------------------- rounds
+
+
+def test_rounds_go_on_after_the_starting_player_is_eliminated(post: Post) -> None:
+    """"The game begins with the Starting Player, followed by other players
+    in a counter clockwise direction": a round is one turn of every player
+    from the starting player's place. The starting player is killed by an
+    Attack in round 1; the rounds still go on (2, 3), and every living seat
+    gets each round's digest by mail."""
+    outbox = Outbox(post)
+    players, start = _to_play_phase(post, outbox)
+    assert players.table().state["start"] == start
+    killer = _next(players.table().state, start)
+    _idle_until(players, _in_play_phase_of(killer))
+
+    def armed(state: State) -> None:
+        _unarmed(state, start, 1)
+        _into_hand(state, killer, "attack")
+    _store(post, players, armed)
+    players.send(killer, [_attack_line(players.table().state, killer, start)])
+    _idle_until(players, lambda s: not s["p"][start]["alive"])
+    state = players.table().state
+    assert state["round"] == 1 and state["current"] == killer
+
+    _idle_until(players, lambda s: s["round"] == 3 and s["current"] == killer)
+    living = [s for s in SEATS if s != start]
+    for seat in living:
+        subjects = [str(m["Subject"]) for m in outbox.mails if m["To"] == ADDR[seat]]
+        rounds = {int(n) for x in subjects for n in re.findall(r"\bround (\d+)", x)}
+        assert {1, 2, 3} <= rounds, (seat, subjects[-5:])
+    text = "\n".join(whole(m) for m in outbox.mails if m["To"] == ADDR[killer])
+    assert f"Round 2: seat {killer}'s turn begins." in text
+    assert f"Round 3: seat {killer}'s turn begins." in text
+
+
+# --------------------------------------------------------------------------- rescue
+
+
+def test_the_rescue_ends_when_the_dying_player_is_saved(post: Post) -> None:
+    """Peach: "Target: ... any player who is in the state of Dying"; its
+    example: a player at 2 health taking 3 damage "can be rescued only on
+    condition that 2 [Peach] cards are used" (2-3+2=1). A player at 1 takes
+    an Attack strengthened by Wine (2 damage: -1, Dying, 2 Peaches needed).
+    The next three seats in turn order each hold a Peach and each answers
+    the rescue with it by mail: after two Peaches the player is at 1 and out
+    of Dying, so the third Peach is not used (it stays in its holder's hand,
+    who is told its answer was not needed)."""
+    outbox = Outbox(post)
+    players, start = _to_play_phase(post, outbox)
+    attacker = _next(players.table().state, start)
+    _idle_until(players, _in_play_phase_of(attacker))
+    target = start  # the seat before the attacker: at distance 1
+    first, second, third = (_next(players.table().state, attacker, k) for k in (1, 2, 3))
+
+    def armed(state: State) -> None:
+        _unarmed(state, target, 1)
+        keep = (_into_hand(state, attacker, "attack"),)
+        _into_hand(state, attacker, "wine", keep=keep)
+        for seat in (first, second, third):
+            _into_hand(state, seat, "peach")
+    _store(post, players, armed)
+    state = players.table().state
+    wine = next(x for x in GAME.legal(state, attacker) if x.startswith("USE Wine"))
+    players.send(attacker, [wine])
+    _idle_until(players, _in_play_phase_of(attacker))
+    players.send(attacker, [_attack_line(players.table().state, attacker, target)])
+    # The target has no Dodge: the Attack hits; it is Dying; the rescue asks
+    # from the seat on turn, which holds no Peach (its standing answer passes).
+    _idle_until(players, lambda s: bool(s["asks"]) and s["asks"][-1].get("window") == "rescue"
+                and first in s["asks"][-1]["roles"] and s["asks"][-1]["open"]
+                and first in adj.waiting_on(GAME, players.table()))
+    assert players.table().state["p"][target]["hp"] == -1
+    table = players.table()
+    assert {first, second, third} <= adj.waiting_on(GAME, table)
+    peach = [c for c in table.state["p"][third]["hand"] if c.startswith("peach")]
+    assert len(peach) == 1
+    for seat in (first, second, third):  # each asked holds a Peach and answers with it
+        players.send(seat, [next(x for x in GAME.legal(players.table().state, seat)
+                                 if x.startswith("PEACH Peach"))], reply=True)
+    _idle_until(players, lambda s: not any(a.get("window") == "rescue" for a in s["asks"]))
+    state = players.table().state
+    assert state["p"][target]["alive"] and not state["p"][target]["dying"]
+    assert state["p"][target]["hp"] == 1, "a Peach was used on a player no longer Dying"
+    assert [c for c in state["p"][third]["hand"] if c.startswith("peach")] == peach
+    notices = [e["text"] for r in post.judge.store.actions(NAME)
+               for e in json.loads(r["payload"]).get("events", [])
+               if e.get("audience") == [third]]
+    assert any(f"'PEACH {label(peach[0])}' was not needed" in x for x in notices), notices
+    _idle_until(players, _in_play_phase_of(attacker))  # the turn goes on
+    assert players.table().state["p"][target]["hp"] == 1
