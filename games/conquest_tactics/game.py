@@ -316,7 +316,9 @@ class ConquestTactics(GameBase):
         if state["stage"] != "over":
             return None
         r = state["result"]
-        return Outcome(winners=tuple(r["winners"]), draw=not r["winners"], reason=r["text"])
+        if not r["winners"]:  # "3-3 Draw" (Victory): both players share it
+            return Outcome(winners=tuple(F.ROLES), draw=True, reason=r["text"])
+        return Outcome(winners=tuple(r["winners"]), reason=r["text"])
 
     def turn(self, state: State) -> str:
         if state["stage"] in ("decks", "forces"):
