@@ -587,6 +587,11 @@ MOMENT_TEXT: dict[str, str] = {
     "targeted": "{seat} becomes a target",
     "targets_fixed": "{seat}'s targets are fixed",
     "attack_dodged": "{seat}'s Attack is dodged",
+    "played_dodge": "{seat} has played a Dodge",
+    "discarded": "{seat}'s cards are discarded",
+    "equip_lost": "{seat} has lost equipment",
+    "hand_emptied": "{seat} has played or lost the last hand card",
+    "negation_used": "{seat} has used a Negation",
 }
 """How a moment reads in a trigger window's prompt (its name otherwise)."""
 

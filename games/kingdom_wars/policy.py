@@ -21,6 +21,18 @@ from judge.engine import JSON, Decision, IllegalLine, PolicyCondition, WindowSpe
 if TYPE_CHECKING:
     from judge.engine import Game
 
+MOMENTS: tuple[str, ...] = (
+    "prep_start", "before_judgement", "judged", "retrial", "before_draw",
+    "draw_start", "draw_count", "before_play", "play_start", "card_used", "targeted",
+    "targets_fixed", "played_dodge", "attack_dodged", "negation_used", "taking_damage",
+    "damage_dealt", "damaged", "attack_damaged", "hp_lost", "recovered", "dying",
+    "dying_by_damage", "death", "discarded", "equip_lost", "hand_emptied", "before_discard",
+    "discard_end", "final_start", "turn_end",
+)
+"""The moments a trigger window opens at (those some skill watches), in the
+order of a turn; the words of ``WHEN MOMENT``. ``HELP moments`` says what
+each one is."""
+
 _COMMON = (
     PolicyCondition("CAN", "", "I hold a card, an equipment or a skill that answers it"),
     PolicyCondition("HOLDING", "[<n>] <card>", "I hold at least n (1) cards of that name"),
@@ -50,7 +62,7 @@ WINDOWS: tuple[WindowSpec, ...] = (
                "beginning...): USE <skill> or PASS",
                ("USE <skill> [WITH <card>...] [ON <seat>...]",),
                (*_COMMON, PolicyCondition("MOMENT", "<moment>",
-                                          "the moment (damaged, retrial, prep_start, ...)"))),
+                                          "the moment (HELP moments): " + ", ".join(MOMENTS)))),
 )
 
 
@@ -142,6 +154,9 @@ def condition(game: Game, window: str, words: Sequence[str]) -> str:
                 raise IllegalLine(f"{' '.join(args)!r} is not a card", hint=hint)
             out.append(f"HOLDING {n} {found.name}")
         elif word == "MOMENT" and len(args) == 1:
+            if args[0].lower() not in MOMENTS:
+                raise IllegalLine(f"{args[0]!r} is not a moment a trigger window opens at",
+                                  hint="moments: " + ", ".join(MOMENTS))
             out.append(f"MOMENT {args[0].lower()}")
         elif word == "DEPTH" and len(args) == 1 and args[0].isdigit():
             out.append(f"DEPTH {int(args[0])}")

@@ -199,3 +199,84 @@ def test_the_rescue_ends_when_the_dying_player_is_saved(post: Post) -> None:
     assert any(f"'PEACH {label(peach[0])}' was not needed" in x for x in notices), notices
     _idle_until(players, _in_play_phase_of(attacker))  # the turn goes on
     assert players.table().state["p"][target]["hp"] == 1
+
+
+# --------------------------------------------------------------------------- choices
+
+
+def _expand(line: str) -> set[str]:
+    """The lines a compact choice stands for (``ON B|C``: ``ON B``, ``ON C``)."""
+    out = [""]
+    for word in line.split():
+        out = [f"{x} {w}".strip() for x in out for w in word.split("|")]
+    return set(out)
+
+
+def _choices(text: str) -> set[str]:
+    """The choices a request lists, expanded."""
+    block = text.split("Your choices", 1)[1].split(":\n", 1)[1]
+    found: set[str] = set()
+    for line in block.splitlines():
+        if not line.startswith("  ") or not line.strip():
+            break
+        found |= _expand(line.strip())
+    return found
+
+
+def test_a_request_lists_every_legal_line(post: Post) -> None:
+    """A Play Phase with many choices (a mount, Iron Chains on one or two
+    players, spells on every other player): the request by mail lists every
+    line the game would take, none hidden behind "and N more"; lines that
+    differ in one word are written once (``ON B|C|D``)."""
+    outbox = Outbox(post)
+    players, seat = _to_play_phase(post, outbox)
+
+    def hand(state: State) -> None:
+        keep: tuple[str, ...] = ()
+        for kind in ("iron-chains", "stealing-sheep", "burning-bridges", "duel"):
+            keep = (*keep, _into_hand(state, seat, kind, keep=keep))
+        mount = next(c for c in state["deck"] if c.split(".")[0] == "red-hare")
+        state["p"][seat]["hand"].append(mount)
+        state["deck"].remove(mount)
+    _store(post, players, hand)
+    state = players.table().state
+    legal = GAME.legal(state, seat)
+    mount = next(x for x in legal if x.startswith("USE Red Hare"))
+    assert len(legal) > 30
+    players.send(seat, ["RECAST " + next(x.split(" ", 1)[1] for x in legal
+                                         if x.startswith("RECAST"))])
+    table = players.table()
+    assert adj.decision_for(GAME, table, seat) is not None
+    legal = GAME.legal(table.state, seat)
+    request = whole(players.requests[seat])
+    assert "more)" not in request
+    assert _choices(request) == set(legal), set(legal) ^ _choices(request)
+    assert mount in legal and mount in request
+    assert " ON " in request and "|" in request and "(x|y: send one of them)" in request
+
+
+# --------------------------------------------------------------------------- moments
+
+
+def test_policy_refuses_an_unknown_moment_and_help_lists_them(post: Post) -> None:
+    """``POLICY trigger ... WHEN MOMENT <word>``: a word that is no moment a
+    trigger window opens at is refused, quoting the line and listing the
+    moments, and nothing is set; a known one is taken. ``HELP moments`` and
+    ``HELP kingdom_wars`` publish the words."""
+    outbox = Outbox(post)
+    players, seat = _to_play_phase(post, outbox)
+    before = players.table().policies.get(seat)
+    players.send(seat, ["POLICY trigger USE Clever Shift WHEN MOMENT judge_start"])
+    reply = whole(outbox.mails[-1])
+    assert "POLICY trigger USE Clever Shift WHEN MOMENT judge_start" in reply
+    assert "'judge_start' is not a moment a trigger window opens at" in reply
+    assert "before_judgement, judged, retrial" in reply
+    assert players.table().policies.get(seat) == before
+    players.send(seat, ["POLICY trigger PASS WHEN MOMENT before_discard", "HELP moments",
+                        "HELP kingdom_wars"])
+    reply = whole(outbox.mails[-1])
+    assert "failed" not in reply.split("help follows below")[0].lower()
+    assert any(p["when"] == "MOMENT before_discard"
+               for p in players.table().policies[seat]["trigger"])
+    assert "  before_discard: a player's Discard Phase is about to begin" in reply
+    assert "WHEN MOMENT <moment>: the moment (HELP moments): prep_start, " in reply
