@@ -39,6 +39,7 @@ _COMMON = (
     PolicyCondition("BY", "ME|KINGDOM|OTHER|<seat>",
                     "what it asks about comes from me, my kingdom, another force, that seat"),
     PolicyCondition("CARD", "<card>", "the card it asks about"),
+    PolicyCondition("NOT", "<condition>", "the condition after it does not hold"),
 )
 _TARGET = PolicyCondition("TARGET", "ME|KINGDOM|OTHER|<seat>",
                           "it targets me, a player of my kingdom, another force, that seat")
@@ -66,10 +67,20 @@ WINDOWS: tuple[WindowSpec, ...] = (
 )
 
 
+OWN_SPELL = "BY ME AND NOT TARGET ME AND DEPTH 1"
+"""A spell a seat used itself, taking effect on another player: Negation may
+cancel "target Spell card" whoever used it (so a seat may Negate its own
+Rest and Reorganization on an enemy), but a seat is not asked by default
+whether to Negate its own spell on another (its standing answers may say
+otherwise: POLICY negation NEGATE WHEN BY ME AND TARGET OTHER)."""
+
+
 def defaults() -> list[tuple[str, str, str]]:
-    """Each seat's standing answers at the start: ask when it can answer."""
-    return [(w.kind, answer, when) for w in WINDOWS for answer, when in (("ASK", "CAN"),
-                                                                         ("PASS", ""))]
+    """Each seat's standing answers at the start: pass on its own spell
+    on another player (OWN_SPELL), else ask when it can answer."""
+    own = [("negation", "PASS", OWN_SPELL)]
+    return own + [(w.kind, answer, when) for w in WINDOWS
+                  for answer, when in (("ASK", "CAN"), ("PASS", ""))]
 
 
 def context(state: Mapping[str, Any], ask: Mapping[str, Any]) -> dict[str, JSON]:
@@ -131,8 +142,14 @@ def condition(game: Game, window: str, words: Sequence[str]) -> str:
     hint = "conditions: " + ", ".join(f"{c.word} {c.args}".strip() for c in spec.conditions)
     out = []
     for clause in conjuncts(words):
+        negated = clause[0].upper() == "NOT" and len(clause) > 1
+        if negated:
+            clause = clause[1:]
         word = clause[0].upper()
         args = clause[1:]
+        if negated:
+            out.append("NOT " + condition(game, window, clause))
+            continue
         if word not in allowed:
             raise IllegalLine(f"{' '.join(clause)!r} is not a condition of {window} windows",
                               hint=hint)
@@ -202,6 +219,8 @@ def _hand_names(view: Mapping[str, JSON]) -> list[str]:
 
 def _clause(view: Mapping[str, JSON], d: Decision, clause: str) -> bool:
     word, _, arg = clause.partition(" ")
+    if word == "NOT":
+        return not _clause(view, d, arg)
     ctx = d.context
     if word == "CAN":
         return can_answer(view, d)

@@ -22,6 +22,7 @@ from games.kingdom_wars.table import label
 from judge import adjudicator as adj
 from judge.store import set_kdf_cost
 from tests.core.conftest import Post
+from tests.core.helpers import GM_ADDR, token_in
 from tests.kingdom_wars.test_mail import (
     ADDR,
     NAME,
@@ -280,3 +281,108 @@ def test_policy_refuses_an_unknown_moment_and_help_lists_them(post: Post) -> Non
                for p in players.table().policies[seat]["trigger"])
     assert "  before_discard: a player's Discard Phase is about to begin" in reply
     assert "WHEN MOMENT <moment>: the moment (HELP moments): prep_start, " in reply
+
+
+# --------------------------------------------------------------------------- Negation
+
+
+def test_a_seat_is_not_asked_to_negate_its_own_spell(post: Post) -> None:
+    """Negation: "Use this card to cancel the effect of target Spell card on
+    a player" -- any spell, the user's own too (a seat may cancel its own
+    Rest and Reorganization on an enemy), so the window still lists the
+    user; but its default standing answers pass on its own spell taking
+    effect on another player, so it is not asked by mail, while another
+    seat holding a Negation is. A standing answer of its own may still
+    negate (``WHEN BY ME AND TARGET OTHER``; ``NOT`` negates a condition)."""
+    outbox = Outbox(post)
+    players, seat = _to_play_phase(post, outbox)
+    state = players.table().state
+    other = _next(state, seat, 2)
+
+    def negations(state: State) -> None:
+        _out_of_hands(state, ("negation", "negation-force"))
+        keep = (_into_hand(state, seat, "burning-bridges"),)
+        _into_hand(state, seat, "negation", keep=keep)
+        _into_hand(state, other, "negation-force")
+    _store(post, players, negations)
+    state = players.table().state
+    target = _next(state, seat)
+    line = next(x for x in GAME.legal(state, seat)
+                if x.startswith("USE Burning Bridges") and x.endswith(f" ON {target}"))
+    asked = len([m for m in outbox.mails if m["To"] == ADDR[seat]])
+    players.send(seat, [line])
+    _idle_until(players, lambda s: any(a["kind"] == "negate" for a in s["asks"]), steps=20)
+    table = players.table()
+    window = adj.open_window(GAME, table)
+    assert window is not None and window.window == "negation"
+    assert seat in window.roles and other in window.roles
+    assert adj.waiting_on(GAME, table) == {other}
+    answered = [json.loads(r["payload"]) for r in post.judge.store.actions(NAME)
+                if r["kind"] == "answer" and r["role"] == seat]
+    assert answered and answered[-1]["by"] == "policy"
+    requests = [str(m["Subject"]) for m in outbox.mails[asked:] if m["To"] == ADDR[seat]
+                and "your decision" in str(m["Subject"])]
+    assert not any("Negation" in x for x in requests), requests
+    assert any("Negation" in str(m["Subject"]) for m in outbox.mails
+               if m["To"] == ADDR[other] and "your decision" in str(m["Subject"]))
+    players.send(seat, ["POLICY negation NEGATE WHEN BY ME AND NOT TARGET ME AND CAN"])
+    assert {"answer": "NEGATE", "when": "BY ME AND NOT TARGET ME AND CAN"} in \
+        players.table().policies[seat]["negation"]
+
+
+# --------------------------------------------------------------------------- deadlines
+
+
+def test_a_window_left_to_its_default_is_no_missed_deadline(post: Post) -> None:
+    """A Dodge window whose target holds a Dodge is asked by mail; the target
+    never answers and the window lapses to its default (no Dodge). That is
+    no missed deadline: the GM gets no "missed orders" mail and the seat's
+    count of deadlines missed in a row does not grow (no "abandoned seat"
+    warning for a seat answering by its standing answers and defaults)."""
+    outbox = Outbox(post)
+    players, seat = _to_play_phase(post, outbox)
+    target = _next(players.table().state, seat)
+
+    def armed(state: State) -> None:
+        _out_of_hands(state, ("dodge",))
+        _into_hand(state, seat, "attack")
+        _into_hand(state, target, "dodge")
+    _store(post, players, armed)
+    state = players.table().state
+    hp = state["p"][target]["hp"]
+    players.send(seat, [_attack_line(state, seat, target)])
+    _idle_until(players, lambda s: target in adj.waiting_on(GAME, players.table()), steps=20)
+    assert adj.open_window(GAME, players.table()).window == "dodge"  # type: ignore[union-attr]
+    for _ in range(8):  # the window's deadline and grace pass; the target stays silent
+        players.tick(hours=6)
+    state = players.table().state
+    assert state["p"][target]["hp"] < hp, "the window did not lapse"
+    assert players.table().missed.get(target) is None
+    gm = [str(m["Subject"]) for m in outbox.mails if m["To"] == GM_ADDR]
+    assert not any("missed orders" in x or "abandoned seat" in x for x in gm), gm
+
+
+# --------------------------------------------------------------------------- the start
+
+
+def test_the_start_report_says_how_to_sign_and_the_gm_hears_the_table_is_full(
+        post: Post) -> None:
+    """The GM is told by mail when the last seat is taken (not before); each
+    seat's first report names its seat and the SIGNON line to sign with."""
+    outbox = Outbox(post)
+    post.send(GM_ADDR, f"CREATE {NAME} kingdom_wars seats=6\n")
+    gm = token_in(post, GM_ADDR)
+    for s in SEATS:
+        assert not any("the table is full" in str(m["Subject"]) for m in outbox.new())
+        post.send(ADDR[s], f"JOIN {NAME} {s}\n")
+    full = [m for m in outbox.new() if m["To"] == GM_ADDR
+            and "the table is full" in str(m["Subject"])]
+    assert len(full) == 1
+    text = whole(full[0])
+    assert "Every seat of g1 is taken (6 players: " in text and ADDR["F"] in text
+    assert "SIGNON g1 GM <your token> and START" in text
+    post.send(GM_ADDR, f"SIGNON {NAME} GM {gm}\nSTART\n")
+    for s in SEATS:
+        first = next(whole(m) for m in outbox.new() + outbox.mails if m["To"] == ADDR[s]
+                     and "report for" in str(m["Subject"]))
+        assert f"You are {s} in g1: sign each mail with\n  SIGNON g1 {s} <your token>" in first
