@@ -76,7 +76,7 @@ class ConquestTactics(GameBase):
         {"south": "kaborha", "north": "humans", "turn_limit": 0},
         {"south": "malice", "north": "kaborha", "turn_limit": 0},
         {"south": "gunget", "north": "humans", "turn_limit": 0},
-        {"south": "gunget", "north": "kaborha", "turn_limit": 0},
+        {"south": "kaborha", "north": "gunget", "turn_limit": 0},
         {"south": "gunget", "north": "malice", "turn_limit": 0},
     )
     """Every pairing of the four starter decks, each to a result."""
