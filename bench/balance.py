@@ -282,7 +282,7 @@ def play_game(south: str, north: str, seed: bytes, turn_limit: int) -> dict[str,
     r = state.get("result") or {}
     score = r.get("score", {})
     return {"south": south, "north": north, "ended": out is not None,
-            "winner": (out.winners[0] if out and out.winners else None),
+            "winner": (out.winners[0] if out and out.winners and not out.draw else None),
             "draw": bool(out and out.draw), "turns": state["turn"],
             "score": [int(score.get(F.SOUTH, 0)), int(score.get(F.NORTH, 0))],
             "text": r.get("text", "")}

@@ -580,12 +580,21 @@ def missed(table: Table, roles: Iterable[Role]) -> Step:
     return Step(new, [Entry("missed", None, {"roles": names})], [])
 
 
+def missed_by(game: Game, table: Table, absent: Iterable[Role] = ()) -> set[Role]:
+    """The seats the deadline of the open decision counts as missed: those
+    the judge still waits for (``absent`` ones aside), unless the deadline
+    closes a response window: a window that lapses to its default (a pass)
+    is answered by design, and is no missed deadline."""
+    if not ordering_roles(game, table) and open_window(game, table) is not None:
+        return set()
+    return waiting_on(game, table, absent)
+
+
 def deadline(game: Game, table: Table, seed: bytes, absent: Iterable[Role] = ()) -> Step:
     """The deadline of the open decision has passed: resolve held orders with
     defaults, close the open window, or take the default action of every
-    seat that owes one. Seats the judge still waited for (``absent`` ones
-    aside) are counted as having missed it."""
-    owed = waiting_on(game, table, absent)
+    seat that owes one. Seats that missed it (:func:`missed_by`) are counted."""
+    owed = missed_by(game, table, absent)
     first = [missed(table, owed)] if owed else []
     table = first[0].table if first else table
     if ordering_roles(game, table):

@@ -126,8 +126,16 @@ class GameResult:
         return {s.role: s.address for s in self.seats}
 
     @property
+    def sharing(self) -> tuple[Role, ...]:
+        """The seats that won or share the draw (a draw that names nobody is
+        shared by every seat)."""
+        if self.draw and not self.winners:
+            return tuple(s.role for s in self.seats)
+        return self.winners
+
+    @property
     def abandoned(self) -> bool:
-        return not self.winners
+        return not self.sharing
 
     def last_owed(self) -> dict[Role, int]:
         out: dict[Role, int] = {}
@@ -141,9 +149,9 @@ class GameResult:
 
 def result_of(result: GameResult, role: Role) -> str:
     """``win``, ``draw`` or ``loss`` for ``role``."""
-    if role not in result.winners:
+    if role not in result.sharing:
         return "loss"
-    return "win" if len(result.winners) == 1 and not result.draw else "draw"
+    return "win" if len(result.sharing) == 1 and not result.draw else "draw"
 
 
 def points(result: GameResult, scoring: str) -> dict[Role, Fraction]:
@@ -164,7 +172,7 @@ def points(result: GameResult, scoring: str) -> dict[Role, Fraction]:
         total = sum(squares.values())
         if total:
             return {r: Fraction(squares[r], total) for r in roles}
-    share = Fraction(1, len(result.winners))
+    share = Fraction(1, len(result.sharing))
     return {r: share if kinds[r] == "draw" else Fraction(0) for r in roles}
 
 
@@ -179,7 +187,7 @@ def places(result: GameResult) -> dict[Role, int]:
         return (score, 0 if score else last.get(role, 0))
 
     roles = [s.role for s in result.seats]
-    out = {r: 1 for r in roles if r in result.winners}
+    out = {r: 1 for r in roles if r in result.sharing}
     rest = [r for r in roles if r not in out]
     keys = sorted({key(r) for r in rest}, reverse=True)
     first = 2 if out else 1
@@ -373,8 +381,8 @@ def describe(result: GameResult) -> str:
         return "cancelled by its GM"
     if result.abandoned:
         return "abandoned"
-    names = ", ".join(result.winners)
-    if len(result.winners) == 1 and not result.draw:
+    names = ", ".join(result.sharing)
+    if len(result.sharing) == 1 and not result.draw:
         return f"won by {names}"
     return f"a draw shared by {names}"
 
@@ -424,7 +432,7 @@ def to_json(name: str, scoring: str, results: Sequence[GameResult],
         "league": name,
         "scoring": scoring,
         "running": list(running),
-        "games": [{"game": r.game, "ended": r.ended, "winners": list(r.winners),
+        "games": [{"game": r.game, "ended": r.ended, "winners": list(r.sharing),
                    "draw": r.draw, "result": describe(r), "players": r.players,
                    "scores": dict(r.scores)} for r in ordered],
         "standings": [{"rank": s.rank, "player": s.address, "games": s.games, "wins": s.wins,

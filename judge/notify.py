@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from judge import adjudicator as adj
-from judge import pictures, reports, scheduler
+from judge import choices, pictures, reports, scheduler
 from judge.engine import Decision, DecisionKind, Event, Game, Role
 from judge.mailout import Attachment
 from judge.store import Seat
@@ -41,10 +41,6 @@ if TYPE_CHECKING:
     from judge.session import Loaded, Workspace
 
 FINISHED = "finished"
-
-#: At most this many legal lines are listed as choices in a request.
-CHOICES_SHOWN = 12
-
 
 def must_decide(g: Loaded, seat: Seat) -> Decision | None:
     """The open decision ``seat`` has to decide itself now, if any."""
@@ -231,9 +227,9 @@ def owe_text(game: Game, table: adj.Table, role: Role, decision: Decision | None
     if decision.kind is not DecisionKind.ORDERS:
         legal = game.legal(table.state, role)
         if legal:
-            shown = legal[:CHOICES_SHOWN]
-            more = f" (and {len(legal) - len(shown)} more)" if len(legal) > len(shown) else ""
-            lines.append("Your choices include" + more + ":")
+            shown = choices.compact(legal)
+            bar = " (x|y: send one of them)" if any(choices.BAR in x for x in shown) else ""
+            lines.append(f"Your choices{bar}:")
             lines.extend(f"  {line}" for line in shown)
         if decision.kind is DecisionKind.RESPONSE:
             lines.append("Reply to this mail with your answer; it stays secret until the "

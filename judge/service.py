@@ -491,9 +491,10 @@ class Judge:
                                  else dataclasses.replace(g.clock, reminded=True))
                 else:
                     phase = adj.phase_key(g.game, table)
+                    missed = adj.missed_by(g.game, table, absent)
                     ws.apply(g, adj.deadline(g.game, table, g.seed, absent))
-                    notify.missed_deadline(ws, g, phase, owed)
-                    league_commands.abandoned(ws, g, owed)
+                    notify.missed_deadline(ws, g, phase, missed)
+                    league_commands.abandoned(ws, g, missed)
                     ws.settle(g)
                 phase = g.clock.phase if g.clock else drow["phase"]
                 ws.flush()

@@ -15,13 +15,14 @@ from typing import Any
 
 from judge.engine import InvalidLine
 
-VERBS = ("DECK", "BASE", "TAKE", "DEPLOY", "MOVE", "PASS", "DONE", "STOP", "ATTACK", "CAST",
-         "USE", "PLAY", "EQUIP", "LEARN", "UPGRADE", "REDEEM", "RECYCLE")
+VERBS = ("DECK", "STARTER", "BASE", "TAKE", "DEPLOY", "MOVE", "PASS", "DONE", "STOP", "ATTACK",
+         "CAST", "USE", "PLAY", "EQUIP", "LEARN", "UPGRADE", "REDEEM", "RECYCLE")
 KEYWORDS = frozenset({"FROM", "ON", "DISCARD", "AT", "TO"})
 _SPACE = re.compile(r"^[A-Ea-e][1-5]$")
 
 SYNTAX: dict[str, str] = {
     "DECK": "DECK <name>: <count> <card>; <count> <card>; ... (or a DECK <name> ... END block)",
+    "STARTER": "STARTER [<faction>]",
     "BASE": "BASE <space>",
     "TAKE": "TAKE <troop, spell or skill>",
     "DEPLOY": "DEPLOY <troop> <space> [DISCARD <cards>]",
@@ -57,6 +58,12 @@ def syntax(line: str) -> dict[str, Any]:
         raise InvalidLine(f"{first!r} is not a Conquest Tactics command",
                           hint="one of " + ", ".join(VERBS) + "; HELP conquest_tactics lists them",
                           line=line)
+    if verb == "STARTER":  # a starter deck instead of a list (the game's option's by default)
+        more = rest.split()
+        if len(more) > 1:
+            raise InvalidLine("STARTER takes at most a faction", hint=SYNTAX["STARTER"],
+                              line=line)
+        return {"verb": verb, "starter": more[0].lower() if more else ""}
     if verb == "DECK":
         deck_name, sep, body = rest.partition(":")
         if not deck_name.strip() or not sep:
@@ -127,6 +134,8 @@ def canonical(cmd: dict[str, Any]) -> str:
     which :func:`syntax` and the checks read back to the same command."""
     verb = cmd["verb"]
     if verb == "DECK":
+        if cmd.get("starter"):
+            return f"STARTER {cmd['starter']}"
         return str(cmd["canonical"])
     parts = [verb]
     if verb == "UPGRADE":

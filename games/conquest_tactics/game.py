@@ -76,7 +76,7 @@ class ConquestTactics(GameBase):
         {"south": "kaborha", "north": "humans", "turn_limit": 0},
         {"south": "malice", "north": "kaborha", "turn_limit": 0},
         {"south": "gunget", "north": "humans", "turn_limit": 0},
-        {"south": "gunget", "north": "kaborha", "turn_limit": 0},
+        {"south": "kaborha", "north": "gunget", "turn_limit": 0},
         {"south": "gunget", "north": "malice", "turn_limit": 0},
     )
     """Every pairing of the four starter decks, each to a result."""
@@ -125,8 +125,9 @@ class ConquestTactics(GameBase):
         phase = self._phase(state)
         if stage == "decks":
             return [Decision(DecisionKind.ORDERS, F.ROLES, phase,
-                             prompt="DECK <name> ... END: your deck list", default="the "
-                             "starter deck of the game's option")]
+                             prompt="DECK <name> ... END: your deck list (the report says "
+                                    "how), or STARTER to play your starter deck",
+                             default="your starter deck (STARTER)")]
         if stage == "forces":
             return [Decision(DecisionKind.ORDERS, F.ROLES, phase,
                              prompt="BASE <space> and TAKE <card> lines: up to 20 TP of level "
@@ -189,10 +190,13 @@ class ConquestTactics(GameBase):
         if stage == "over":
             raise IllegalLine("the match is over")
         if stage == "decks":
+            if verb == "STARTER":
+                return _check_starter(state, role, str(cmd["starter"]))
             if verb != "DECK":
-                raise IllegalLine("first send your deck list", hint=commands.SYNTAX["DECK"])
+                raise IllegalLine("first send your deck list, or STARTER to play your "
+                                  "starter deck", hint=commands.SYNTAX["DECK"])
             return _check_deck(cmd)
-        if verb == "DECK":
+        if verb in ("DECK", "STARTER"):
             raise IllegalLine("deck lists are sent before the game starts")
         if stage == "forces":
             if verb == "BASE":
@@ -262,7 +266,11 @@ class ConquestTactics(GameBase):
         if new["stage"] == "decks":
             for role, opt in ((F.SOUTH, "south"), (F.NORTH, "north")):
                 given = [a for a in orders.get(role, ()) if a.data.get("verb") == "DECK"]
-                if given:
+                if given and given[-1].data.get("starter"):
+                    faction = str(given[-1].data["starter"])
+                    _take_deck(g, role, POOL.starters[faction], faction)
+                    g.pub(f"{role} plays the {faction} starter deck.")
+                elif given:
                     deck = _deck_of(str(given[-1].data["canonical"]))
                     _take_deck(g, role, deck, _faction_of(deck))
                     g.pub(f"{role} plays the deck {deck.name!r}.")
@@ -316,7 +324,9 @@ class ConquestTactics(GameBase):
         if state["stage"] != "over":
             return None
         r = state["result"]
-        return Outcome(winners=tuple(r["winners"]), draw=not r["winners"], reason=r["text"])
+        if not r["winners"]:  # "3-3 Draw" (Victory): both players share it
+            return Outcome(winners=tuple(F.ROLES), draw=True, reason=r["text"])
+        return Outcome(winners=tuple(r["winners"]), reason=r["text"])
 
     def turn(self, state: State) -> str:
         if state["stage"] in ("decks", "forces"):
@@ -354,6 +364,11 @@ class ConquestTactics(GameBase):
             out.append(Zone(("p", role, "supply"), frozenset({role}) if before else frozenset(),
                             pool, order_hidden=not before))
             out.append(Zone(("p", role, "hand"), frozenset({role}), pool))
+            p = state["p"][role]
+            if p.get("forces"):  # Setup: face down until each troop is placed
+                out.append(Zone(("p", role, "forces"), frozenset({role}), pool))
+            if p.get("start_spells"):  # placed face up when its side deploys
+                out.append(Zone(("p", role, "start_spells"), frozenset({role}), pool))
         return out
 
     # ------------------------------------------------------------------ standing answers
@@ -401,6 +416,23 @@ def _check_deck(cmd: dict[str, Any]) -> dict[str, Any]:
         raise IllegalLine("the deck list breaks the deck building guidelines: "
                           + "; ".join(str(b) for b in breaches))
     return {"verb": "DECK", "canonical": decks.canonical(deck), "spaces": []}
+
+
+def starter_of(state: State, role: Role) -> str:
+    """The faction whose starter deck ``role`` plays without a deck list (the
+    game's option ``south`` or ``north``)."""
+    return str(state["options"]["south" if role == F.SOUTH else "north"])
+
+
+def _check_starter(state: State, role: Role, faction: str) -> dict[str, Any]:
+    from games.conquest_tactics import decks
+
+    faction = faction or starter_of(state, role)
+    if faction not in POOL.starters:
+        raise IllegalLine(f"there is no {faction!r} starter deck",
+                          hint="STARTER " + " | STARTER ".join(sorted(POOL.starters)))
+    return {"verb": "DECK", "canonical": decks.canonical(POOL.starters[faction]),
+            "starter": faction, "spaces": []}
 
 
 def _deck_of(text: str) -> Any:

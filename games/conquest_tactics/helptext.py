@@ -11,6 +11,8 @@ from judge.engine import VerbSpec
 VERBS: tuple[VerbSpec, ...] = (
     VerbSpec("DECK <name> ... END", "before the game (option decks=submitted): your deck "
              "list, one '<count> <card>' a line", "DECK Iron Wall"),
+    VerbSpec("STARTER [<faction>]", "before the game (option decks=submitted): play a starter "
+             "deck instead of a list (your own side's by default)", "STARTER humans"),
     VerbSpec("BASE <space>", "set-up: your Base's space, in your two nearest rows", "BASE C1"),
     VerbSpec("TAKE <card>", "set-up: a starting troop (level 0-1) or level 1 spell or skill; "
              "up to 20 TP, three spells or skills", "TAKE Footsoldiers"),

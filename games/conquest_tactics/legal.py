@@ -22,7 +22,8 @@ def candidates(state: dict[str, Any], role: str) -> list[str]:
         from games.conquest_tactics.cards import POOL
         from games.conquest_tactics.decks import canonical
 
-        return [canonical(d) for d in POOL.starters.values()]
+        return ["STARTER", *(f"STARTER {f}" for f in POOL.starters),
+                *(canonical(d) for d in POOL.starters.values())]
     if stage == "forces":
         out = [f"BASE {s}" for s in ("C1", "B1", "D2")]
         return out + [f"TAKE {c}" for c in dict.fromkeys(p["supply"])
@@ -84,8 +85,8 @@ def candidates(state: dict[str, Any], role: str) -> list[str]:
             out += [f"{verb} {c} {s} FROM {a}" for s in aims]
     for c in hand:
         k = card(c)
-        if k.type == "circumstance" and k.kind == "control":
-            out.append(_circ(c, p["hand"], mine + foes, role))
+        if k.type == "circumstance" and k.kind in ("control", "instant"):
+            out.append(_circ(c, p["hand"], mine + foes, role))  # the rules keep those that fit
     if follow is None:
         for c in p["trophies"]:
             for verb in ("REDEEM", "RECYCLE"):

@@ -35,6 +35,7 @@ from games.conquest_tactics.table import (
     Ctx,
     Troop,
     card,
+    hand_numbers,
     tp_for_turn,
 )
 from judge.engine import IllegalLine
@@ -118,14 +119,19 @@ def discards(g: Ctx, role: str, refs: Sequence[str], *, exclude: Sequence[str] =
         if x in hand:
             hand.remove(x)
     out: list[str] = []
-    numbered = list(g.p(role)["hand"])
+    p = g.p(role)
+    numbered = dict(hand_numbers(p))  # as the last request listed the hand
+    listed = p.get("listed")
+    if listed is not None:  # a copy of the card at a number vacated by another copy
+        numbered.update({i: c for i, c in enumerate(listed, 1) if c in p["hand"]})
     for ref in refs:
         if ref.isdigit():
-            i = int(ref) - 1
-            if not 0 <= i < len(numbered):
-                raise IllegalLine(f"your hand has no card {ref}",
-                                  hint=f"your hand is numbered 1 to {len(numbered)}")
-            cid = numbered[i]
+            if int(ref) not in numbered:
+                raise IllegalLine(f"your hand has no card {ref} now",
+                                  hint="your hand, numbered as your last report lists it: "
+                                  + ", ".join(f"{n} {card(c).name}"
+                                              for n, c in sorted(numbered.items())))
+            cid = numbered[int(ref)]
         else:
             cid = find(ref, hand, "card in hand")
         if cid not in hand:
@@ -221,9 +227,13 @@ def reveal_forces(g: Ctx, chosen: dict[str, tuple[str, list[str]]]) -> None:
         p["start_spells"] = [c for c in taken if card(c).type != "troop"]
         s["bases"][role]["at"] = base_at
         totals[role] = sum(card(c).cost for c in taken)
+        # "Players compare the number of Tactical Points they have selected":
+        # the points and the count are public, the cards face down until placed.
         g.pub(f"{role} places its base, {card(s['bases'][role]['card']).name}, at "
               f"{F.mark(base_at)} and chose {totals[role]} Tactical Points of starting "
-              "forces: " + (", ".join(card(c).name for c in taken) or "nothing") + ".")
+              f"forces ({len(taken)} card{'s' if len(taken) != 1 else ''}, face down).")
+        g.only(role, "Your starting forces: "
+               + (", ".join(card(c).name for c in taken) or "nothing") + ".")
     assert g.rng is not None
     for role in F.ROLES:
         g.rng.shuffle(g.p(role)["supply"], f"shuffle:supply:{role}")
@@ -310,7 +320,19 @@ def end_deploy(g: Ctx) -> None:
 
 
 def new_decision(g: Ctx) -> None:
+    """A decision begins: the hand of each player who decides is numbered
+    afresh, as its request lists it (``table.hand_numbers``)."""
     g.s["serial"] += 1
+    s = g.s
+    stage = s["stage"]
+    if stage == "mobilize":
+        deciding = [r for r in F.ROLES if not g.p(r)["done"]]
+    else:
+        who = {"deploy": s.get("deployer"), "up": s.get("mover"), "play": s.get("actor"),
+               "follow": s.get("actor"), "window": (s.get("window") or {}).get("role")}
+        deciding = [r for r in [who.get(stage)] if r]
+    for role in deciding:
+        g.p(role)["listed"] = list(g.p(role)["hand"])
 
 
 def start_turn(g: Ctx) -> None:
@@ -532,8 +554,8 @@ def can_pay(g: Ctx, role: str, cost: int, discarded: Sequence[str]) -> None:
 def check_mobilize(g: Ctx, role: str, cmd: dict[str, Any]) -> dict[str, Any]:
     verb = cmd["verb"]
     p = g.p(role)
-    if verb == "DONE":
-        return {"verb": "DONE", "spaces": []}
+    if verb == "DONE":  # not taken after a refused line of the same mail (ends_part)
+        return {"verb": "DONE", "spaces": [], "ends_part": True}
     out: dict[str, Any] = {"verb": verb, "spaces": [], "discard": []}
     if verb == "DEPLOY":
         cid = find(cmd["name"], [c for c in p["hand"] if card(c).type == "troop"],
@@ -709,9 +731,17 @@ def check_play(g: Ctx, role: str, cmd: dict[str, Any], follow: str | None) -> di
         cid = find(cmd["name"], [c for c in p["hand"] if card(c).type == "circumstance"],
                    "circumstance in hand")
         c = card(cid)
-        if c.kind != "control":
+        # Play Circumstance: "Control Circumstances are used in the Play phase
+        # by the player who has control. Other Circumstances are Instants and
+        # may be played at any time" -- so an instant too, as an action of its
+        # own. One whose every effect answers an action (a shield, a cancel)
+        # would have nothing to act on there, and is refused (see the README).
+        if c.kind not in ("control", "instant"):
             raise IllegalLine(f"{c.name} is a {c.kind} circumstance; in the Play phase the "
-                              "player with control plays Control circumstances")
+                              "player with control plays Control and Instant circumstances")
+        if c.kind == "instant" and all(e.kind in ("shield", "cancel") for e in c.effects):
+            raise IllegalLine(f"{c.name} shields or cancels an action: with none to answer "
+                              "it would do nothing; play it in an instant window")
         return _circumstance(g, role, cmd, c)
     if verb == "ATTACK":
         if len(cmd["spaces"]) != 2:
@@ -846,7 +876,12 @@ def _check_cast(g: Ctx, role: str, cmd: dict[str, Any], follow: str | None, *,
         if b != src:
             _range_ok(g, role, src, b, rng, c.name)
         out.update(spaces=[seen(role, b)], at=b)
-        if c.kind == "offensive" and c.type == "skill":
+        if c.kind == "offensive":
+            # Cast Spell: "Offensive Spells deal damage in the same manner" as
+            # ranged attacks (Use Skill: Skills follow "the same line of sight
+            # and range rules"), and Ranged Attack: "where ranged units are
+            # attacking an adjacent unit, melee rules should be used and the
+            # attacker will receive Counterattack damage".
             out["melee"] = F.distance(src, b) == 1 and not any(
                 e.kind == "no_counter" for e in c.effects)
     return out
@@ -1290,16 +1325,14 @@ def halt(g: Ctx) -> None:
                         halt_effect(g, role, e, b["at"], None)
     for role in order:
         p = g.p(role)
-        flipped: set[str] = set()
         for v in p["victories"]:
             c = card(v["card"])
-            # "A Victory Condition card can only be achieved once per game but
-            # multiple copies ... can be carried": a second copy is achieved at
-            # a later Halt, not by the same deed in the same Halt (ours).
-            if c.id in flipped:
-                continue
+            # Victory: "A Victory is achieved when a condition on a Victory
+            # Condition card is met. At this time, the Victory Condition is
+            # flipped"; "A Victory Condition card can only be achieved once per
+            # game but multiple copies ... can be carried": each card once, and
+            # every card whose condition is met flips (two copies at one Halt).
             if not v["done"] and c.condition is not None and achieved(g, role, c.condition):
-                flipped.add(c.id)
                 v["done"] = True
                 trophy = p["trophy_pile"].pop(0) if p["trophy_pile"] else None
                 if trophy:

@@ -329,6 +329,30 @@ class Ctx:
         return None
 
 
+def hand_numbers(p: Mapping[str, Any]) -> list[tuple[int, str]]:
+    """The hand as the player's reports number it: ``listed`` is the hand as
+    it stood when the player's current decision began (the request listed
+    it so), and each card keeps that number while the decision lasts, though
+    cards before it leave the hand (DISCARD 2 after DISCARD 1 in one mail is
+    still the report's second card); a card that came to the hand since is
+    numbered after them."""
+    hand = list(p["hand"])
+    left = list(hand)
+    out: list[tuple[int, str]] = []
+    listed = p.get("listed")
+    if listed is None:
+        listed = hand
+    for i, cid in enumerate(listed, 1):
+        if cid in left:
+            left.remove(cid)
+            out.append((i, cid))
+    n = len(listed)
+    for cid in left:
+        n += 1
+        out.append((n, cid))
+    return out
+
+
 def fresh_player(faction: str, deck_name: str) -> dict[str, Any]:
     return {"faction": faction, "deck": deck_name, "supply": [], "hand": [], "discard": [],
             "removed": [], "knowledge": [], "victories": [], "trophy_pile": [],

@@ -14,7 +14,8 @@ from typing import Any
 
 from games.conquest_tactics import field as F
 from games.conquest_tactics import rules
-from games.conquest_tactics.table import Ctx, card
+from games.conquest_tactics.cards import POOL
+from games.conquest_tactics.table import Ctx, card, hand_numbers
 from judge.engine import JSON
 
 
@@ -109,7 +110,10 @@ def player_view(g: Ctx, role: str, reader: str | None) -> dict[str, JSON]:
         "trophies": [card(c).name for c in p["trophies"]],
         "trophy_pile": [card(c).name for c in p["trophy_pile"]],
         "destroyed": dict(p["destroyed"]), "base": base,
-        "forces": [card(c).name for c in (p["forces"] or [])],
+        # Setup: the starting forces stay face down until placed ("the other
+        # player follows the same procedure" after): the other side sees a count.
+        "forces": [card(c).name for c in (p["forces"] or [])] if reader == role else [],
+        "forces_left": len(p["forces"] or []),
         "mobilized": p["done"],
     }
 
@@ -132,11 +136,16 @@ def view(state: dict[str, Any], role: str | None, phase: str) -> dict[str, JSON]
     if role in F.ROLES and role in state["p"]:
         p = g.p(role)
         you: dict[str, JSON] = {
-            "hand": [{"n": i + 1, "card": c, "name": card(c).name, "type": card(c).type,
-                      "cost": card(c).cost} for i, c in enumerate(p["hand"])],
+            "hand": [{"n": n, "card": c, "name": card(c).name, "type": card(c).type,
+                      "cost": card(c).cost, "level": card(c).level}
+                     for n, c in hand_numbers(p)],
             "instants": (_instants(g, role) if state["stage"] == "window"
                          and state["window"]["role"] == role else []),
         }
+        if state["stage"] == "decks":
+            faction = str(state["options"]["south" if role == F.SOUTH else "north"])
+            you["starter"] = {"faction": faction, "deck": POOL.starters[faction].name,
+                              "others": sorted(f for f in POOL.starters if f != faction)}
         if state["stage"] in ("decks", "forces"):
             counts: dict[str, int] = {}
             for c in p["supply"]:

@@ -81,6 +81,7 @@ def suspend(g: Ctx, ask: Ask) -> None:
 def _reopen(g: Ctx, t: Task) -> None:
     for a in g.s["asks"]:
         if a["serial"] == t["serial"]:
+            rescued_meanwhile(g, a)
             if a["roles"]:
                 a["open"] = True
             else:
@@ -105,8 +106,10 @@ def _turn(g: Ctx, t: Task) -> None:
     if not g.alive(seat):
         g.push({"t": "turn", "seat": g.next_seat(seat)})
         return
-    if seat == s["start"] and s["turns"] and not t.get("extra"):
-        s["round"] += 1
+    if not t.get("extra"):
+        if s["turns"] and new_round(s, s.get("lap") or s["current"], seat):
+            s["round"] += 1
+        s["lap"] = seat
     s["turns"] += 1
     s["current"] = seat
     s["turn_flags"] = {}
@@ -123,6 +126,23 @@ def _turn(g: Ctx, t: Task) -> None:
     g.push({"t": "moment", "m": {"name": "turn_start", "seat": seat}},
            *({"t": "phase", "phase": ph} for ph in PHASES),
            {"t": "turn_end", "seat": seat, "after": t.get("after")})
+
+
+def new_round(s: dict[str, Any], last: str | None, seat: str) -> bool:
+    """Whether the turn passing from ``last`` (the last ordinary turn) to
+    ``seat`` begins a new round. "The game begins with the Starting Player,
+    followed by other players in a counter clockwise direction": a round
+    begins each time the turns reach or pass the starting player's place,
+    whether or not that player is still in the game."""
+    if last is None:
+        return False
+    seats: list[str] = s["seats"]
+    n = len(seats)
+
+    def ahead(r: str) -> int:  # steps from ``last`` to ``r``: 1 to n
+        return (seats.index(r) - seats.index(last)) % n or n
+
+    return ahead(s["start"]) <= ahead(seat)
 
 
 @task("turn_end")
@@ -567,6 +587,11 @@ MOMENT_TEXT: dict[str, str] = {
     "targeted": "{seat} becomes a target",
     "targets_fixed": "{seat}'s targets are fixed",
     "attack_dodged": "{seat}'s Attack is dodged",
+    "played_dodge": "{seat} has played a Dodge",
+    "discarded": "{seat}'s cards are discarded",
+    "equip_lost": "{seat} has lost equipment",
+    "hand_emptied": "{seat} has played or lost the last hand card",
+    "negation_used": "{seat} has used a Negation",
 }
 """How a moment reads in a trigger window's prompt (its name otherwise)."""
 
@@ -1135,6 +1160,16 @@ def _rescue(g: Ctx, t: Task) -> None:
             on_done={"t": "rescued", "seat": seat},
             on_fail={"t": "death", "seat": seat, "killer": t["killer"]},
             dying=seat, ctx={"dying": seat, "need": 1 - int(g.p(seat)["hp"])})
+
+
+def rescued_meanwhile(g: Ctx, ask: Ask) -> None:
+    """A rescue is over once its player is out of Dying: a Peach is for "any
+    player who is in the state of Dying" (Peach), and a player at 1 health or
+    more is not, so nobody further is asked."""
+    seat = ask.get("dying")
+    if ask["kind"] == "respond" and seat and g.alive(seat) and g.p(seat)["hp"] > 0:
+        ask["roles"] = []
+        ask["done"] = ask["on_done"]
 
 
 @task("rescued")

@@ -114,7 +114,7 @@ class KingdomWars(GameBase):
         return {
             "n": n, "seats": seats, "variation": bool(options.get("variation", False)),
             "stage": "generals", "dealt": dealt, "pile": pile, "p": {},
-            "deck": deck, "discard": [], "proc": [], "start": start, "current": None,
+            "deck": deck, "discard": [], "proc": [], "start": start, "current": None, "lap": None,
             "round": 1, "turns": 0, "phase": "", "turn_flags": {}, "todo": [], "asks": [],
             "serial": 0, "uses": {}, "judging": [], "damage_stack": [], "dead": [],
             "death_match": False, "pioneer_given": False, "reshuffles": 0,

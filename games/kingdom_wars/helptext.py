@@ -60,8 +60,21 @@ RULES: dict[str, str] = {
 }
 
 
+def moments() -> str:
+    """``HELP moments``: each moment word of ``POLICY trigger ... WHEN MOMENT``."""
+    from games.kingdom_wars.flow import MOMENT_TEXT
+    from games.kingdom_wars.policy import MOMENTS
+
+    lines = ["Moments a trigger window opens at (POLICY trigger USE <skill> WHEN MOMENT "
+             "<moment>), in the order of a turn:"]
+    lines += [f"  {m}: " + MOMENT_TEXT[m].format(seat="a player") for m in MOMENTS]
+    return "\n".join(lines)
+
+
 def topic(word: str) -> str | None:
     """The text of a card, skill, general or rule, if ``word`` names one."""
+    if key(word) in ("moment", "moments"):
+        return moments()
     c = DATA.card(word)
     if c is not None:
         kind = c.type + (f" ({c.subtype})" if c.subtype else "")
@@ -78,7 +91,7 @@ def topic(word: str) -> str | None:
         pairs = ", ".join(DATA.generals[p].name for p in gen.partners) or "none"
         return (f"{gen.name}, {gen.title} ({gen.kingdom}, {gen.half_circles} half-circles, "
                 f"{gen.gender}). Perfect Pair with: {pairs}. {skills}")
-    return RULES.get(key(word))
+    return {key(k): v for k, v in RULES.items()}.get(key(word))
 
 
 def introduction(state: dict[str, Any], role: str) -> str:

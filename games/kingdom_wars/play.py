@@ -37,6 +37,9 @@ Ask = dict[str, Any]
 
 LEGAL_SAMPLE = 60
 """At most this many lines of one kind in ``lines`` (a fair sample)."""
+CONVERT_SAMPLE = 12
+"""At most this many choices of cards for one skill that uses cards as
+another card (each with every target it may take)."""
 
 
 # --------------------------------------------------------------------------- cards
@@ -234,7 +237,7 @@ def play_lines(g: Ctx, seat: str) -> list[str]:
             continue
         seen.add(key)
         kind = "attack" if g.s["death_match"] and name_of(cid) == "peach" else name_of(cid)
-        for targets in K.target_choices(g, seat, vcard(kind, [cid]))[:8]:
+        for targets in K.target_choices(g, seat, vcard(kind, [cid])):  # every target
             out.append(canonical({"verb": "USE", "cards": [cid], "on": targets}))
         if name_of(cid) in ("iron-chains", "know-your-enemy"):
             out.append(f"RECAST {label(cid)}")
@@ -258,24 +261,24 @@ def play_lines(g: Ctx, seat: str) -> list[str]:
             continue
         out += sk.active_lines(g, seat)[:LEGAL_SAMPLE]
         for kind in sk.produces:
-            for cids in sk.convert_choices(g, seat, kind, "play")[:4]:
+            for cids in sk.convert_choices(g, seat, kind, "play")[:CONVERT_SAMPLE]:
                 v = sk.convert(g, seat, kind, cids, "play")
                 if v is None:
                     continue
                 with exposed_for(g, seat, sid):
-                    choices = K.target_choices(g, seat, v)[:3]
+                    choices = K.target_choices(g, seat, v)
                 for targets in choices:
                     out.append(canonical({"verb": "USE", "kind": kind, "by": sid,
                                           "cards": cids, "on": targets}))
     if g.weapon(seat) == "serpent-spear" and len(hand) >= 2:
         pair = hand[:2]
-        for targets in K.target_choices(g, seat, vcard("attack", pair, "serpent-spear"))[:3]:
+        for targets in K.target_choices(g, seat, vcard("attack", pair, "serpent-spear")):
             out.append(canonical({"verb": "USE", "kind": "attack", "by": "serpent-spear",
                                   "cards": pair, "on": targets}))
     if g.weapon(seat) == "feathered-fan":
         for cid in hand:
             if name_of(cid) == "attack":
-                for targets in K.target_choices(g, seat, vcard("fire-attack", [cid]))[:3]:
+                for targets in K.target_choices(g, seat, vcard("fire-attack", [cid])):
                     out.append(canonical({"verb": "USE", "kind": "fire-attack",
                                           "by": "feathered-fan", "cards": [cid],
                                           "on": targets}))
@@ -478,7 +481,7 @@ def response_lines(g: Ctx, seat: str, ask: Ask) -> list[str]:
             continue
         if want in sk.produces:
             need = "rescue" if want == "peach" else "respond"
-            for cids in sk.convert_choices(g, seat, want, need)[:4]:
+            for cids in sk.convert_choices(g, seat, want, need)[:CONVERT_SAMPLE]:
                 out.append(f"{verb} BY {sk.name} WITH {' '.join(label(c) for c in cids)}")
         m = {"name": f"respond_{want}", "ask": ask["serial"], **ask.get("ctx", {})}
         if m["name"] in sk.moments and sk.applies(g, seat, m):  # skills that watch the window
@@ -520,16 +523,20 @@ def give_response(g: Ctx, ask: Ask, seat: str, cmd: Cmd) -> None:
         g.p(seat)["markers"]["perfect-pair"] -= 1
         g.pub(f"{seat_label(seat)} uses the Perfect Pair Marker as a Peach on "
               f"{seat_label(ask['dying'])}.")
-        flow.recover(g, ask["dying"], 1, seat)
+        # The check runs after the recovery (a task pushed later runs first).
         g.push({"t": "rescue_check", "serial": ask["serial"], "seat": ask["dying"]})
+        flow.recover(g, ask["dying"], 1, seat)
         return
     v = spend_response(g, seat, cmd, kind)
     if kind in ("peach", "wine"):
         g.pub(f"{seat_label(seat)} uses {K.describe(v)} on {seat_label(ask['dying'])}.",
               card=v["kind"])
+        # The card is discarded, the player recovers, then the rescue is
+        # checked (a task pushed later runs first): out of Dying, nobody
+        # further is asked (Peach: "any player who is in the state of Dying").
+        g.push({"t": "rescue_check", "serial": ask["serial"], "seat": ask["dying"]})
         flow.recover(g, ask["dying"], 1, seat)
-        g.push({"t": "to_discard", "cards": v["cards"]},
-               {"t": "rescue_check", "serial": ask["serial"], "seat": ask["dying"]})
+        g.push({"t": "to_discard", "cards": v["cards"]})
         return
     g.pub(f"{seat_label(seat)} plays {K.describe(v)}.", card=v["kind"])
     if kind == "attack" and seat == g.s["current"] and g.s["phase"] == "play":

@@ -21,12 +21,25 @@ from judge.engine import JSON, Decision, IllegalLine, PolicyCondition, WindowSpe
 if TYPE_CHECKING:
     from judge.engine import Game
 
+MOMENTS: tuple[str, ...] = (
+    "prep_start", "before_judgement", "judged", "retrial", "before_draw",
+    "draw_start", "draw_count", "before_play", "play_start", "card_used", "targeted",
+    "targets_fixed", "played_dodge", "attack_dodged", "negation_used", "taking_damage",
+    "damage_dealt", "damaged", "attack_damaged", "hp_lost", "recovered", "dying",
+    "dying_by_damage", "death", "discarded", "equip_lost", "hand_emptied", "before_discard",
+    "discard_end", "final_start", "turn_end",
+)
+"""The moments a trigger window opens at (those some skill watches), in the
+order of a turn; the words of ``WHEN MOMENT``. ``HELP moments`` says what
+each one is."""
+
 _COMMON = (
     PolicyCondition("CAN", "", "I hold a card, an equipment or a skill that answers it"),
     PolicyCondition("HOLDING", "[<n>] <card>", "I hold at least n (1) cards of that name"),
     PolicyCondition("BY", "ME|KINGDOM|OTHER|<seat>",
                     "what it asks about comes from me, my kingdom, another force, that seat"),
     PolicyCondition("CARD", "<card>", "the card it asks about"),
+    PolicyCondition("NOT", "<condition>", "the condition after it does not hold"),
 )
 _TARGET = PolicyCondition("TARGET", "ME|KINGDOM|OTHER|<seat>",
                           "it targets me, a player of my kingdom, another force, that seat")
@@ -50,14 +63,24 @@ WINDOWS: tuple[WindowSpec, ...] = (
                "beginning...): USE <skill> or PASS",
                ("USE <skill> [WITH <card>...] [ON <seat>...]",),
                (*_COMMON, PolicyCondition("MOMENT", "<moment>",
-                                          "the moment (damaged, retrial, prep_start, ...)"))),
+                                          "the moment (HELP moments): " + ", ".join(MOMENTS)))),
 )
 
 
+OWN_SPELL = "BY ME AND NOT TARGET ME AND DEPTH 1"
+"""A spell a seat used itself, taking effect on another player: Negation may
+cancel "target Spell card" whoever used it (so a seat may Negate its own
+Rest and Reorganization on an enemy), but a seat is not asked by default
+whether to Negate its own spell on another (its standing answers may say
+otherwise: POLICY negation NEGATE WHEN BY ME AND TARGET OTHER)."""
+
+
 def defaults() -> list[tuple[str, str, str]]:
-    """Each seat's standing answers at the start: ask when it can answer."""
-    return [(w.kind, answer, when) for w in WINDOWS for answer, when in (("ASK", "CAN"),
-                                                                         ("PASS", ""))]
+    """Each seat's standing answers at the start: pass on its own spell
+    on another player (OWN_SPELL), else ask when it can answer."""
+    own = [("negation", "PASS", OWN_SPELL)]
+    return own + [(w.kind, answer, when) for w in WINDOWS
+                  for answer, when in (("ASK", "CAN"), ("PASS", ""))]
 
 
 def context(state: Mapping[str, Any], ask: Mapping[str, Any]) -> dict[str, JSON]:
@@ -119,8 +142,14 @@ def condition(game: Game, window: str, words: Sequence[str]) -> str:
     hint = "conditions: " + ", ".join(f"{c.word} {c.args}".strip() for c in spec.conditions)
     out = []
     for clause in conjuncts(words):
+        negated = clause[0].upper() == "NOT" and len(clause) > 1
+        if negated:
+            clause = clause[1:]
         word = clause[0].upper()
         args = clause[1:]
+        if negated:
+            out.append("NOT " + condition(game, window, clause))
+            continue
         if word not in allowed:
             raise IllegalLine(f"{' '.join(clause)!r} is not a condition of {window} windows",
                               hint=hint)
@@ -142,6 +171,9 @@ def condition(game: Game, window: str, words: Sequence[str]) -> str:
                 raise IllegalLine(f"{' '.join(args)!r} is not a card", hint=hint)
             out.append(f"HOLDING {n} {found.name}")
         elif word == "MOMENT" and len(args) == 1:
+            if args[0].lower() not in MOMENTS:
+                raise IllegalLine(f"{args[0]!r} is not a moment a trigger window opens at",
+                                  hint="moments: " + ", ".join(MOMENTS))
             out.append(f"MOMENT {args[0].lower()}")
         elif word == "DEPTH" and len(args) == 1 and args[0].isdigit():
             out.append(f"DEPTH {int(args[0])}")
@@ -187,6 +219,8 @@ def _hand_names(view: Mapping[str, JSON]) -> list[str]:
 
 def _clause(view: Mapping[str, JSON], d: Decision, clause: str) -> bool:
     word, _, arg = clause.partition(" ")
+    if word == "NOT":
+        return not _clause(view, d, arg)
     ctx = d.context
     if word == "CAN":
         return can_answer(view, d)

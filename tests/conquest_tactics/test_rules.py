@@ -554,6 +554,28 @@ def test_spells_once_a_turn_and_face_down_after_use() -> None:
     refused(s, "North", "CAST shadow-bolt C4 FROM C2", "no spell")
 
 
+def test_an_offensive_spell_at_distance_1_draws_the_counterattack() -> None:
+    """Cast Spell: "All Spells are subject to the same line of sight rules as
+    Ranged Attacks, and Offensive Spells deal damage in the same manner";
+    Ranged Attack: "In instances where ranged units are attacking an adjacent
+    unit, melee rules should be used and the attacker will receive
+    Counterattack damage". A Shadow Bolt (range 1-3) cast on an adjacent
+    troop draws its Counterattack; cast from two spaces away it does not."""
+    s = _caster("malice-convert", "shadow-bolt")
+    at(s, "C2")["at"] = "C3"  # type: ignore[index]  # South's infantry next to the caster
+    s, _ = act(s, "North", "CAST shadow-bolt C3 FROM C2")  # North's C3 is South's C3
+    s, _ = act(s, "South", "PASS")
+    infantry = at(s, "C3")
+    assert infantry is not None and infantry["damage"] == 3 - 1  # the bolt, less defense 1
+    assert s["stage"] == "window" and s["window"] == {"role": "North", "step": "counter"}
+    s, _ = act(s, "North", "PASS")
+    assert at(s, "C4")["damage"] == 1  # type: ignore[index]  # the infantry's counter 1
+    far = _caster("malice-convert", "shadow-bolt")
+    far, _ = act(far, "North", "CAST shadow-bolt C4 FROM C2")
+    far, _ = act(far, "South", "PASS")
+    assert far["stage"] == "play" and at(far, "C4")["damage"] == 0  # type: ignore[index]
+
+
 def test_x_cost_of_a_cast_is_its_level() -> None:
     """Setup and Mobilize: an "X" cost is "the level of that card"."""
     s = _caster("veteran-heretic-fire-mage", "flame-lance")
@@ -676,18 +698,24 @@ def test_a_pass_to_a_player_without_points_ends_the_play_phase() -> None:
     assert "Halt (turn 1)" in texts(ev)
 
 
-def test_two_copies_of_a_victory_condition_flip_at_two_halts() -> None:
-    """Victory: "A Victory Condition card can only be achieved once per game
-    but multiple copies of a Victory Condition can be carried": one copy
-    flips at a Halt where its condition holds, the other at a later one."""
+def test_two_copies_of_a_victory_condition_flip_when_its_condition_is_met() -> None:
+    """Victory: "A Victory is achieved when a condition on a Victory
+    Condition card is met. At this time, the Victory Condition is flipped
+    face down and a Trophy is drawn"; "A Victory Condition card can only be
+    achieved once per game but multiple copies of a Victory Condition can be
+    carried": both copies of a condition met at a Halt flip there, each with
+    its Trophy, and neither again."""
     s = table(tp=(0, 0))
     _victories(s, "South", "standing-army", "standing-army", "siege-breaker", "hold-the-field")
     for sp in ("A1", "B1", "D1", "A2", "B2", "C2"):
         put(s, "South", "footsoldiers", sp)
-    rules.halt(Ctx(s, rng()))
-    assert [v["done"] for v in s["p"]["South"]["victories"]] == [True, False, False, False]
+    trophies = len(s["p"]["South"]["trophies"])
     rules.halt(Ctx(s, rng()))
     assert [v["done"] for v in s["p"]["South"]["victories"]] == [True, True, False, False]
+    assert len(s["p"]["South"]["trophies"]) == trophies + 2
+    rules.halt(Ctx(s, rng()))
+    assert [v["done"] for v in s["p"]["South"]["victories"]] == [True, True, False, False]
+    assert len(s["p"]["South"]["trophies"]) == trophies + 2
 
 
 # ------------------------------------------------------------------ each effect kind
@@ -706,6 +734,30 @@ def test_effect_push_and_damage_of_a_control_circumstance() -> None:
     t = at(s, "C4")
     assert t is not None and t["damage"] == 3 and at(s, "C3") is None
     assert "trample" in s["p"]["South"]["removed"]  # "removed from the game"
+
+
+def test_an_instant_circumstance_played_by_the_player_with_control() -> None:
+    """Play Circumstance: "Control Circumstances are used in the Play phase by
+    the player who has control. Other Circumstances are Instants and may be
+    played at any time": in the Play phase the player with control plays an
+    instant as its action (Second Wind heals a troop of its own 3; Spiteful
+    Retort deals 2 to an enemy, which may answer). An instant that only
+    shields or cancels an action has none to act on there and is refused,
+    saying where it is played."""
+    s = table(south="kaborha", tp=(5, 5))
+    put(s, "South", "kaborha-brawler", "C2", damage=3)
+    put(s, "North", "malice-ghoul", "C4")
+    hand(s, "South", "second-wind", "spiteful-retort", "hold-the-line")
+    s, _ = act(s, "South", "PLAY second-wind ON C2")
+    assert at(s, "C2")["damage"] == 0  # type: ignore[index]
+    assert s["p"]["South"]["tp"] == 4 and "second-wind" in s["p"]["South"]["removed"]
+    s["actor"] = "South"
+    s, _ = act(s, "South", "PLAY spiteful-retort ON C4")
+    assert s["stage"] == "window" and s["window"]["role"] == "North"
+    s, _ = act(s, "North", "PASS")
+    assert at(s, "C4")["damage"] == 2  # type: ignore[index]  # defense 0
+    s["actor"] = "South"
+    refused(s, "South", "PLAY hold-the-line", "with none to answer", "instant window")
 
 
 def test_effect_draw() -> None:

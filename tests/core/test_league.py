@@ -88,6 +88,21 @@ def test_win_draw_loss_table_by_hand() -> None:
         L.points(G1, "elo")
 
 
+def test_a_draw_that_names_nobody_is_shared_by_every_seat() -> None:
+    """A game that ended in a draw without naming who shares it (a two-player
+    game recorded so before its outcome named both) is a draw for every
+    seat under each scoring system, never an abandoned game."""
+    drawn = L.GameResult("d", "", seats(("South", ANN), ("North", BOB)), (), True,
+                         {"South": 3, "North": 3})
+    assert not drawn.abandoned and L.describe(drawn) == "a draw shared by South, North"
+    assert L.points(drawn, "draw-size") == {"South": F(1, 2), "North": F(1, 2)}
+    assert L.points(drawn, "sum-of-squares") == {"South": F(1, 2), "North": F(1, 2)}
+    assert L.points(drawn, "wdl") == {"South": 1, "North": 1}
+    assert L.places(drawn) == {"South": 1, "North": 1}
+    gone = L.GameResult("a", "", drawn.seats, (), False)
+    assert gone.abandoned and L.points(gone, "wdl") == {"South": 0, "North": 0}
+
+
 def test_places_winners_first_then_centres_then_how_long_they_lasted() -> None:
     assert L.places(G1) == {"Red": 1, "Blue": 2, "Green": 3}
     assert L.places(G2) == {"Red": 1, "Blue": 1, "Green": 2, "Gold": 3}

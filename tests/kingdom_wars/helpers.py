@@ -111,7 +111,7 @@ def table(
     rest = [c for c in state["deck"] if c not in used]
     state["deck"] = rest + list(reversed(deck_top))  # the deck's top is its end
     state["discard"] = []
-    state["current"] = turn
+    state["current"] = state["lap"] = turn
     state["turns"] = 1
     state["turn_flags"] = {}
     phases = list(flow.PHASES)
