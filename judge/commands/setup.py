@@ -314,13 +314,6 @@ def join(ws: Workspace, name: str, address: str, wanted: str | None, *,
     store.add_seat(name, address, hash_token(token), wanted=wanted,
                    now=scheduler.iso(ws.now))
     g.seats = store.seats(name)
-    if not by_gm and not open_to_join(g):  # the last seat: the GM may start the game
-        ws.judge.queue_mail(
-            g.row["gm_address"], f"[{name}] the table is full",
-            f"Every seat of {name} is taken ({seat_count(g)} players: "
-            + ", ".join(s.address for s in g.seats if s.status != "pending") + ").\n"
-            f"Start the game with SIGNON {name} GM <your token> and START.\n",
-            "notice", game=name)
     return token
 
 

@@ -379,8 +379,8 @@ def test_the_start_report_says_how_to_sign_and_the_gm_hears_the_table_is_full(
             and "the table is full" in str(m["Subject"])]
     assert len(full) == 1
     text = whole(full[0])
-    assert "Every seat of g1 is taken (6 players: " in text and ADDR["F"] in text
-    assert "SIGNON g1 GM <your token> and START" in text
+    assert "g1: 6 of 6 seats taken." in text and ADDR["F"] in text
+    assert "The table is full: send START (signed on as GM)" in text
     post.send(GM_ADDR, f"SIGNON {NAME} GM {gm}\nSTART\n")
     for s in SEATS:
         first = next(whole(m) for m in outbox.new() + outbox.mails if m["To"] == ADDR[s]
