@@ -29,11 +29,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from judge.engine import AmbiguousLine, InvalidLine
 
 from .geography import DipMap, normalize
+
+if TYPE_CHECKING:
+    from .variant import VariantRules
 
 # Order kinds.
 HOLD = "H"
@@ -199,6 +202,33 @@ _COAST_WORDS = {
 _MAX_NAME_TOKENS = 5
 
 
+class AmbiguousName(AmbiguousLine):
+    """A place name in an order line that fits several provinces:
+    ``choices`` are their abbreviations, and the name was written as
+    ``tokens[start:end]`` (the line's words as read, lower case), so a
+    choice can be put in its place to give a whole order line."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        line: str,
+        choices: Sequence[str],
+        tokens: Sequence[str],
+        start: int,
+        end: int,
+    ) -> None:
+        super().__init__(message, line=line, choices=choices)
+        self.tokens = tuple(tokens)
+        self.start = start
+        self.end = end
+
+    def lines(self) -> list[str]:
+        """The order line with each choice in place of the ambiguous name."""
+        head, tail = self.tokens[: self.start], self.tokens[self.end :]
+        return [" ".join((*head, choice, *tail)) for choice in self.choices]
+
+
 class _Reader:
     """A cursor over the tokens of one line."""
 
@@ -284,10 +314,13 @@ class _Reader:
                     return found[0]
                 if found:
                     names_found = [self.dm.provinces[p].name for p in found]
-                    raise AmbiguousLine(
+                    raise AmbiguousName(
                         f"{tok!r} could be " + ", ".join(names_found),
                         line=self.line,
                         choices=[self.dm.provinces[p].id for p in found],
+                        tokens=self.toks,
+                        start=self.i,
+                        end=self.i + 1,
                     )
             shown = f"{tok!r}" if tok else "nothing"
             if tok[:1].isalnum():
@@ -299,11 +332,14 @@ class _Reader:
                 )
             raise self.invalid(f"expected {what}, found {shown}")
         if len(hit) > 1:
-            raise AmbiguousLine(
+            raise AmbiguousName(
                 f"{' '.join(self.toks[self.i : best])!r} could be "
                 + ", ".join(self.dm.provinces[p].name for p in hit),
                 line=self.line,
                 choices=[self.dm.provinces[p].id for p in hit],
+                tokens=self.toks,
+                start=self.i,
+                end=best,
             )
         self.i = best
         return hit[0]
@@ -376,20 +412,24 @@ class _Reader:
             raise self.invalid(message)
 
 
-def read_order(dm: DipMap, line: str, phase_kind: str) -> Draft:
-    """Read one order line for a phase of kind ``phase_kind`` (M, R or A).
+def read_order(
+    dm: DipMap, line: str, phase_kind: str, rules: VariantRules | None = None
+) -> Draft:
+    """Read one order line for a phase of kind ``phase_kind`` (M, R or A),
+    under a variant's ``rules`` (``None``: the standard rules).
 
     Raises ``InvalidLine`` or ``AmbiguousLine`` quoting ``line``. The result
     still has to be checked against the board. A line read once is not
     parsed again (``DipMap.drafts``; lines that fail are not kept).
     """
-    known = dm.drafts.get((line, phase_kind))
+    key = (line, phase_kind, rules is None)
+    known: Draft | None = dm.drafts.get(key)
     if known is not None:
         return known
-    draft = _read_order(dm, line, phase_kind)
+    draft = _read_order(dm, line, phase_kind, rules)
     if len(dm.drafts) >= _MAX_DRAFTS:
         dm.drafts.clear()
-    dm.drafts[(line, phase_kind)] = draft
+    dm.drafts[key] = draft
     return draft
 
 
@@ -397,12 +437,12 @@ _MAX_DRAFTS = 100_000
 """The most order lines kept read per map (then the store starts afresh)."""
 
 
-def _read_order(dm: DipMap, line: str, phase_kind: str) -> Draft:
+def _read_order(dm: DipMap, line: str, phase_kind: str, rules: VariantRules | None) -> Draft:
     bad = _STRAY.search(line)
     if bad:
         raise InvalidLine(f"unexpected character {bad.group(0)!r}", line=line)
-    if dm.rules is not None:
-        special = dm.rules.read_order(dm, line, phase_kind)
+    if rules is not None:
+        special = rules.read_order(dm, line, phase_kind)
         if special is not None:
             return special
     if phase_kind == MOVEMENT:

@@ -25,8 +25,7 @@ from typing import Any
 from games.diplomacy import spelling
 from games.diplomacy.geography import normalize
 from games.diplomacy.orders import MOVE, SUPPORT
-from games.diplomacy.resolver import Force, Strengths, adjudicate_forces
-from games.diplomacy.variant import Stacking
+from games.diplomacy.resolver import Force, Stacking, Strengths, adjudicate_forces
 from games.three_kingdoms import orders as grammar
 from games.three_kingdoms.board import BOARD, KINGDOMS, Board
 from judge.engine import (

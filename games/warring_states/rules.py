@@ -6,7 +6,7 @@ those leave a point open, the ruling is ours; each is marked *ruling* here
 and listed in README.md.
 
 :class:`WarringStatesRules` plugs into the shared Diplomacy code through
-``DipMap.rules`` (:mod:`games.diplomacy.variant`):
+the game's variant record (:mod:`games.diplomacy.variant`):
 
 * order forms: ``A Luo convert`` (an army becomes a fleet), ``F WYR - MYR -
   LYR`` (a rapid river move through up to three river spaces);
