@@ -229,8 +229,9 @@ class AmbiguousName(AmbiguousLine):
         return [" ".join((*head, choice, *tail)) for choice in self.choices]
 
 
-class _Reader:
-    """A cursor over the tokens of one line."""
+class Reader:
+    """A cursor over the tokens of one order line (the family's grammar; a
+    variant's ``read_order`` hook reads its own forms with it)."""
 
     def __init__(self, dm: DipMap, line: str) -> None:
         self.dm = dm
@@ -449,7 +450,7 @@ def _read_order(dm: DipMap, line: str, phase_kind: str, rules: VariantRules | No
         quick = _quick_movement(dm, line)
         if quick is not None:
             return quick
-    r = _Reader(dm, line)
+    r = Reader(dm, line)
     if r.done():
         raise r.invalid("empty order")
     if phase_kind == ADJUSTMENTS:
@@ -506,7 +507,7 @@ def _quick_movement(dm: DipMap, line: str) -> Draft | None:
         return None
 
 
-def _read_adjustment(r: _Reader) -> Draft:
+def _read_adjustment(r: Reader) -> Draft:
     if r.take(_WAIVE):
         r.take(_BUILD)
         count = 1
@@ -543,7 +544,7 @@ def _read_adjustment(r: _Reader) -> Draft:
     raise r.invalid("an adjustment order is Build, Remove or Waive")
 
 
-def _read_retreat(r: _Reader) -> Draft:
+def _read_retreat(r: Reader) -> Draft:
     if r.take(_DISBAND | _REMOVE):
         r.power_word()
         unit = r.unit_type()
@@ -566,7 +567,7 @@ def _read_retreat(r: _Reader) -> Draft:
     raise r.invalid("a retreat order is '<unit> R <province>' or '<unit> D'")
 
 
-def _read_movement(r: _Reader) -> Draft:
+def _read_movement(r: Reader) -> Draft:
     first = r.peek()
     if first in ("build", "builds", "remove", "removes", "waive", "waives"):
         raise r.invalid("builds and removals are ordered in the winter adjustments, not now")

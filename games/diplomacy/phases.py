@@ -47,7 +47,7 @@ from .orders import (
     WAIVE,
     Draft,
     Order,
-    _Reader,
+    Reader,
     order_text,
     read_order,
 )
@@ -214,7 +214,7 @@ class PhaseReport:
 
 def locate(dm: DipMap, line: str) -> int | None:
     """The province an order line is about, if its head can be read at all."""
-    r = _Reader(dm, line)
+    r = Reader(dm, line)
     try:
         r.take({"build", "b", "remove", "disband", "d"})
         r.power_word()
@@ -575,7 +575,7 @@ def _adjustments(pos: Position, orders: Mapping[int, Sequence[str]]) -> PhaseRep
 
 def _draft_unit_text(dm: DipMap, line: str, prov: int) -> str:
     """The unit an unusable adjustment line names, for the report."""
-    r = _Reader(dm, line)
+    r = Reader(dm, line)
     try:
         r.take({"build", "b", "remove", "disband", "d"})
         r.power_word()
