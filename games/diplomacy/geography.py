@@ -27,12 +27,9 @@ import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import spelling
-
-if TYPE_CHECKING:
-    from .board import Unit
 
 LAND = "land"
 SEA = "sea"
@@ -158,10 +155,10 @@ class DipMap:
     )
     """(army's province, goal, fleets at sea) -> the fleets on some irredundant
     convoy route: :func:`games.diplomacy.board.necessary_fleets`."""
-    units_read: dict[str, tuple[Unit, ...]] = field(
+    units_read: dict[str, tuple[Any, ...]] = field(
         default_factory=dict, repr=False, compare=False
     )
-    """Unit texts already read (``"F STP/SC"``) -> that unit of each power,
+    """Unit texts already read (``"F STP/SC"``) -> that ``Unit`` of each power,
     by power index: :func:`games.diplomacy.serial.read_unit`."""
     bound: dict[tuple[int, int, str, int, str], Any] = field(
         default_factory=dict, repr=False, compare=False

@@ -105,7 +105,7 @@ def read_unit(dm: DipMap, text: Any, power: int) -> Unit:
     must name its coast; an army's coast is ignored."""
     if not isinstance(text, str):
         raise ValueError(f"expected a unit like 'A PAR', got {text!r}")
-    known = dm.units_read.get(text)
+    known: tuple[Unit, ...] | None = dm.units_read.get(text)
     if known is not None:
         return known[power]
     utype, _, where = text.strip().partition(" ")
