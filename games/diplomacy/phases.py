@@ -55,7 +55,6 @@ from .resolver import (
     BOUNCE,
     VOID,
     MovementResult,
-    Strengths,
     adjudicate_movement,
     retreat_options,
 )
@@ -230,19 +229,19 @@ def locate(dm: DipMap, line: str) -> int | None:
 def run_phase(
     pos: Position,
     orders: Mapping[int, Sequence[str]],
-    strengths: Strengths | None = None,
     *,
     entries: bool = True,
 ) -> PhaseReport:
     """Play ``pos.phase`` with ``orders`` (power index -> order lines, in the
-    order given) and advance to the next phase with something to decide.
+    order given, under the variant rules of ``pos``) and advance to the next
+    phase with something to decide.
     With ``entries=False`` the report of a movement phase has no entries for
     the units on the board: ``start``, ``movement.codes`` and ``void`` say
     what became of each (for a caller that reports only results: the
     offline format)."""
     _, _, kind = split_phase(pos.phase)
     if kind == MOVEMENT:
-        return _movement(pos, orders, strengths, entries)
+        return _movement(pos, orders, entries)
     if kind == RETREATS:
         return _retreats(pos, orders)
     return _adjustments(pos, orders)
@@ -316,14 +315,13 @@ def _collect(
 def _movement(
     pos: Position,
     orders: Mapping[int, Sequence[str]],
-    strengths: Strengths | None,
     with_entries: bool,
 ) -> PhaseReport:
     dm = pos.dm
     sit = Situation(pos.board, MOVEMENT, rules=pos.rules)
     legal, bad, ignored, _ = _collect(sit, orders, pos.board.units)
-    if pos.rules is not None:
-        strengths = pos.rules.movement_strengths(pos.board, legal) or strengths
+    # The variant's strengths (walls, strong units) know the legal orders.
+    strengths = pos.rules.movement_strengths(pos.board, legal) if pos.rules is not None else None
     result = adjudicate_movement(pos.board, legal, tuple(bad), strengths)
     entries: list[Entry] = []
     units = pos.board.units
