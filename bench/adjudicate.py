@@ -57,15 +57,22 @@ from games.diplomacy.board import Board, Unit, sea_neighbours
 from games.diplomacy.legality import Situation, bind
 from games.diplomacy.orders import MOVEMENT, Order, read_order
 from games.diplomacy.resolver import Strengths, adjudicate_movement
+from games.diplomacy.variant import VariantRules
 from games.warring_states import GAME as WARRING_STATES
+from games.warring_states.rules import WarringStatesRules
 
 DM = GAME.map
 GAMES: dict[str, DiplomacyGame] = {"classic": GAME, "warring_states": WARRING_STATES}
 
 
+def rules_of(board: Board) -> VariantRules | None:
+    """The variant rules of the game whose map the board is on (``None``: classic)."""
+    return next(g.variant.rules for g in GAMES.values() if g.map is board.dm)
+
+
 def strengths(board: Board, legal: dict[int, Order]) -> Strengths | None:
     """The variant's strengths for these orders (``None`` on the classic map)."""
-    rules = board.dm.rules
+    rules = rules_of(board)
     return rules.movement_strengths(board, legal) if rules is not None else None
 
 
@@ -159,7 +166,8 @@ def _warring_states_orders(rnd: random.Random, board: Board, lines: dict[int, li
     river or the sea, rapid river moves, fleets moving inland (they turn back
     into armies)."""
     dm = board.dm
-    rules = WARRING_STATES.rules
+    rules = WARRING_STATES.variant.rules
+    assert isinstance(rules, WarringStatesRules)
     for p, u in board.units.items():
         head = f"{u.type} {dm.loc_text(u.loc)}"
         roll = rnd.random()
@@ -180,13 +188,14 @@ def _warring_states_orders(rnd: random.Random, board: Board, lines: dict[int, li
 
 def bind_all(board: Board, lines: dict[int, list[str]]) -> tuple[dict[int, Order], list[int]]:
     DM = board.dm  # the map of the board
-    sit = Situation(board, MOVEMENT)
+    rules = rules_of(board)
+    sit = Situation(board, MOVEMENT, rules=rules)
     legal: dict[int, Order] = {}
     bad: set[int] = set()
     for power, ls in lines.items():
         for line in ls:
             try:
-                o = bind(sit, power, read_order(DM, line, MOVEMENT))
+                o = bind(sit, power, read_order(DM, line, MOVEMENT, rules))
             except Exception:
                 prov = next(
                     (

@@ -8,7 +8,7 @@ clock, play the same classic game (``max_year`` far enough ahead that it
 does not end) with the same seed. In each, a GM CREATEs the game by mail,
 seven players JOIN by mail and the GM STARTs it by mail; then every power
 that owes orders mails one whole ``ORDERS`` block per phase, legal lines
-chosen at random from a fixed seed (see :mod:`tests.support.classic_mail`), and
+chosen at random from a fixed seed (see :mod:`bench.support.classic_mail`), and
 ``Judge.cycle()`` reads them from the inbox, resolves the phase, mails the
 reports. The first judge stops at Spring 1901, the second plays on until
 Spring of ``--year`` (1930: year 30).
@@ -53,15 +53,15 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from judge import config as cfg  # noqa: E402
-from judge.service import Judge  # noqa: E402
-from tests.support.classic_mail import (  # noqa: E402
+from bench.support.classic_mail import (  # noqa: E402
     POWERS,
     ClassicByMail,
     StillClock,
     address,
     lift_reply_limit,
 )
+from judge import config as cfg  # noqa: E402
+from judge.service import Judge  # noqa: E402
 
 START_YEAR = 1901
 #: The game's seed (the same in both homes, so both play the same game).

@@ -1,7 +1,7 @@
 """Mail throughput: the judge end to end against the raw rate of the same servers.
 
 Starts the test mail servers (Dovecot + the aiosmtpd/LMTP front, see
-``tests/mailserver/servers.py``), then measures, in the same run:
+``bench/support/mailservers.py``), then measures, in the same run:
 
 raw
     N small mails sent over one SMTP connection (from a process of its own,
@@ -82,20 +82,20 @@ if str(ROOT) not in sys.path:
 
 from imapclient import IMAPClient  # type: ignore[import-untyped]  # noqa: E402
 
-from judge import adjudicator as adj  # noqa: E402
-from judge import config as cfg  # noqa: E402
-from judge import registry, reports  # noqa: E402
-from judge.service import Judge  # noqa: E402
-from judge.store import set_kdf_cost  # noqa: E402
-from tests.core.conftest import Clock  # noqa: E402
-from tests.mailserver.players import GM, JUDGE, Mail, address, hand, judge_config  # noqa: E402
-from tests.mailserver.servers import MailServers, wait_for  # noqa: E402
-from tests.support.classic_mail import (  # noqa: E402
+from bench.support.classic_mail import (  # noqa: E402
     POWERS,
     ClassicByMail,
     StillClock,
     lift_reply_limit,
 )
+from bench.support.clock import Clock  # noqa: E402
+from bench.support.mailplayers import GM, JUDGE, Mail, address, hand, judge_config  # noqa: E402
+from bench.support.mailservers import MailServers, wait_for  # noqa: E402
+from judge import adjudicator as adj  # noqa: E402
+from judge import config as cfg  # noqa: E402
+from judge import registry, reports  # noqa: E402
+from judge.service import Judge  # noqa: E402
+from judge.store import set_kdf_cost  # noqa: E402
 from tests.support.sealed_bids import GAME  # noqa: E402
 
 RUN_JUDGE = ROOT / "tests" / "mailserver" / "run_judge.py"
@@ -300,7 +300,7 @@ def _classic_seats(judge: Judge) -> dict[str, str]:
 def classic_script(n: int, work: Path) -> ClassicScript:
     """The first ``n`` order mails of a classic game: the first power (by
     name) that owes orders writes a whole ``ORDERS`` block of legal lines
-    (:meth:`tests.support.classic_mail.ClassicByMail.orders`, fixed seed),
+    (:meth:`bench.support.classic_mail.ClassicByMail.orders`, fixed seed),
     the judge handles it in a throw-away home on the Maildir transports, and
     the next writer is whoever owes orders then."""
     home = work / "script"

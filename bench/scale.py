@@ -32,7 +32,7 @@ The mails. Every game of a kind is created with the same seed
 of a kind is worked out once beforehand in a throw-away home, by the judge
 itself: there, the seat that must decide (``notify.must_decide``; for
 classic, the powers that owe orders, in turn) writes a mail of legal lines
-(classic: a whole ``ORDERS`` block from :class:`tests.support.classic_mail.
+(classic: a whole ``ORDERS`` block from :class:`bench.support.classic_mail.
 ClassicByMail`; Conflict of Alliances, scenario ``qin-dominates``: one line
 of ``Game.legal``, chosen with a seeded ``random.Random``, a PASS a tenth of
 the time when there is anything else), the judge handles it, and the next writer
@@ -83,12 +83,12 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.support.classic_mail import ClassicByMail, StillClock  # noqa: E402
 from judge import adjudicator as adj  # noqa: E402
 from judge import config as cfg  # noqa: E402
 from judge import notify, registry  # noqa: E402
 from judge.service import Judge  # noqa: E402
 from judge.store import set_kdf_cost  # noqa: E402
-from tests.support.classic_mail import ClassicByMail, StillClock  # noqa: E402
 
 KINDS = ("classic", "conflict_of_alliances")
 #: The seed of every game of a kind (so all of them play the same game).

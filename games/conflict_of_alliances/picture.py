@@ -33,8 +33,9 @@ from typing import Any
 
 import yaml
 
-from games.diplomacy.picture import BORDER, VOID_FILL, _dark, blend
+from games.diplomacy.picture import BORDER, VOID_FILL, blend
 from judge.pictures import geometry as geo
+from judge.pictures.colour import dark
 from judge.pictures.layout import OUTSIDE, VOID, Plan, Point, key
 from judge.pictures.scene import Scene, toward
 from judge.pictures.text import text_width
@@ -246,7 +247,7 @@ class CoADrawing:
         """One stack's label centred at ``at``; returns where the next one goes."""
         force = str(st["force"])
         colour = COLOURS.get(force, "#888888")
-        ink = "#ffffff" if _dark(colour) else "#000000"
+        ink = "#ffffff" if dark(colour) else "#000000"
         text = f"{self.name(force)} {st.get('ready', 0)}"
         if st.get("tired"):
             text += f" +{st['tired']} tired"
@@ -307,7 +308,7 @@ class CoADrawing:
                 colour = COLOURS.get(force, "#888888")
                 s.rect(cx, y - 8, wdt, 18, fill=colour, stroke="#000000", width=1, rx=3)
                 s.text((cx + wdt / 2, y + 1), label, size=11,
-                       fill="#ffffff" if _dark(colour) else "#000000", bold=True)
+                       fill="#ffffff" if dark(colour) else "#000000", bold=True)
                 cx += wdt + 4
             y += 24
         s.text((x, y), "* Revenge Qin (not received)", size=11, anchor="start", italic=True)

@@ -1,12 +1,9 @@
 """``DiplomacyGame``: the judge's game contract for every Diplomacy-family game.
 
-A variant is a map file plus, where its rules differ, a subclass:
-
-* :meth:`DiplomacyGame.strengths` returns per-unit strengths, support weights
-  and attack penalties for a movement phase (walls, strong units);
-* :meth:`DiplomacyGame.border` gives the attributes of a border (from the
-  map's ``borders`` section) for such hooks;
-* :meth:`DiplomacyGame.extra_legal` adds order lines to :meth:`legal`.
+A game is a map file and a variant record
+(:class:`~games.diplomacy.variant.DiplomacyVariant`): the classic game's is
+the map alone, with the standard rules; a variant (Warring States) gives its
+rule hooks, texts and extra legal lines there, and the class is the same.
 
 The state is JSON: the position (phase, units, dislodged units with their
 retreats, supply centre owners, as in the offline format but spelt like
@@ -18,7 +15,7 @@ until :meth:`resolve`.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -53,19 +50,20 @@ from .orders import (
     REMOVE,
     RETREATS,
     WAIVE,
+    AmbiguousName,
     Order,
     UnknownName,
     order_text,
     read_order,
 )
 from .phases import PhaseReport, Position, phase_title, run_phase, split_phase
-from .resolver import Strengths
 from .serial import (
     position_json,
     read_position,
     starting_board,
     starting_owner,
 )
+from .variant import DiplomacyVariant
 
 if TYPE_CHECKING:
     from judge.rng import Rng  # annotations only: adjudication draws no dice
@@ -154,12 +152,10 @@ _DEFAULTS = {
 
 
 class DiplomacyGame(GameBase):
-    """A Diplomacy-family game over one map file. See the module docstring."""
+    """A Diplomacy-family game over one map file and its variant record.
+    See the module docstring."""
 
     view_schema = "diplomacy-view.schema.json"
-    verbs: tuple[VerbSpec, ...] = VERBS
-    playthrough_options: Mapping[str, JSON] = {"max_year": 1903}
-    """Options under which random playthroughs end quickly (a draw after 1903)."""
 
     def __init__(
         self,
@@ -169,8 +165,14 @@ class DiplomacyGame(GameBase):
         title: str,
         aliases: tuple[str, ...] = (),
         options: tuple[OptionSpec, ...] | None = None,
+        variant: Callable[[DipMap, Path], DiplomacyVariant] | None = None,
     ) -> None:
+        """``variant`` makes the game's record from its map (and the map
+        file); without it, the standard rules."""
         self.map: DipMap = load_map(map_path)
+        self.variant = variant(self.map, map_path) if variant else DiplomacyVariant(self.map)
+        self.verbs: tuple[VerbSpec, ...] = self.variant.verbs or VERBS
+        self.playthrough_options: Mapping[str, JSON] = self.variant.playthrough_options
         self._pending_seen: list[tuple[State, tuple[Decision, ...]]] = []
         self.id = id
         self.title = title
@@ -182,24 +184,10 @@ class DiplomacyGame(GameBase):
             ),
         )
 
-    # ------------------------------------------------------------------ hooks
-
-    def strengths(self, pos: Position) -> Strengths | None:
-        """Variant hook: strengths for the movement phase of ``pos`` (None: standard)."""
-        return None
-
-    def border(self, a: int, b: int) -> frozenset[str]:
-        """Attributes of the border between provinces ``a`` and ``b``."""
-        return self.map.border(a, b)
-
-    def extra_legal(self, state: State, role: Role) -> list[str]:
-        """Variant hook: more order lines for :meth:`legal`."""
-        return []
-
     # ------------------------------------------------------------------ state
 
     def position(self, state: State) -> Position:
-        return read_position(self.map, state, state["phase"])
+        return read_position(self.map, state, state["phase"], self.variant.rules)
 
     def _store(self, state: State, pos: Position) -> State:
         out = dict(state)
@@ -216,7 +204,12 @@ class DiplomacyGame(GameBase):
 
     def setup(self, options: Mapping[str, JSON], rng: Rng) -> State:
         year = int(options.get("start_year", self.map.start_year) or self.map.start_year)
-        pos = Position(f"S{year}M", starting_board(self.map), starting_owner(self.map))
+        pos = Position(
+            f"S{year}M",
+            starting_board(self.map),
+            starting_owner(self.map),
+            rules=self.variant.rules,
+        )
         state: State = {
             "game": self.id,
             "options": {
@@ -252,7 +245,7 @@ class DiplomacyGame(GameBase):
         if not roles:
             return []
         prompts = {
-            MOVEMENT: "order your units: hold, move, support, convoy",
+            MOVEMENT: self.variant.movement_prompt,
             RETREATS: "retreat or disband your dislodged units",
             ADJUSTMENTS: "build or remove units (or waive builds)",
         }
@@ -278,7 +271,7 @@ class DiplomacyGame(GameBase):
         _, _, kind = split_phase(pos.phase)
         if state.get("ended"):
             try:
-                read_order(self.map, line, kind)
+                read_order(self.map, line, kind, self.variant.rules)
             except RuleError as exc:
                 raise exc.with_line(line) from None
             raise IllegalLine("the game is over", line=line)
@@ -287,10 +280,33 @@ class DiplomacyGame(GameBase):
     def _situation(self, pos: Position) -> Situation:
         _, _, kind = split_phase(pos.phase)
         return Situation(
-            pos.board, kind, dislodged=pos.dislodged, owner=pos.owner, adjust=pos.adjustments()
+            pos.board,
+            kind,
+            dislodged=pos.dislodged,
+            owner=pos.owner,
+            adjust=pos.adjustments(),
+            rules=pos.rules,
         )
 
     def _parse(self, sit: Situation, power: int, line: str) -> Action:
+        """The action ``line`` gives; when the variant answers an ambiguous
+        name with whole lines (``whole_line_choices``), its choices are the
+        order lines that parse with each name in its place."""
+        try:
+            return self._parse_line(sit, power, line)
+        except AmbiguousLine as exc:
+            if not self.variant.whole_line_choices:
+                raise
+            cands = exc.lines() if isinstance(exc, AmbiguousName) else list(exc.choices)
+            good: list[str] = []
+            for cand in cands:
+                try:
+                    good.append(self._parse_line(sit, power, cand).text)
+                except RuleError:
+                    continue
+            raise AmbiguousLine(exc.message, line=line, choices=good) from None
+
+    def _parse_line(self, sit: Situation, power: int, line: str) -> Action:
         try:
             order = self._order(sit, power, line)
         except UnknownName as exc:
@@ -311,7 +327,7 @@ class DiplomacyGame(GameBase):
 
     def _order(self, sit: Situation, power: int, line: str) -> Order:
         """The legal order ``line`` gives, or the reader's or binder's RuleError."""
-        return bind(sit, power, read_order(self.map, line, sit.kind))
+        return bind(sit, power, read_order(self.map, line, sit.kind, sit.rules))
 
     def _respelt(
         self, sit: Situation, power: int, exc: UnknownName, depth: int = 0
@@ -448,7 +464,7 @@ class DiplomacyGame(GameBase):
                 latest[a.key if a.key is not None else f"#{i}"] = i
             keep = sorted(latest.values())
             lines[power] = [actions[i].text for i in keep]
-        report = run_phase(pos, lines, self.strengths(pos) if pos.phase.endswith("M") else None)
+        report = run_phase(pos, lines)
         new = self._store(state, report.position)
         new["last"] = self._report_json(report)
         events = self._events(report)
@@ -678,7 +694,8 @@ class DiplomacyGame(GameBase):
                 cands += [
                     f"Remove {u.type} {dm.loc_text(u.loc)}" for _, u in sorted(pos.board.of(power))
                 ]
-        cands += self.extra_legal(state, role)
+        if kind == MOVEMENT and self.variant.extra_legal is not None:
+            cands += self.variant.extra_legal(pos, power)
         out: list[str] = []
         seen: set[str] = set()
         sit = self._situation(pos)
@@ -696,4 +713,4 @@ class DiplomacyGame(GameBase):
 
     def adjudicate_json(self, doc: dict[str, Any]) -> dict[str, Any]:
         """One line of ``judge adjudicate`` (see :mod:`games.diplomacy.offline`)."""
-        return adjudicate_document(self.map, self.id, doc, self.strengths)
+        return adjudicate_document(self.map, self.id, doc, self.variant.rules)

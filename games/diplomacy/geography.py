@@ -27,14 +27,9 @@ import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import spelling
-
-if TYPE_CHECKING:
-    from .board import Unit
-    from .orders import Draft, Order
-    from .variant import VariantRules
 
 LAND = "land"
 SEA = "sea"
@@ -137,15 +132,16 @@ class DipMap:
     sea) could reach; empty inland. The convoy questions walk this."""
     seas: frozenset[int] = frozenset()
     """The sea provinces: where a fleet may convoy (DATC 6.F.1)."""
-    rules: VariantRules | None = None
-    """A variant's rule hooks (:mod:`games.diplomacy.variant`); ``None``: standard rules."""
     _similar: dict[str, list[tuple[int, int]]] = field(
         default_factory=dict, repr=False, compare=False
     )
-    drafts: dict[tuple[str, str], Draft] = field(default_factory=dict, repr=False, compare=False)
-    """Order lines already read on this map, by (line, phase kind): a line is
-    parsed once however many documents or mails repeat it
-    (:func:`games.diplomacy.orders.read_order`)."""
+    drafts: dict[tuple[str, str, bool], Any] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    """Order lines already read on this map, by (line, phase kind, standard
+    rules or not) -> the ``Draft``: a line is parsed once however many
+    documents or mails repeat it (:func:`games.diplomacy.orders.read_order`;
+    the map knows nothing of orders, so the values are typed there)."""
     spellings: dict[bool, tuple[list[str], list[str], dict[str, list[str]]]] = field(
         default_factory=dict, repr=False, compare=False
     )
@@ -159,17 +155,17 @@ class DipMap:
     )
     """(army's province, goal, fleets at sea) -> the fleets on some irredundant
     convoy route: :func:`games.diplomacy.board.necessary_fleets`."""
-    units_read: dict[str, tuple[Unit, ...]] = field(
+    units_read: dict[str, tuple[Any, ...]] = field(
         default_factory=dict, repr=False, compare=False
     )
-    """Unit texts already read (``"F STP/SC"``) -> that unit of each power,
+    """Unit texts already read (``"F STP/SC"``) -> that ``Unit`` of each power,
     by power index: :func:`games.diplomacy.serial.read_unit`."""
-    bound: dict[tuple[int, int, str, int, str], tuple[Draft, Order]] = field(
+    bound: dict[tuple[int, int, str, int, str], Any] = field(
         default_factory=dict, repr=False, compare=False
     )
     """Movement orders already bound whose legality the map alone decides,
     by (draft, location and type of the unit ordered and of the unit
-    supported): see :func:`games.diplomacy.legality.bind`."""
+    supported) -> ``(Draft, Order)``: see :func:`games.diplomacy.legality.bind`."""
 
     # ------------------------------------------------------------------ lookups
 

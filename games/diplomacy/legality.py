@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from judge.engine import AmbiguousLine, IllegalLine
 
@@ -52,6 +53,9 @@ from .orders import (
     order_text,
 )
 
+if TYPE_CHECKING:
+    from .variant import VariantRules
+
 
 class UnitNotFound(IllegalLine):
     """The order names no unit of the ordering power (none there, or another's)."""
@@ -80,6 +84,8 @@ class Situation:
     """Supply centre province -> owning power index."""
     adjust: Mapping[int, int] = field(default_factory=dict)
     """Power index -> builds allowed (positive) or removals due (negative)."""
+    rules: VariantRules | None = None
+    """The game's variant rules (:mod:`games.diplomacy.variant`; ``None``: standard)."""
 
 
 def _name(board: Board, prov: int) -> str:
@@ -89,8 +95,8 @@ def _name(board: Board, prov: int) -> str:
 def bind(sit: Situation, power: int, draft: Draft) -> Order:
     """The legal order ``power`` gave with ``draft``, or raise a RuleError
     (``UnitNotFound`` when the order is not about a unit of ``power``).
-    A variant's rules (``DipMap.rules``) bind first when they know the draft."""
-    rules = sit.board.dm.rules
+    A variant's rules (``sit.rules``) bind first when they know the draft."""
+    rules = sit.rules
     if rules is not None:
         special = rules.bind(sit, power, draft)
         if special is not None:
@@ -147,7 +153,7 @@ def _bind_movement(sit: Situation, power: int, d: Draft) -> Order:
     other = board.units.get(d.target.province) if d.target is not None else None
     key = memo_key(d, unit, other)
     dm = board.dm
-    known = dm.bound.get(key)
+    known: tuple[Draft, Order] | None = dm.bound.get(key)
     if known is not None and known[0] is d:
         return known[1]
     if d.kind == HOLD:

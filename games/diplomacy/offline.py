@@ -24,13 +24,16 @@ standard abbreviations: ``FRANCE``, ``A PAR``, ``STP/SC``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from .geography import DipMap
 from .phases import PhaseReport, Position, run_phase, split_phase
-from .resolver import VOID, Strengths
+from .resolver import VOID
 from .serial import position_json, power_name, read_position, read_power, unit_texts
+
+if TYPE_CHECKING:
+    from .variant import VariantRules
 
 _KNOWN_KEYS = {
     "game",
@@ -53,8 +56,11 @@ _STRINGS = {str}
 """The types an order list may hold (checked in one pass of C code)."""
 
 
-def read_document(dm: DipMap, doc: Any) -> tuple[Position, dict[int, list[str]]]:
-    """Check an input document; return the position to play and the orders."""
+def read_document(
+    dm: DipMap, doc: Any, rules: VariantRules | None = None
+) -> tuple[Position, dict[int, list[str]]]:
+    """Check an input document; return the position to play (under a
+    variant's ``rules``) and the orders."""
     if not isinstance(doc, Mapping):
         raise ValueError("the document must be a JSON object")
     unknown = sorted(set(doc) - _KNOWN_KEYS)
@@ -79,7 +85,7 @@ def read_document(dm: DipMap, doc: Any) -> tuple[Position, dict[int, list[str]]]
         if pending:
             raise ValueError(f"dislodged units ({', '.join(pending)}) belong to a retreat phase")
         raw["dislodged"] = {}
-    pos = read_position(dm, raw, phase)
+    pos = read_position(dm, raw, phase, rules)
     if kind == "R" and not pos.dislodged:
         raise ValueError("a retreat phase needs dislodged units")
     orders: dict[int, list[str]] = {}
@@ -162,12 +168,11 @@ def adjudicate_document(
     dm: DipMap,
     game_id: str,
     doc: Any,
-    strengths: Callable[[Position], Strengths | None] | None = None,
+    rules: VariantRules | None = None,
 ) -> dict[str, Any]:
-    """One line of ``judge adjudicate``: input document -> output document.
-    Raises ValueError with a clear message for an invalid document.
-    ``strengths`` is the variant hook of :class:`~games.diplomacy.game.DiplomacyGame`."""
-    pos, orders = read_document(dm, doc)
-    hook = strengths(pos) if strengths is not None and pos.phase.endswith("M") else None
-    report = run_phase(pos, orders, hook, entries=False)
+    """One line of ``judge adjudicate``: input document -> output document,
+    under a variant's ``rules`` (the game's :mod:`~games.diplomacy.variant`
+    record). Raises ValueError with a clear message for an invalid document."""
+    pos, orders = read_document(dm, doc, rules)
+    report = run_phase(pos, orders, entries=False)
     return write_result(dm, game_id, report)

@@ -29,11 +29,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from judge.engine import AmbiguousLine, InvalidLine
 
 from .geography import DipMap, normalize
+
+if TYPE_CHECKING:
+    from .variant import VariantRules
 
 # Order kinds.
 HOLD = "H"
@@ -199,8 +202,36 @@ _COAST_WORDS = {
 _MAX_NAME_TOKENS = 5
 
 
-class _Reader:
-    """A cursor over the tokens of one line."""
+class AmbiguousName(AmbiguousLine):
+    """A place name in an order line that fits several provinces:
+    ``choices`` are their abbreviations, and the name was written as
+    ``tokens[start:end]`` (the line's words as read, lower case), so a
+    choice can be put in its place to give a whole order line."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        line: str,
+        choices: Sequence[str],
+        tokens: Sequence[str],
+        start: int,
+        end: int,
+    ) -> None:
+        super().__init__(message, line=line, choices=choices)
+        self.tokens = tuple(tokens)
+        self.start = start
+        self.end = end
+
+    def lines(self) -> list[str]:
+        """The order line with each choice in place of the ambiguous name."""
+        head, tail = self.tokens[: self.start], self.tokens[self.end :]
+        return [" ".join((*head, choice, *tail)) for choice in self.choices]
+
+
+class Reader:
+    """A cursor over the tokens of one order line (the family's grammar; a
+    variant's ``read_order`` hook reads its own forms with it)."""
 
     def __init__(self, dm: DipMap, line: str) -> None:
         self.dm = dm
@@ -284,10 +315,13 @@ class _Reader:
                     return found[0]
                 if found:
                     names_found = [self.dm.provinces[p].name for p in found]
-                    raise AmbiguousLine(
+                    raise AmbiguousName(
                         f"{tok!r} could be " + ", ".join(names_found),
                         line=self.line,
                         choices=[self.dm.provinces[p].id for p in found],
+                        tokens=self.toks,
+                        start=self.i,
+                        end=self.i + 1,
                     )
             shown = f"{tok!r}" if tok else "nothing"
             if tok[:1].isalnum():
@@ -299,11 +333,14 @@ class _Reader:
                 )
             raise self.invalid(f"expected {what}, found {shown}")
         if len(hit) > 1:
-            raise AmbiguousLine(
+            raise AmbiguousName(
                 f"{' '.join(self.toks[self.i : best])!r} could be "
                 + ", ".join(self.dm.provinces[p].name for p in hit),
                 line=self.line,
                 choices=[self.dm.provinces[p].id for p in hit],
+                tokens=self.toks,
+                start=self.i,
+                end=best,
             )
         self.i = best
         return hit[0]
@@ -376,20 +413,24 @@ class _Reader:
             raise self.invalid(message)
 
 
-def read_order(dm: DipMap, line: str, phase_kind: str) -> Draft:
-    """Read one order line for a phase of kind ``phase_kind`` (M, R or A).
+def read_order(
+    dm: DipMap, line: str, phase_kind: str, rules: VariantRules | None = None
+) -> Draft:
+    """Read one order line for a phase of kind ``phase_kind`` (M, R or A),
+    under a variant's ``rules`` (``None``: the standard rules).
 
     Raises ``InvalidLine`` or ``AmbiguousLine`` quoting ``line``. The result
     still has to be checked against the board. A line read once is not
     parsed again (``DipMap.drafts``; lines that fail are not kept).
     """
-    known = dm.drafts.get((line, phase_kind))
+    key = (line, phase_kind, rules is None)
+    known: Draft | None = dm.drafts.get(key)
     if known is not None:
         return known
-    draft = _read_order(dm, line, phase_kind)
+    draft = _read_order(dm, line, phase_kind, rules)
     if len(dm.drafts) >= _MAX_DRAFTS:
         dm.drafts.clear()
-    dm.drafts[(line, phase_kind)] = draft
+    dm.drafts[key] = draft
     return draft
 
 
@@ -397,19 +438,19 @@ _MAX_DRAFTS = 100_000
 """The most order lines kept read per map (then the store starts afresh)."""
 
 
-def _read_order(dm: DipMap, line: str, phase_kind: str) -> Draft:
+def _read_order(dm: DipMap, line: str, phase_kind: str, rules: VariantRules | None) -> Draft:
     bad = _STRAY.search(line)
     if bad:
         raise InvalidLine(f"unexpected character {bad.group(0)!r}", line=line)
-    if dm.rules is not None:
-        special = dm.rules.read_order(dm, line, phase_kind)
+    if rules is not None:
+        special = rules.read_order(dm, line, phase_kind)
         if special is not None:
             return special
     if phase_kind == MOVEMENT:
         quick = _quick_movement(dm, line)
         if quick is not None:
             return quick
-    r = _Reader(dm, line)
+    r = Reader(dm, line)
     if r.done():
         raise r.invalid("empty order")
     if phase_kind == ADJUSTMENTS:
@@ -466,7 +507,7 @@ def _quick_movement(dm: DipMap, line: str) -> Draft | None:
         return None
 
 
-def _read_adjustment(r: _Reader) -> Draft:
+def _read_adjustment(r: Reader) -> Draft:
     if r.take(_WAIVE):
         r.take(_BUILD)
         count = 1
@@ -503,7 +544,7 @@ def _read_adjustment(r: _Reader) -> Draft:
     raise r.invalid("an adjustment order is Build, Remove or Waive")
 
 
-def _read_retreat(r: _Reader) -> Draft:
+def _read_retreat(r: Reader) -> Draft:
     if r.take(_DISBAND | _REMOVE):
         r.power_word()
         unit = r.unit_type()
@@ -526,7 +567,7 @@ def _read_retreat(r: _Reader) -> Draft:
     raise r.invalid("a retreat order is '<unit> R <province>' or '<unit> D'")
 
 
-def _read_movement(r: _Reader) -> Draft:
+def _read_movement(r: Reader) -> Draft:
     first = r.peek()
     if first in ("build", "builds", "remove", "removes", "waive", "waives"):
         raise r.invalid("builds and removals are ordered in the winter adjustments, not now")

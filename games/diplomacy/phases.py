@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from judge.engine import RuleError
 
@@ -46,7 +47,7 @@ from .orders import (
     WAIVE,
     Draft,
     Order,
-    _Reader,
+    Reader,
     order_text,
     read_order,
 )
@@ -54,11 +55,13 @@ from .resolver import (
     BOUNCE,
     VOID,
     MovementResult,
-    Strengths,
     adjudicate_movement,
     retreat_options,
 )
 from .resolver import DISBAND as DISBANDED
+
+if TYPE_CHECKING:
+    from .variant import VariantRules
 
 PHASE_RE = re.compile(r"^([SFW])(\d{1,4})([MRA])$")
 SEASON_NAMES = {"S": "Spring", "F": "Fall", "W": "Winter"}
@@ -105,6 +108,8 @@ class Position:
     """Supply centre province -> power index (unowned centres absent)."""
     dislodged: dict[int, Dislodged] = field(default_factory=dict)
     """Retreat phases: province -> the unit dislodged from it."""
+    rules: VariantRules | None = None
+    """The game's variant rules (:mod:`games.diplomacy.variant`; ``None``: standard)."""
 
     @property
     def dm(self) -> DipMap:
@@ -130,7 +135,7 @@ class Position:
     def buildable(self, power: int) -> list[int]:
         """Owned, empty home centres of ``power`` (or the variant's build sites)."""
         dm = self.dm
-        sites = dm.rules.build_sites(dm, power) if dm.rules is not None else None
+        sites = self.rules.build_sites(dm, power) if self.rules is not None else None
         return [
             h
             for h in (dm.powers[power].home if sites is None else sites)
@@ -154,8 +159,8 @@ class Position:
         """Powers owning the map's ``victory`` number of centres (or as the
         variant's rules say)."""
         dm = self.dm
-        if dm.rules is not None:
-            found = dm.rules.winners(self)
+        if self.rules is not None:
+            found = self.rules.winners(self)
             if found is not None:
                 return found
         return [p for p, n in enumerate(self.centre_counts()) if n >= dm.victory]
@@ -208,7 +213,7 @@ class PhaseReport:
 
 def locate(dm: DipMap, line: str) -> int | None:
     """The province an order line is about, if its head can be read at all."""
-    r = _Reader(dm, line)
+    r = Reader(dm, line)
     try:
         r.take({"build", "b", "remove", "disband", "d"})
         r.power_word()
@@ -224,19 +229,19 @@ def locate(dm: DipMap, line: str) -> int | None:
 def run_phase(
     pos: Position,
     orders: Mapping[int, Sequence[str]],
-    strengths: Strengths | None = None,
     *,
     entries: bool = True,
 ) -> PhaseReport:
     """Play ``pos.phase`` with ``orders`` (power index -> order lines, in the
-    order given) and advance to the next phase with something to decide.
+    order given, under the variant rules of ``pos``) and advance to the next
+    phase with something to decide.
     With ``entries=False`` the report of a movement phase has no entries for
     the units on the board: ``start``, ``movement.codes`` and ``void`` say
     what became of each (for a caller that reports only results: the
     offline format)."""
     _, _, kind = split_phase(pos.phase)
     if kind == MOVEMENT:
-        return _movement(pos, orders, strengths, entries)
+        return _movement(pos, orders, entries)
     if kind == RETREATS:
         return _retreats(pos, orders)
     return _adjustments(pos, orders)
@@ -265,12 +270,12 @@ def _collect(
     stray: dict[int, str] = {}
     # Lines read and bound before (DipMap.drafts, DipMap.bound) are taken
     # straight from there; the standard rules only, movement phases only.
-    quick = sit.kind == MOVEMENT and dm.rules is None
+    quick = sit.kind == MOVEMENT and sit.rules is None
     drafts, bound, on_board = dm.drafts, dm.bound, sit.board.units
     for power in sorted(orders):
         for line in orders[power]:
             if quick:
-                d = drafts.get((line, MOVEMENT))
+                d: Draft | None = drafts.get((line, MOVEMENT, True))
                 if d is not None and d.where is not None:
                     here = d.where.province
                     u = on_board.get(here)
@@ -284,7 +289,7 @@ def _collect(
             if not line.strip():
                 continue
             try:
-                draft = read_order(dm, line, sit.kind)
+                draft = read_order(dm, line, sit.kind, sit.rules)
                 order = bind(sit, power, draft)
             except RuleError as exc:
                 prov = locate(dm, line)
@@ -310,14 +315,13 @@ def _collect(
 def _movement(
     pos: Position,
     orders: Mapping[int, Sequence[str]],
-    strengths: Strengths | None,
     with_entries: bool,
 ) -> PhaseReport:
     dm = pos.dm
-    sit = Situation(pos.board, MOVEMENT)
+    sit = Situation(pos.board, MOVEMENT, rules=pos.rules)
     legal, bad, ignored, _ = _collect(sit, orders, pos.board.units)
-    if dm.rules is not None:
-        strengths = dm.rules.movement_strengths(pos.board, legal) or strengths
+    # The variant's strengths (walls, strong units) know the legal orders.
+    strengths = pos.rules.movement_strengths(pos.board, legal) if pos.rules is not None else None
     result = adjudicate_movement(pos.board, legal, tuple(bad), strengths)
     entries: list[Entry] = []
     units = pos.board.units
@@ -336,10 +340,10 @@ def _movement(
     dislodged: dict[int, Dislodged] = {}
     for prov, (unit, attacker, by_convoy) in result.dislodged.items():
         dislodged[prov] = Dislodged(
-            unit, -1 if by_convoy else attacker, retreat_options(dm, result, prov)
+            unit, -1 if by_convoy else attacker, retreat_options(dm, result, prov, pos.rules)
         )
     season, year, _ = split_phase(pos.phase)
-    after = Position(f"{season}{year}R", result.board, dict(pos.owner), dislodged)
+    after = Position(f"{season}{year}R", result.board, dict(pos.owner), dislodged, pos.rules)
     report = PhaseReport(pos.phase, entries, ignored, after, movement=result)
     if not with_entries:
         report.start, report.void = units, bad
@@ -382,7 +386,7 @@ def _after_retreats(report: PhaseReport, season: str, year: int) -> None:
 
 def _retreats(pos: Position, orders: Mapping[int, Sequence[str]]) -> PhaseReport:
     dm = pos.dm
-    sit = Situation(pos.board, RETREATS, dislodged=pos.dislodged)
+    sit = Situation(pos.board, RETREATS, dislodged=pos.dislodged, rules=pos.rules)
     units = {p: d.unit for p, d in pos.dislodged.items()}
     legal, bad, ignored, stray = _collect(sit, orders, units)
     targets: dict[int, list[int]] = {}
@@ -421,7 +425,7 @@ def _retreats(pos: Position, orders: Mapping[int, Sequence[str]]) -> PhaseReport
         unit = pos.board.units[prov]
         entries.append(Entry(unit.power, _unit_text(dm, unit), None, [VOID], reason))
     season, year, _ = split_phase(pos.phase)
-    after = Position(pos.phase, board, dict(pos.owner), {})
+    after = Position(pos.phase, board, dict(pos.owner), {}, pos.rules)
     report = PhaseReport(pos.phase, entries, ignored, after)
     _after_retreats(report, season, year)
     return report
@@ -445,7 +449,7 @@ def civil_disorder_order(pos: Position, power: int) -> list[int]:
 def _adjustments(pos: Position, orders: Mapping[int, Sequence[str]]) -> PhaseReport:
     dm = pos.dm
     due = pos.adjustments()
-    sit = Situation(pos.board, ADJUSTMENTS, owner=pos.owner, adjust=due)
+    sit = Situation(pos.board, ADJUSTMENTS, owner=pos.owner, adjust=due, rules=pos.rules)
     board = pos.board.copy()
     entries: list[Entry] = []
     ignored: list[Ignored] = []
@@ -459,7 +463,7 @@ def _adjustments(pos: Position, orders: Mapping[int, Sequence[str]]) -> PhaseRep
             if not line.strip():
                 continue
             try:
-                draft: Draft = read_order(dm, line, ADJUSTMENTS)
+                draft: Draft = read_order(dm, line, ADJUSTMENTS, pos.rules)
                 order = bind(sit, power, draft)
             except RuleError as exc:
                 reason = exc.message + (f" ({exc.hint})" if exc.hint else "")
@@ -541,7 +545,7 @@ def _adjustments(pos: Position, orders: Mapping[int, Sequence[str]]) -> PhaseRep
     for power, n in due.items():
         gone = removed.setdefault(power, set())
         if n < 0 and len(gone) < -n:
-            view = Position(pos.phase, board, pos.owner)
+            view = Position(pos.phase, board, pos.owner, rules=pos.rules)
             for prov in civil_disorder_order(view, power)[: -n - len(gone)]:
                 del board.units[prov]
                 gone.add(prov)
@@ -563,13 +567,13 @@ def _adjustments(pos: Position, orders: Mapping[int, Sequence[str]]) -> PhaseRep
         elif prov not in removed.get(unit.power, set()):
             entries.append(Entry(unit.power, _unit_text(dm, unit), None, []))
     _, year, _ = split_phase(pos.phase)
-    after = Position(f"S{year + 1}M", board, dict(pos.owner))
+    after = Position(f"S{year + 1}M", board, dict(pos.owner), rules=pos.rules)
     return PhaseReport(pos.phase, entries, ignored, after)
 
 
 def _draft_unit_text(dm: DipMap, line: str, prov: int) -> str:
     """The unit an unusable adjustment line names, for the report."""
-    r = _Reader(dm, line)
+    r = Reader(dm, line)
     try:
         r.take({"build", "b", "remove", "disband", "d"})
         r.power_word()

@@ -28,6 +28,7 @@ from typing import Any
 import yaml
 
 from judge.pictures import geometry as geo
+from judge.pictures.colour import dark
 from judge.pictures.labels import Label, place
 from judge.pictures.layout import OUTSIDE, VOID, Plan, Point, key
 from judge.pictures.scene import Scene, toward
@@ -217,7 +218,7 @@ class DiplomacyDrawing:
                    width=1.5, rx=4)
         else:
             s.circle(at, r, fill=colour, stroke="#000000", width=1.5)
-        ink = "#ffffff" if _dark(colour) else "#000000"
+        ink = "#ffffff" if dark(colour) else "#000000"
         s.text(at, kind.upper(), size=r * 1.1, fill=ink, bold=True)
 
     # ------------------------------------------------------------------ the scene
@@ -318,8 +319,3 @@ _RETREAT = re.compile(rf"^[AF] (?P<loc>{_LOC}) R (?P<dest>{_LOC})$")
 _BUILD = re.compile(rf"^Build [AF] (?P<loc>{_LOC})$")
 _REMOVE = re.compile(rf"^Remove [AF] (?P<loc>{_LOC})$")
 _DISBAND = re.compile(rf"^[AF] (?P<loc>{_LOC}) D$")
-
-
-def _dark(colour: str) -> bool:
-    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
-    return 0.299 * r + 0.587 * g + 0.114 * b < 140

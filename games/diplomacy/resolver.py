@@ -37,7 +37,7 @@ front ends:
   forces there: what stays (those not ordered to move and the moves that
   fail), the hold strength (the sum of what stays, with the supports to
   hold of each force), the powers a move may not dislodge (those staying).
-  A :class:`~games.diplomacy.variant.Stacking` hook says when a move enters
+  A :class:`Stacking` hook says when a move enters
   beside what stays instead of fighting it (a *join*).
 
 Everything is integer-indexed (by province, or by force); no strings,
@@ -56,7 +56,7 @@ from .geography import DipMap
 from .orders import CONVERT, CONVOY, HOLD, MOVE, SUPPORT, Order
 
 if TYPE_CHECKING:
-    from .variant import Stacking
+    from .variant import VariantRules
 
 _HOLD, _MOVE, _SUPPORT, _CONVOY = 0, 1, 2, 3
 # A variant's conversion (CONVERT) stands still all season: a hold.
@@ -69,6 +69,23 @@ DISLODGED = "dislodged"
 VOID = "void"
 NO_CONVOY = "no convoy"
 DISBAND = "disband"
+
+
+class Stacking:
+    """Hooks of a game whose provinces hold several pieces, for
+    :func:`adjudicate_forces` (forces are named by their index in the list
+    given to it). The standard rules: subclass and override what the game
+    changes."""
+
+    def joins(self, mover: int, staying: Sequence[int]) -> bool:
+        """May the force ``mover`` end its move beside the forces ``staying``
+        where it goes, without a battle? Then it does not dislodge them, they
+        add nothing to the province's hold strength against it, and it still
+        has to beat every other move there (its prevent strength). Standard
+        (``False``): a move where one's own forces stay fails, and one where
+        another power's stay must dislodge them. The answer must not turn
+        from yes to no when ``staying`` loses members."""
+        return False
 
 
 @dataclass
@@ -945,7 +962,9 @@ def adjudicate_forces(
     )
 
 
-def retreat_options(dm: DipMap, result: MovementResult, province: int) -> tuple[int, ...]:
+def retreat_options(
+    dm: DipMap, result: MovementResult, province: int, rules: VariantRules | None = None
+) -> tuple[int, ...]:
     """Locations the unit dislodged from ``province`` may retreat to: adjacent,
     empty after the movement, not left empty by a standoff (6.H.6) and not the
     province its attacker came from unless the attacker came by convoy (4.A.5,
@@ -953,8 +972,8 @@ def retreat_options(dm: DipMap, result: MovementResult, province: int) -> tuple[
     unit, attacker, by_convoy = result.dislodged[province]
     occupied = result.board.units
     adj = dm.army_adj[province] if unit.type == "A" else dm.fleet_adj[unit.loc]
-    if dm.rules is not None:
-        adj = dm.rules.retreat_adjacency(dm, unit, province) or adj
+    if rules is not None:
+        adj = rules.retreat_adjacency(dm, unit, province) or adj
     cands = sorted(adj, key=dm.loc_text)
     out = []
     for loc in cands:

@@ -10,12 +10,15 @@ clear message for anything it cannot place on the map.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .board import Board, Unit
 from .geography import DipMap, normalize
 from .legality import Dislodged
 from .phases import Position
+
+if TYPE_CHECKING:
+    from .variant import VariantRules
 
 
 def _spelling(dm: DipMap, upper: bool) -> tuple[list[str], list[str]]:
@@ -102,7 +105,7 @@ def read_unit(dm: DipMap, text: Any, power: int) -> Unit:
     must name its coast; an army's coast is ignored."""
     if not isinstance(text, str):
         raise ValueError(f"expected a unit like 'A PAR', got {text!r}")
-    known = dm.units_read.get(text)
+    known: tuple[Unit, ...] | None = dm.units_read.get(text)
     if known is not None:
         return known[power]
     utype, _, where = text.strip().partition(" ")
@@ -175,10 +178,13 @@ def read_centres(dm: DipMap, raw: Any) -> dict[int, int]:
     return owner
 
 
-def read_dislodged(dm: DipMap, raw: Any, board: Board) -> dict[int, Dislodged]:
+def read_dislodged(
+    dm: DipMap, raw: Any, board: Board, rules: VariantRules | None = None
+) -> dict[int, Dislodged]:
     """``{power: {unit: {"from": prov, "retreats": [...], "via_convoy": bool}}}``.
     Without ``retreats``, a unit may retreat to any adjacent province that is
-    empty and is not ``from`` (unless ``via_convoy``)."""
+    empty and is not ``from`` (unless ``via_convoy``); a variant's ``rules``
+    may give other retreat borders."""
     if not isinstance(raw, Mapping):
         raise ValueError("dislodged must map each power to its dislodged units")
     out: dict[int, Dislodged] = {}
@@ -208,8 +214,8 @@ def read_dislodged(dm: DipMap, raw: Any, board: Board) -> dict[int, Dislodged]:
                         ok = reach is not None and loc in reach
                     else:
                         adj = dm.fleet_adj[unit.loc]
-                        if dm.rules is not None:
-                            adj = dm.rules.retreat_adjacency(dm, unit, prov) or adj
+                        if rules is not None:
+                            adj = rules.retreat_adjacency(dm, unit, prov) or adj
                         ok = loc in adj
                     if not ok:
                         raise ValueError(f"dislodged {text!r}: cannot retreat to {r!r}")
@@ -224,8 +230,8 @@ def read_dislodged(dm: DipMap, raw: Any, board: Board) -> dict[int, Dislodged]:
                 retreats = tuple(opts)
             else:
                 cands = dm.army_adj[prov] if unit.type == "A" else dm.fleet_adj[unit.loc]
-                if dm.rules is not None:
-                    cands = dm.rules.retreat_adjacency(dm, unit, prov) or cands
+                if rules is not None:
+                    cands = rules.retreat_adjacency(dm, unit, prov) or cands
                 retreats = tuple(
                     sorted(
                         loc
@@ -289,12 +295,14 @@ def position_json(
     }
 
 
-def read_position(dm: DipMap, raw: Mapping[str, Any], phase: str) -> Position:
+def read_position(
+    dm: DipMap, raw: Mapping[str, Any], phase: str, rules: VariantRules | None = None
+) -> Position:
     """A position from the ``units``/``centers``/``dislodged`` keys of ``raw``
-    (missing units or centres: the starting ones)."""
+    (missing units or centres: the starting ones), under a variant's ``rules``."""
     board = read_units(dm, raw["units"]) if raw.get("units") is not None else starting_board(dm)
     owner = (
         read_centres(dm, raw["centers"]) if raw.get("centers") is not None else starting_owner(dm)
     )
-    dislodged = read_dislodged(dm, raw.get("dislodged") or {}, board)
-    return Position(phase, board, owner, dislodged)
+    dislodged = read_dislodged(dm, raw.get("dislodged") or {}, board, rules)
+    return Position(phase, board, owner, dislodged, rules)

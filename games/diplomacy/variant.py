@@ -1,24 +1,29 @@
-"""Hooks a variant attaches to its map (``DipMap.rules``) where its rules
-differ from the standard ones in ways the ``DiplomacyGame.strengths`` hook
-cannot express: new order forms, other legality, strengths that depend on
-the orders, other build sites and retreat borders.
+"""The variant record: everything in which one Diplomacy-family game over a
+map differs from the standard rules, held by the game
+(:class:`~games.diplomacy.game.DiplomacyGame`), never by the map.
 
-Every method of :class:`VariantRules` returns ``None`` for "the standard
-rule applies"; the shared grammar, legality, resolver and phases call them
-only when the map has rules attached, so the classic game never sees them.
+:class:`DiplomacyVariant` is one frozen record: the map, the rule hooks
+(:class:`VariantRules`: new order forms, other legality, strengths that
+depend on the orders, other build sites and retreat borders, other
+victory), the texts players read (the verbs of the help, the prompt of a
+movement phase) and what the game offers (more legal lines, whole-line
+choices for an ambiguous name). The classic game's record is the map with
+every field at its default: the standard rules.
 
-:class:`Stacking` is the hook of a game whose provinces hold several pieces
-and that uses the resolver without a Diplomacy map
-(:func:`games.diplomacy.resolver.adjudicate_forces`, Three Kingdoms): when a
-move ends beside the pieces staying where it goes instead of fighting them.
-Its strengths go through :class:`~games.diplomacy.resolver.Strengths`
-(indexed by force there).
+The shared grammar, legality, resolver and phases read the hooks from what
+they are given (``rules`` of a :class:`~games.diplomacy.phases.Position` or
+:class:`~games.diplomacy.legality.Situation`, or the ``rules`` argument of
+:func:`~games.diplomacy.orders.read_order`), put there from the game's
+record; ``None`` means the standard rules throughout.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from judge.engine import JSON, VerbSpec
 
 if TYPE_CHECKING:
     from .board import Board, Unit
@@ -28,9 +33,13 @@ if TYPE_CHECKING:
     from .phases import Position
     from .resolver import Strengths
 
+MOVEMENT_PROMPT = "order your units: hold, move, support, convoy"
+"""What a movement phase asks under the standard rules."""
+
 
 class VariantRules:
-    """The standard rules: subclass and override what the variant changes."""
+    """The standard rules: subclass and override what the variant changes.
+    Every method returns ``None`` for "the standard rule applies"."""
 
     def read_order(self, dm: DipMap, line: str, phase_kind: str) -> Draft | None:
         """A draft for an order form only the variant knows (else ``None``).
@@ -62,18 +71,24 @@ class VariantRules:
         return None
 
 
-class Stacking:
-    """Hooks of a game whose provinces hold several pieces, for
-    :func:`~games.diplomacy.resolver.adjudicate_forces` (forces are named by
-    their index in the list given to it). The standard rules: subclass and
-    override what the game changes."""
+@dataclass(frozen=True)
+class DiplomacyVariant:
+    """One Diplomacy-family game's map and rules; see the module docstring."""
 
-    def joins(self, mover: int, staying: Sequence[int]) -> bool:
-        """May the force ``mover`` end its move beside the forces ``staying``
-        where it goes, without a battle? Then it does not dislodge them, they
-        add nothing to the province's hold strength against it, and it still
-        has to beat every other move there (its prevent strength). Standard
-        (``False``): a move where one's own forces stay fails, and one where
-        another power's stay must dislodge them. The answer must not turn
-        from yes to no when ``staying`` loses members."""
-        return False
+    map: DipMap
+    rules: VariantRules | None = None
+    """The rule hooks (``None``: the standard rules)."""
+    verbs: tuple[VerbSpec, ...] = ()
+    """The order forms the help lists (empty: the standard ones)."""
+    movement_prompt: str = MOVEMENT_PROMPT
+    """What a movement phase asks players to do (after the phase's title)."""
+    extra_legal: Callable[[Position, int], list[str]] | None = None
+    """More candidate order lines for a power in a movement phase (the
+    variant's order forms); each is offered only if it parses and binds."""
+    whole_line_choices: bool = False
+    """Whether a name that fits several provinces is answered with the
+    whole order lines that parse (``"A Luo - YRM"``) rather than the names."""
+    playthrough_options: Mapping[str, JSON] = field(
+        default_factory=lambda: {"max_year": 1903}
+    )
+    """Options under which random playthroughs end quickly."""

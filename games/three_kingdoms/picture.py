@@ -30,8 +30,9 @@ from typing import Any
 
 import yaml
 
-from games.diplomacy.picture import BORDER, FAILED, LAND, RETREAT, VOID_FILL, _dark, blend
+from games.diplomacy.picture import BORDER, FAILED, LAND, RETREAT, VOID_FILL, blend
 from judge.pictures import geometry as geo
+from judge.pictures.colour import dark
 from judge.pictures.labels import Label, place
 from judge.pictures.layout import OUTSIDE, VOID, Plan, Point, key
 from judge.pictures.scene import Scene, toward
@@ -157,7 +158,7 @@ class ThreeKingdomsDrawing:
             d = r * 1.2
             s.shape([[(x, y - d), (x + d, y), (x, y + d), (x - d, y)]], fill=colour,
                     stroke="#000000", width=1.5)
-        ink = "#ffffff" if _dark(colour) else "#000000"
+        ink = "#ffffff" if dark(colour) else "#000000"
         s.text(at, kind, size=r * (1.0 if kind == "A" else 0.9), fill=ink, bold=True)
 
     @staticmethod

@@ -6,7 +6,7 @@ those leave a point open, the ruling is ours; each is marked *ruling* here
 and listed in README.md.
 
 :class:`WarringStatesRules` plugs into the shared Diplomacy code through
-``DipMap.rules`` (:mod:`games.diplomacy.variant`):
+the game's variant record (:mod:`games.diplomacy.variant`):
 
 * order forms: ``A Luo convert`` (an army becomes a fleet), ``F WYR - MYR -
   LYR`` (a rapid river move through up to three river spaces);
@@ -39,8 +39,8 @@ from games.diplomacy.orders import (
     SUPPORT,
     Draft,
     Order,
+    Reader,
     Ref,
-    _Reader,
 )
 from games.diplomacy.phases import Position
 from games.diplomacy.resolver import Strengths
@@ -113,7 +113,7 @@ class WarringStatesRules(VariantRules):
         ``becomes fleet``, ``Convert A Luo``): the conversion order."""
         if phase_kind != MOVEMENT or not _CONVERT_RE.search(line):
             return None
-        r = _Reader(dm, line)
+        r = Reader(dm, line)
         lead = bool(r.take(_CONVERT_WORDS))
         r.power_word()
         unit = r.unit_type()

@@ -1,4 +1,5 @@
-"""Colour distances for checking a picture's palette: CIE Lab and the
+"""Colour helpers of the drawings: whether text on a colour must be white,
+and colour distances for checking a palette: CIE Lab and the
 CIEDE2000 difference, and how a colour looks to a reader with
 deuteranopia (the most common colour blindness).
 
@@ -100,3 +101,10 @@ def ciede2000(c1: str, c2: str) -> float:
 def distance(c1: str, c2: str) -> tuple[float, float]:
     """(CIEDE2000 as seen, CIEDE2000 as a deuteranope sees it)."""
     return ciede2000(c1, c2), ciede2000(deuteranopia(c1), deuteranopia(c2))
+
+
+def dark(colour: str) -> bool:
+    """Whether ``colour`` (``#rrggbb``) is dark enough that text on it must
+    be white (its luma, ITU-R BT.601 weights, below 140 of 255)."""
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return 0.299 * r + 0.587 * g + 0.114 * b < 140

@@ -6,14 +6,14 @@ from __future__ import annotations
 import email
 import email.policy
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import format_datetime
 from pathlib import Path
 
 import pytest
 
+from bench.support.clock import Clock
 from judge import config as cfg
 from judge import registry, reports
 from judge.service import Judge
@@ -32,17 +32,6 @@ def _fast_kdf_and_test_game() -> Iterator[None]:
     reports.add_schema_dir(SUPPORT)
     yield
     registry.unregister(SEALED.id)
-
-
-@dataclass
-class Clock:
-    now: datetime = field(default_factory=lambda: datetime(2026, 3, 1, 12, 0, tzinfo=UTC))
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **kw: float) -> None:
-        self.now += timedelta(**kw)
 
 
 def delivered_mail(folder: Path) -> dict[str, bytes]:

@@ -17,11 +17,11 @@ import pytest
 from click.testing import CliRunner
 from openskill.models import PlackettLuce
 
+from bench.support.classic_mail import POWERS, ClassicByMail
 from judge import league as L
 from judge.cli import main
 from tests.core.conftest import Clock, Post
 from tests.core.helpers import GM_ADDR, hand, token_in
-from tests.support.classic_mail import POWERS, ClassicByMail
 
 F = Fraction
 ANN, BOB, CAT, DAN, EVE = "ann@x.example", "bob@x.example", "cat@x.example", "dan@x.example", \

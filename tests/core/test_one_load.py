@@ -20,11 +20,11 @@ from typing import Any
 
 import pytest
 
+from bench.support.classic_mail import ClassicByMail, Clock, address
 from judge import pipeline, registry
 from judge.engine import JSON, Role, State
 from judge.service import Judge
 from judge.session import Workspace
-from tests.support.classic_mail import ClassicByMail, Clock, address
 
 GAME = "g1"
 COUNTED = ("game", "seats", "deadline")

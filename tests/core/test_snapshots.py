@@ -19,11 +19,11 @@ from typing import Any
 
 import pytest
 
+from bench.support.classic_mail import ClassicByMail, StillClock
 from judge import adjudicator as adj
 from judge import config as cfg
 from judge.service import Judge
 from judge.store import set_kdf_cost
-from tests.support.classic_mail import ClassicByMail, StillClock
 
 GAME = "g1"
 

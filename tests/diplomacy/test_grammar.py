@@ -232,5 +232,5 @@ def test_quick_path_reads_like_the_general_reader() -> None:
     for line in lines:
         quick = o._quick_movement(GAME.map, line)
         assert quick is not None, line
-        slow = o._read_movement(o._Reader(GAME.map, line))
+        slow = o._read_movement(o.Reader(GAME.map, line))
         assert quick == slow, line

@@ -1,7 +1,7 @@
 """Fixtures for the tests against real mail servers.
 
 ``mail_servers`` (session) starts Dovecot and the SMTP fronts once
-(:mod:`tests.mailserver.servers`). When they cannot be started it fails with
+(:mod:`bench.support.mailservers`). When they cannot be started it fails with
 one plain message naming what is missing: every test that needs them then
 errors with that message; none is skipped in silence. Tests that use it get
 the ``mailserver`` marker, so ``-m "not mailserver"`` leaves them out on a
@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from bench.support.mailplayers import Mail, judge_config
+from bench.support.mailservers import MailServers, ServersUnavailable
 from judge import registry, reports
 from judge.service import Judge
 from judge.store import set_kdf_cost
 from tests.core.conftest import Clock
-from tests.mailserver.players import Mail, judge_config
-from tests.mailserver.servers import MailServers, ServersUnavailable
 from tests.support.sealed_bids import GAME as SEALED
 
 SUPPORT = Path(__file__).resolve().parent.parent / "support"

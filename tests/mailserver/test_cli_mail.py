@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from bench.support.mailplayers import JUDGE, Mail, judge_config
+from bench.support.mailservers import MailServers, free_port
 from judge import config as cfg
 from judge.cli import main
-from tests.mailserver.players import JUDGE, Mail, judge_config
-from tests.mailserver.servers import MailServers, free_port
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> tuple[int, str]:

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
+from bench.support.mailservers import free_port
 from judge import config as cfg
 from judge import mailconfig
 from judge.imap import ImapInbound, ImapSettings, MemoryCheckpoint
 from judge.mailout import ServerUnavailable, verp_address, verp_token
 from judge.smtp import SmtpOutbound, SmtpSettings
-from tests.mailserver.servers import free_port
 
 
 def load(tmp_path: Path, text: str) -> cfg.Config:

@@ -24,9 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.service import RELAY_WINDOW, Judge
-from tests.core.conftest import Clock
-from tests.mailserver.players import (
+from bench.support.mailplayers import (
     Mail,
     address,
     hand,
@@ -36,7 +34,9 @@ from tests.mailserver.players import (
     parse,
     text_of,
 )
-from tests.mailserver.servers import MailServers, wait_for
+from bench.support.mailservers import MailServers, wait_for
+from judge.service import RELAY_WINDOW, Judge
+from tests.core.conftest import Clock
 
 RUN_JUDGE = Path(__file__).resolve().parent / "run_judge.py"
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import json
 
+from bench.support.mailplayers import GM, ROLES, Mail, address, hand, orders_applied, text_of
+from bench.support.mailservers import MailServers
 from judge.service import Judge
-from tests.mailserver.players import GM, ROLES, Mail, address, hand, orders_applied, text_of
-from tests.mailserver.servers import MailServers
 
 
 def _reports(mail: Mail, user: str) -> list[tuple[str, dict[str, object]]]:

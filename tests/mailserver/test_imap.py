@@ -9,8 +9,8 @@ import time
 from email.message import EmailMessage
 from typing import Any
 
+from bench.support.mailservers import MailServers
 from judge.imap import ImapInbound, ImapSettings, MemoryCheckpoint
-from tests.mailserver.servers import MailServers
 
 
 def inbound(servers: MailServers, checkpoint: MemoryCheckpoint | None = None,

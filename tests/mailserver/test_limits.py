@@ -8,10 +8,10 @@ import email.policy
 from email.message import EmailMessage
 from pathlib import Path
 
+from bench.support.mailplayers import JUDGE, Mail, address, judge_config, orders_applied, text_of
+from bench.support.mailservers import MailServers
 from judge.service import Judge
 from tests.core.conftest import Clock
-from tests.mailserver.players import JUDGE, Mail, address, judge_config, orders_applied, text_of
-from tests.mailserver.servers import MailServers
 
 
 def _judge(home: Path, servers: MailServers, clock: Clock, limits: str) -> Judge:

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from bench.support.mailservers import MailServers
 from judge.mailout import PermanentFailure, ServerUnavailable, TemporaryFailure
 from judge.smtp import SmtpOutbound, SmtpSettings
-from tests.mailserver.servers import MailServers
 
 
 def outbound(servers: MailServers, **kw: Any) -> SmtpOutbound:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.mailserver.servers import MailServers
+from bench.support.mailservers import MailServers
 from tests.support.bench import load_bench
 
 

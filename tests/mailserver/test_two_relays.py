@@ -11,10 +11,10 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bench.support.mailplayers import ROLES, address
+from bench.support.mailservers import MailServers
 from judge.service import RELAY_WINDOW, Judge
 from tests.core.conftest import Clock
-from tests.mailserver.players import ROLES, address
-from tests.mailserver.servers import MailServers
 
 RUN_RELAY = Path(__file__).resolve().parent / "run_relay.py"
 

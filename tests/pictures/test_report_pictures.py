@@ -9,11 +9,11 @@ import email.policy
 from email.message import EmailMessage
 from pathlib import Path
 
+from bench.support.classic_mail import GM_ADDR, POWERS, ClassicByMail, StillClock, address
 from judge import config as cfg
 from judge import pictures
 from judge.service import Judge
 from judge.store import set_kdf_cost
-from tests.support.classic_mail import GM_ADDR, POWERS, ClassicByMail, StillClock, address
 
 
 def _sent(home: Path, to: str) -> list[EmailMessage]:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from games.three_kingdoms import GAME
-from games.three_kingdoms.game import SUGGESTED
+from games.three_kingdoms.rules import SUGGESTED
 from judge.engine import Action, Event
 from judge.rng import Rng
 

@@ -10,7 +10,8 @@ from typing import Any
 
 from games.diplomacy.orders import MOVE, SUPPORT
 from games.diplomacy.resolver import Force, ForceResult, Strengths, adjudicate_forces
-from games.three_kingdoms.game import STRENGTH, Campaign, adjudicate_campaign
+from games.three_kingdoms.resolver import Campaign, adjudicate_campaign
+from games.three_kingdoms.rules import STRENGTH
 
 OWNERS = ["x", "y", "z"]
 

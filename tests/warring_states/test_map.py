@@ -11,10 +11,12 @@ import jsonschema
 import yaml
 
 from games.warring_states import GAME
+from games.warring_states.rules import WarringStatesRules
 
 ROOT = Path(__file__).resolve().parents[2]
 DM = GAME.map
-RULES = GAME.rules
+RULES = GAME.variant.rules
+assert isinstance(RULES, WarringStatesRules)
 RAW = yaml.safe_load((ROOT / "games/warring_states/map.yaml").read_text(encoding="utf-8"))
 
 

@@ -11,12 +11,14 @@ from games.diplomacy.board import Board, Unit
 from games.diplomacy.legality import Situation, bind
 from games.diplomacy.orders import MOVE, MOVEMENT, SUPPORT, Order, UnknownName, read_order
 from games.warring_states import GAME
+from games.warring_states.rules import WarringStatesRules
 from judge.engine import AmbiguousLine, IllegalLine, InvalidLine, RuleError
 
 from .helpers import play, rng, state
 
 DM = GAME.map
-RULES = GAME.rules
+RULES = GAME.variant.rules
+assert isinstance(RULES, WarringStatesRules)
 
 
 def prov(pid: str) -> int:
@@ -110,9 +112,9 @@ def test_a_fleet_turning_back_into_an_army_keeps_the_written_order() -> None:
     action = GAME.parse(st, "Han", "F Luoyang - Yiyang")
     assert action.text == "F Luo - Yiy"
     order = bind(
-        Situation(GAME.position(st).board, MOVEMENT),
+        Situation(GAME.position(st).board, MOVEMENT, rules=RULES),
         DM.power_index["han"],
-        read_order(DM, action.text, MOVEMENT),
+        read_order(DM, action.text, MOVEMENT, RULES),
     )
     assert order.becomes == "A" and order.kind == MOVE
 

@@ -18,8 +18,8 @@ from email.message import EmailMessage
 from email.utils import formatdate
 from typing import Any
 
+from bench.support.mailservers import DOMAIN, MailServers
 from judge.service import Judge
-from tests.mailserver.servers import DOMAIN, MailServers
 
 JUDGE = f"judge@{DOMAIN}"
 GM = f"gm@{DOMAIN}"

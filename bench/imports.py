@@ -1,0 +1,246 @@
+"""How the modules of a package import each other: function-local imports
+and import circles.
+
+A function-local import (an ``import`` inside a ``def``) is usually there
+to break an import circle; a circle is a set of modules each of which,
+following module-level imports, reaches every other. Imports under
+``if TYPE_CHECKING:`` are counted apart: they never run, so they make no
+circle at run time.
+
+Printed for the package (``games`` unless ``--package``): the number of
+modules, of function-local imports (and where), and the import circles
+(strongly connected components of more than one module, or a module
+importing itself), each with its members.
+
+Usage::
+
+    python bench/imports.py [--package games] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass
+class Module:
+    """One module of the package: what it imports at module level, under
+    ``TYPE_CHECKING``, and inside functions."""
+
+    name: str
+    path: Path
+    imports: set[str] = field(default_factory=set)
+    typing_only: set[str] = field(default_factory=set)
+    local: list[tuple[int, str]] = field(default_factory=list)
+    local_targets: set[str] = field(default_factory=set)
+
+
+def module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _targets(node: ast.Import | ast.ImportFrom, here: str, is_package: bool) -> list[str]:
+    """The modules ``node`` imports, absolute (``from . import x`` may name a
+    module ``x`` or a name in the package; both are returned and those that
+    are no module of the package are dropped later)."""
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    base = node.module or ""
+    if node.level:
+        pkg = here.split(".") if is_package else here.split(".")[:-1]
+        pkg = pkg[: len(pkg) - (node.level - 1)]
+        base = ".".join([*pkg, base]) if base else ".".join(pkg)
+    return [base, *(f"{base}.{a.name}" for a in node.names)]
+
+
+def _walk(
+    body: list[ast.stmt], mod: Module, is_package: bool, *, in_def: bool, typing: bool
+) -> None:
+    for node in body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            targets = _targets(node, mod.name, is_package)
+            if in_def:
+                mod.local.append((node.lineno, targets[0]))
+                mod.local_targets.update(targets)
+                continue
+            (mod.typing_only if typing else mod.imports).update(targets)
+        elif isinstance(node, ast.If) and _is_type_checking(node.test):
+            _walk(node.body, mod, is_package, in_def=in_def, typing=True)
+            _walk(node.orelse, mod, is_package, in_def=in_def, typing=typing)
+        else:
+            for child_body in _bodies(node):
+                inner = in_def or isinstance(
+                    node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+                )
+                _walk(child_body, mod, is_package, in_def=inner, typing=typing)
+
+
+def _bodies(node: ast.stmt) -> Iterator[list[ast.stmt]]:
+    for name in ("body", "orelse", "finalbody"):
+        value = getattr(node, name, None)
+        if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
+            yield value
+    for handler in getattr(node, "handlers", []) or []:
+        yield handler.body
+    for case in getattr(node, "cases", []) or []:
+        yield case.body
+
+
+def _resolve(targets: set[str], mods: dict[str, Module]) -> set[str]:
+    """The modules of the package among ``targets``: ``from pkg import mod``
+    gives ``pkg`` and ``pkg.mod``; only ``pkg.mod`` is meant when it is a
+    module, and ``pkg`` only when some other name is imported from it."""
+    out: set[str] = set()
+    for t in targets:
+        if t not in mods:
+            continue
+        named = {x for x in targets if x.rpartition(".")[0] == t}
+        if named and named <= set(mods):
+            out |= named
+        else:
+            out.add(t)
+    return out
+
+
+def scan(package: str, root: Path = ROOT) -> dict[str, Module]:
+    """Every module of ``package`` (a folder under ``root``) with its imports,
+    restricted to modules of the package."""
+    mods: dict[str, Module] = {}
+    for path in sorted((root / package).rglob("*.py")):
+        mod = Module(module_name(path, root), path)
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        _walk(tree.body, mod, path.name == "__init__.py", in_def=False, typing=False)
+        mods[mod.name] = mod
+    for mod in mods.values():
+        mod.imports = _resolve(mod.imports, mods) - {mod.name}
+        mod.typing_only = _resolve(mod.typing_only, mods) - mod.imports - {mod.name}
+        mod.local_targets = _resolve(mod.local_targets, mods) - {mod.name}
+    return mods
+
+
+def circles(
+    mods: dict[str, Module], *, hoisted: bool = False, typing: bool = False
+) -> list[list[str]]:
+    """Strongly connected components of the module-level import graph with
+    more than one member (Tarjan's algorithm, iterative); with ``hoisted``,
+    function-local imports count as edges too (the circles they hide); with
+    ``typing``, imports under ``TYPE_CHECKING`` too (circles of types)."""
+    edges = {
+        name: sorted(
+            m.imports
+            | (m.local_targets if hoisted else set())
+            | (m.typing_only if typing else set())
+        )
+        for name, m in mods.items()
+    }
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    out: list[list[str]] = []
+    counter = 0
+    for start in sorted(mods):
+        if start in index:
+            continue
+        work: list[tuple[str, Iterator[str]]] = [(start, iter(edges[start]))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, it = work[-1]
+            nxt = next(it, None)
+            if nxt is not None:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = counter
+                    counter += 1
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(edges[nxt])))
+                elif nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                comp: list[str] = []
+                while True:
+                    top = stack.pop()
+                    on_stack.discard(top)
+                    comp.append(top)
+                    if top == node:
+                        break
+                if len(comp) > 1:
+                    out.append(sorted(comp))
+    return sorted(out)
+
+
+def report(package: str, root: Path = ROOT) -> dict[str, object]:
+    mods = scan(package, root)
+    local = [
+        f"{m.path.relative_to(root)}:{line} {target}"
+        for m in mods.values()
+        for line, target in m.local
+    ]
+    found = circles(mods)
+    hidden = circles(mods, hoisted=True)
+    typed = circles(mods, hoisted=True, typing=True)
+    return {
+        "package": package,
+        "modules": len(mods),
+        "function_local_imports": len(local),
+        "local_imports": local,
+        "circles": len(found),
+        "circle_members": found,
+        "circles_with_local_imports": len(hidden),
+        "hidden_circle_members": hidden,
+        "circles_with_typing_imports": len(typed),
+        "typed_circle_members": typed,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--package", default="games")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    out = report(args.package)
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return 0
+    print(f"{out['package']}: {out['modules']} modules")
+    print(f"function-local imports: {out['function_local_imports']}")
+    for line in out["local_imports"]:  # type: ignore[attr-defined]
+        print(f"  {line}")
+    print(f"import circles: {out['circles']}")
+    for comp in out["circle_members"]:  # type: ignore[attr-defined]
+        print("  " + " <-> ".join(comp))
+    print(f"import circles, function-local imports counted: {out['circles_with_local_imports']}")
+    for comp in out["hidden_circle_members"]:  # type: ignore[attr-defined]
+        print("  " + " <-> ".join(comp))
+    print(f"... and TYPE_CHECKING imports counted too: {out['circles_with_typing_imports']}")
+    for comp in out["typed_circle_members"]:  # type: ignore[attr-defined]
+        print("  " + " <-> ".join(comp))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
