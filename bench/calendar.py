@@ -45,8 +45,11 @@ answers (``POLICY``) unless ``--standing``, which sends those of
 What is counted, per game:
 
 rounds
-    Kingdom Wars: one turn of every living seat (the turn order passing the
-    starting seat again; eliminations do not stop the count); Conquest
+    Kingdom Wars: one turn of every living seat; a round begins with the
+    turn of the starting seat, or of the first living seat after it once it
+    is eliminated (the game's own counter stops then); an extra turn the
+    first seat gets in the round (a card's or skill's) counts as a new round,
+    an extra turn of any other seat does not. Conquest
     Tactics and Conflict of Alliances: the game's turns.
 blocking requests
     mails of the judge that asked a seat for a decision ("You owe:").
@@ -271,7 +274,9 @@ class GameRun:
     listed_picks: int = 0
     unlisted_picks: int = 0
     turns_seen: int = 0
-    last_seat: str = ""
+    started: datetime = START
+    sent_at: list[tuple[float, datetime]] = field(default_factory=list)
+    """When each answer of a player was posted, with the player's UTC offset."""
 
     @property
     def blocking_per_round(self) -> float:
@@ -300,13 +305,11 @@ def _observe(run: GameRun, rules: Game, table: adj.Table) -> None:
             return
         seats: list[str] = list(s["seats"])
         start = seats.index(s["start"])
-
-        def place(seat: str) -> int:
-            return (seats.index(seat) - start) % len(seats)
-
-        if run.rounds == 0 or place(s["current"]) <= place(run.last_seat):
-            run.rounds += 1  # the turn order passed the starting seat again
-        run.turns_seen, run.last_seat = turns, str(s["current"])
+        order = seats[start:] + seats[:start]
+        anchor = next((x for x in order if s["p"][x]["alive"]), s["start"])
+        if run.rounds == 0 or s["current"] == anchor:
+            run.rounds += 1  # the turn of the first living seat from the starting one
+        run.turns_seen = turns
     elif isinstance(s.get("turn"), int):
         run.rounds = max(run.rounds, int(s["turn"]))
 
@@ -388,7 +391,7 @@ def _play(run: GameRun, room: mpt.Mailroom, players: dict[str, Player],
     room.cycle()
     room.clock.advance(mpt.MINUTES_PER_MAIL)
     room.post(mpt.GM_ADDRESS, "start", f"SIGNON {NAME} GM {gm_token}\nSTART\n")
-    started = room.clock.now
+    started = run.started = room.clock.now
     _deliver(run, room, room.cycle(), by_address)
 
     for _ in range(1_000_000):
@@ -425,6 +428,7 @@ def _play(run: GameRun, room: mpt.Mailroom, players: dict[str, Player],
                 head = f"SIGNON {NAME} {p.role} {p.token}"
                 _send(room, p, [head, *out.lines], out.reply_to)
                 run.mails_in += 1
+                run.sent_at.append((p.offset, room.clock.now))
                 _deliver(run, room, room.cycle(), by_address)
             continue
         moments = [t for p in players.values() if (t := p.next_reading()) is not None]
