@@ -273,6 +273,10 @@ class GameRun:
     outcome: str = ""
     listed_picks: int = 0
     unlisted_picks: int = 0
+    refused: int = 0
+    """Lines of the players' mails the judge refused (from its acknowledgements)."""
+    stale: int = 0
+    """Requests over before their player read them."""
     turns_seen: int = 0
     started: datetime = START
     sent_at: list[tuple[float, datetime]] = field(default_factory=list)
@@ -352,6 +356,8 @@ def play(game: str, seats: int, seed: int, index: int, *, standing: bool = False
             room.close()
     run.listed_picks = sum(p.listed_picks for p in players.values())
     run.unlisted_picks = sum(p.unlisted_picks for p in players.values())
+    run.refused = sum(sum(p.refusals.values()) for p in players.values())
+    run.stale = sum(p.stale for p in players.values())
     return run
 
 
@@ -483,12 +489,12 @@ def measure(game: str, seats: int, games: int, seed: int, *, standing: bool = Fa
 def print_summary(s: Summary) -> None:
     print(f"{s.game}, {s.seats} seats, {len(s.runs)} game(s):")
     print(f"  {'game':>4} {'rounds':>6} {'days':>7} {'d/round':>7} {'blocking':>8} "
-          f"{'b/round':>7} {'windows':>7} {'w/round':>7} {'mails in':>8}  end")
+          f"{'b/round':>7} {'windows':>7} {'w/round':>7} {'mails in':>8} {'refused':>7}  end")
     for r in s.runs:
         end = r.outcome if r.ended else f"stopped at {r.capped}"
         print(f"  {r.index:>4} {r.rounds:>6} {r.days:>7.1f} {r.days_per_round:>7.2f} "
               f"{r.blocking:>8} {r.blocking_per_round:>7.1f} {len(r.windows):>7} "
-              f"{r.windows_per_round:>7.1f} {r.mails_in:>8}  {end}")
+              f"{r.windows_per_round:>7.1f} {r.mails_in:>8} {r.refused:>7}  {end}")
     j = s.to_json()
     print(f"  median: {j['median_rounds']:g} rounds, {j['median_days']:.1f} days a game, "
           f"{j['median_days_per_round']:.2f} days a round, {j['blocking_per_round']:g} "
