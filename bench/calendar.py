@@ -35,10 +35,14 @@ says "You owe:"), and its first line is one of the lines that mail lists
 answer a Dodge or a Peach when offered, reveal rarely). Whatever it can
 decide without new information it writes into the same mail, after the line
 that was asked for (its own next card plays, up to the first card drawn or
-the first window of another seat). Conquest Tactics is played by the seeded
-bot of ``bench/balance.py``, which reads the board of the report and picks
-among the lines the game takes (deployment and Base orders are not listed in
-the mail: they are written from the report). Players send no standing
+the first window of another seat). A request lists at most 12 lines ("and N
+more"): a Kingdom Wars or Conflict of Alliances player picks among those it
+is shown. Conquest Tactics is played by the seeded bot of
+``bench/balance.py``, which picks among the lines the game takes: one the
+request lists, or, when the list is cut short, often one of those it does
+not show (a move or attack the board of the report shows; about a quarter
+of its first lines); the Base, forces and deployment are orders, which no
+request lists. Players send no standing
 answers (``POLICY``) unless ``--standing``, which sends those of
 ``bench/mails_per_turn.py`` with the first mail.
 
