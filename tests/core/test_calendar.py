@@ -84,3 +84,11 @@ def test_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert row["median_days"] > 0 and 0 < row["median_rounds"] <= SHORT
     assert row["blocking_per_round"] > 0
     assert row["windows_per_round"] >= 0
+
+
+@pytest.mark.slow
+def test_days_cap() -> None:
+    BENCH.set_kdf_cost(2**8)
+    run = BENCH.play("conflict_of_alliances", 2, 7, 1, max_days=1.0)
+    assert not run.ended and run.capped == "1 days"
+    assert 1.0 < run.days < 1.5  # stopped at the first thing that happened after a day
