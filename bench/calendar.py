@@ -283,6 +283,8 @@ class GameRun:
     """Requests over before their player read them."""
     turns_seen: int = 0
     started: datetime = START
+    round_began: list[float] = field(default_factory=list)
+    """When each round began, in days from START."""
     sent_at: list[tuple[float, datetime]] = field(default_factory=list)
     """When each answer of a player was posted, with the player's UTC offset."""
 
@@ -293,6 +295,12 @@ class GameRun:
     @property
     def windows_per_round(self) -> float:
         return len(self.windows) / self.rounds if self.rounds else 0.0
+
+    @property
+    def round_days(self) -> list[float]:
+        """How long each round took, in days (the last: to the end or the cap)."""
+        began = self.round_began[:self.rounds]
+        return [b - a for a, b in zip(began, [*began[1:], self.days], strict=True)]
 
     @property
     def days_per_round(self) -> float:
@@ -409,6 +417,8 @@ def _play(run: GameRun, room: mpt.Mailroom, players: dict[str, Player],
         assert table is not None
         _observe(run, rules, table)
         run.days = (room.clock.now - started).total_seconds() / 86400
+        while len(run.round_began) < run.rounds:
+            run.round_began.append(run.days)
         if table.outcome is not None:
             run.ended = True
             o = table.outcome
@@ -477,8 +487,20 @@ class Summary:
             "blocking_per_round": round(self.median("blocking_per_round"), 2),
             "windows_per_round": round(self.median("windows_per_round"), 2),
             "median_days_per_round": round(self.median("days_per_round"), 2),
+            "median_days_by_round": [round(d, 2) for d in self.by_round()],
             "capped": sum(bool(r.capped) for r in self.runs),
         }
+
+    def by_round(self) -> list[float]:
+        """The median length in days of round 1, 2, ... over the games that
+        played it (while at least half of the games did)."""
+        out: list[float] = []
+        for i in range(MAX_ROUNDS):
+            lengths = [r.round_days[i] for r in self.runs if len(r.round_days) > i]
+            if 2 * len(lengths) < len(self.runs) or not lengths:
+                break
+            out.append(float(statistics.median(lengths)))
+        return out
 
 
 def measure(game: str, seats: int, games: int, seed: int, *, standing: bool = False,
@@ -504,6 +526,8 @@ def print_summary(s: Summary) -> None:
           f"{j['median_days_per_round']:.2f} days a round, {j['blocking_per_round']:g} "
           f"blocking requests and {j['windows_per_round']:g} response windows a round"
           + (f"; {j['capped']} game(s) stopped by the cap" if j["capped"] else ""))
+    rounds = ", ".join(f"{i}: {d:.1f}" for i, d in enumerate(j["median_days_by_round"], 1))
+    print(f"  days a round, median over the games that played it: {rounds}")
     print()
 
 

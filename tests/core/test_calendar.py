@@ -69,6 +69,9 @@ def test_one_short_game(runs: dict[str, Any], game: str) -> None:
     last = max(m for _, m in run.sent_at)
     assert run.started + timedelta(days=run.days) >= last
     assert run.days_per_round * run.rounds == pytest.approx(run.days)
+    assert len(run.round_days) == run.rounds
+    assert all(d > 0 for d in run.round_days)
+    assert sum(run.round_days) <= run.days
 
 
 @pytest.mark.slow
