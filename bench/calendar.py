@@ -269,7 +269,10 @@ class GameRun:
     rounds: int = 0
     blocking: int = 0
     windows: set[str] = field(default_factory=set)
-    logged_windows: int = 0
+    logged_windows: set[str] = field(default_factory=set)
+    """The windows the judge's log closes (its ``close`` entries)."""
+    open_windows: set[str] = field(default_factory=set)
+    """The windows still open when the game ended or was stopped."""
     mails_in: int = 0
     mails_out: int = 0
     ended: bool = False
@@ -361,9 +364,13 @@ def play(game: str, seats: int, seed: int, index: int, *, standing: bool = False
         room.judge.seed_source = lambda: game_seed
         try:
             _play(run, room, players, max_rounds, max_days)
-            run.logged_windows = len({str(json.loads(r["payload"])["window"])
-                                      for r in room.judge.store.actions(NAME)
-                                      if r["kind"] == "close"})
+            run.logged_windows = {str(json.loads(r["payload"])["window"])
+                                  for r in room.judge.store.actions(NAME)
+                                  if r["kind"] == "close"}
+            table = room.table()
+            rules = mpt.Run("", "all", 0, 0, game=game).rules
+            run.open_windows = {d.id for d in adj.decisions(rules, table)
+                                if d.kind is DecisionKind.RESPONSE} if table else set()
         finally:
             room.close()
     run.listed_picks = sum(p.listed_picks for p in players.values())
