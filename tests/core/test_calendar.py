@@ -1,0 +1,99 @@
+"""bench/calendar.py, the calendar of the card games by mail: one short game
+of each kind (two rounds), through the script's own functions, and its JSON
+output. What it counts must agree with the judge's own records and with the
+players' reading hours."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
+
+import pytest
+
+from tests.support.bench import load_bench
+
+BENCH = load_bench("calendar")
+KEYS = {"game", "seats", "games", "median_days", "median_rounds", "blocking_per_round",
+        "windows_per_round"}
+SHORT = 2
+"""Rounds per game in these tests: the game is stopped when the next one begins."""
+
+
+@pytest.fixture(scope="module")
+def runs() -> dict[str, Any]:
+    BENCH.set_kdf_cost(2**8)
+    return {game: BENCH.play(game, 6, 7, 1, max_rounds=SHORT) for game in BENCH.GAMES}
+
+
+def test_reading_times() -> None:
+    # 08:00, 13:00 and 21:00 local; UTC-8 reads at 16:00, 21:00 and 05:00 UTC.
+    at = datetime(2026, 3, 2, 16, 0, tzinfo=UTC)
+    assert BENCH.next_reading(at, -8.0) == at
+    assert BENCH.next_reading(at + timedelta(minutes=1), -8.0) == datetime(
+        2026, 3, 2, 21, 0, tzinfo=UTC)
+    assert BENCH.next_reading(datetime(2026, 3, 2, 21, 30, tzinfo=UTC), -8.0) == datetime(
+        2026, 3, 3, 5, 0, tzinfo=UTC)
+    assert BENCH.zones(6) == [-8.0, -5.0, -1.0, 2.0, 6.0, 9.0]
+    assert BENCH.zones(2) == [-8.0, 9.0]
+
+
+def test_listed_lines() -> None:
+    text = ("You owe: an action (A: Play Phase): play a card or pass.\n"
+            "Your choices include (and 3 more):\n  USE Attack ON B\n  PASS\n\nDeadline: x\n")
+    assert BENCH.listed_lines(text) == ["USE Attack ON B", "PASS"]
+    assert BENCH.listed_lines("no request here\n") == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["kingdom_wars", "conquest_tactics", "conflict_of_alliances"])
+def test_one_short_game(runs: dict[str, Any], game: str) -> None:
+    run = runs[game]
+    assert run.seats == (6 if game == "kingdom_wars" else 2)
+    assert run.rounds > 0 and run.days > 0
+    assert run.ended or run.capped == f"{SHORT} rounds"
+    assert run.rounds <= SHORT
+    # Every response window the table showed is one the judge's log closes (or
+    # one still open when the game was stopped), and back.
+    assert run.windows
+    assert run.windows == run.logged_windows | run.open_windows
+    # Every blocking request was answered by one mail, at the first reading time
+    # of its player (a session of 5 minutes a mail, however many players read at once).
+    assert run.blocking > 0 and run.mails_in > 0
+    assert run.mails_in <= run.blocking
+    for offset, moment in run.sent_at:
+        local = moment.astimezone(timezone(timedelta(hours=offset)))
+        after = min((local - local.replace(hour=h, minute=0, second=0)).total_seconds()
+                    % 86400 for h in BENCH.READ_HOURS)
+        assert 0 < after <= 2 * 3600, (offset, moment)
+    # The clock: the game's days are the time from START to the last thing that happened.
+    assert run.sent_at
+    last = max(m for _, m in run.sent_at)
+    assert run.started + timedelta(days=run.days) >= last
+    assert run.days_per_round * run.rounds == pytest.approx(run.days)
+    assert len(run.round_days) == run.rounds
+    assert all(d > 0 for d in run.round_days)
+    assert sum(run.round_days) <= run.days
+
+
+@pytest.mark.slow
+def test_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code = BENCH.main(["--game", "conflict_of_alliances", "--games", "1", "--max-rounds",
+                       str(SHORT), "--json"])
+    assert code == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
+    assert len(rows) == 1
+    row = rows[0]
+    assert set(row) >= KEYS
+    assert row["game"] == "conflict_of_alliances" and row["seats"] == 2 and row["games"] == 1
+    assert row["median_days"] > 0 and 0 < row["median_rounds"] <= SHORT
+    assert row["blocking_per_round"] > 0
+    assert row["windows_per_round"] >= 0
+
+
+@pytest.mark.slow
+def test_days_cap() -> None:
+    BENCH.set_kdf_cost(2**8)
+    run = BENCH.play("conflict_of_alliances", 2, 7, 1, max_days=1.0)
+    assert not run.ended and run.capped == "1 days"
+    assert 1.0 < run.days < 1.5  # stopped at the first thing that happened after a day
