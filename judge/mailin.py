@@ -164,6 +164,11 @@ class IncomingMail:
     key, winmail.dat, a contact card, the judge's own report data, a second
     text part a mail system added (:func:`incidental`). They never make a
     mail unreadable; the acknowledgement names them."""
+    footer: tuple[str, ...] = ()
+    """The signature and footer lines cut below a signature separator or a
+    client's footer line (``Sent from my iPhone``), without the quoted text
+    below them: never read as commands, listed in the acknowledgement as not
+    read."""
 
 
 @dataclass(frozen=True)
@@ -855,8 +860,7 @@ def _cut(lines: list[str], known: quoted.KnownText | None) -> list[str]:
     cut = _cut_index(lines)
     if known is None or cut >= len(lines):
         return lines[:cut]
-    head = lines[cut].strip()
-    if head == "--" or _MOBILE_TRAILER.match(head[:_MARKER_MAX]):
+    if _is_footer_marker(lines[cut]):
         return lines[:cut]
     j = cut
     while j < len(lines) and _is_header_line(lines[j]):
@@ -870,6 +874,35 @@ def _cut(lines: list[str], known: quoted.KnownText | None) -> list[str]:
         # player's lines between them for a quote's continuation.
         return [*lines[:cut], *(line for line in tail if not _is_quoted(line))]
     return lines[:cut]
+
+
+def _is_footer_marker(line: str) -> bool:
+    """A signature separator (``-- ``, or ``--`` alone) or a mail client's
+    footer line (``Sent from my iPhone``)."""
+    stripped = line.strip()
+    return (stripped == "--" and not line.startswith((" ", "\t"))) or bool(
+        len(line) <= _MARKER_MAX and _MOBILE_TRAILER.match(stripped))
+
+
+def _footer(lines: Sequence[str], known: quoted.KnownText | None) -> list[str]:
+    """The signature and footer lines that :func:`_cut` cut from ``lines``
+    (below a signature separator or a client's footer line, the footer line
+    itself included), without blank lines, the separator, nor what is quoted
+    below them: the next original-message marker or header block ends them,
+    and the judge's own lines (``known``), ``>`` lines and their attribution
+    are dropped as in the body."""
+    cut = _cut_index(lines)
+    tail = list(lines[cut:])
+    out: list[str] = []
+    while tail and _is_footer_marker(tail[0]):
+        if tail[0].strip() != "--":
+            out.append(tail[0].strip())
+        rest = tail[1:]
+        end = _cut_index(rest)
+        part = _strip_quotes(quoted.mark_quoted(rest[:end], known))
+        out.extend(line.strip() for line in part if line.strip())
+        tail = rest[end:]
+    return out
 
 
 def _is_attribution(line: str) -> bool:
@@ -970,15 +1003,22 @@ def clean_body(text: str, known: Sequence[str] = ()) -> list[str]:
 
     ``END`` is not interpreted here: the command grammar does that.
     """
+    return _clean(text, known)[0]
+
+
+def _clean(text: str, known: Sequence[str] = ()) -> tuple[list[str], list[str]]:
+    """:func:`clean_body`'s lines, and the signature and footer lines it cut
+    (:func:`_footer`), which the acknowledgement lists as not read."""
     lines = [line.rstrip() for line in _normalise(text).split("\n")]
     lines = _unarmor(lines)
     table = quoted.KnownText(known) if known else None
+    footer = _footer(lines, table)
     lines = _cut(lines, table)
     lines = quoted.mark_quoted(lines, table)
     lines = _strip_quotes(lines)
     while lines and not lines[-1]:
         lines.pop()
-    return lines
+    return lines, footer
 
 
 # --------------------------------------------------------------------------- parse_mail
@@ -1243,6 +1283,7 @@ def _parse(raw: bytes, limits: Limits, sent: SentTexts | None = None) -> Incomin
     drop = _drop_reason(msg, from_addr, subject, return_path)
 
     lines: tuple[str, ...] = ()
+    footer: tuple[str, ...] = ()
     attachments: tuple[str, ...] = ()
     aside: tuple[tuple[str, str], ...] = ()
     refuse: str | None = None
@@ -1268,11 +1309,11 @@ def _parse(raw: bytes, limits: Limits, sent: SentTexts | None = None) -> Incomin
                 if sent is not None and from_addr and ids:
                     known = sent(from_addr, ids[:_REPLIED_IDS])
                 # UAX #15 stream-safe first: normalisation stays linear.
-                cleaned = clean_body(bounds.stream_safe(text), known)
+                cleaned, cut = _clean(bounds.stream_safe(text), known)
                 if len(cleaned) > limits.max_lines:
                     refuse = f"too many lines: {len(cleaned)}"
                 else:
-                    lines = tuple(cleaned)
+                    lines, footer = tuple(cleaned), tuple(cut)
         except Exception as exc:  # the safety net named in the module docstring
             refuse, lines = f"unreadable: {type(exc).__name__}", ()
 
@@ -1293,6 +1334,7 @@ def _parse(raw: bytes, limits: Limits, sent: SentTexts | None = None) -> Incomin
         refuse=refuse,
         auth_results=tuple(v.strip() for v in _headers(msg, "Authentication-Results")),
         aside=aside,
+        footer=footer,
     )
 
 
