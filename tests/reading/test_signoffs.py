@@ -154,3 +154,23 @@ def test_a_sign_off_at_the_end_of_an_unclosed_orders_block(
     assert "Anna Smith\n        -> not read" in text
     assert "ORDERS is not closed" in text  # still said, with what was assumed
     assert "Russia" not in t.table().unready
+
+
+def test_a_move_without_its_hyphen_last_is_refused_with_its_correction(
+        tables: Callable[[str], Table]) -> None:
+    """A Diplomacy move written from its province without the hyphen, last
+    in the mail, is a malformed order (the game's move is written
+    "A Mos - Ukr", HELP shows it), not a sign-off: it is refused with the
+    move it would be; two short words that are no places stay a sign-off."""
+    t = tables("classic")
+    t.send("Russia", f"{t.signon('Russia')}\nF Sev - Bla\nMos Ukr\n")
+    text = t.ack_text("Russia")
+    errors = text.split("were not accepted", 1)[1]
+    assert 'line 3: "Mos Ukr"' in errors, text
+    assert 'did you mean "A Mos - Ukr"?' in errors, text
+    assert {a.text for a in t.table().held("Russia")} == {"F Sev - Bla"}
+    assert "Russia" in t.table().unready  # the phase waits for the seat to mend it
+    t.send("Russia", f"{t.signon('Russia')}\nF Sev - Bla\nA Mos Ukr\n\nIan Fox\n")
+    text = t.ack_text("Russia")
+    assert 'line 3: "A Mos Ukr"' in text and 'did you mean "A Mos - Ukr"?' in text, text
+    assert "Ian Fox\n        -> not read" in text, text
