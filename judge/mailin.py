@@ -1094,14 +1094,41 @@ _JUDGE_DATA_MAX = 2_000_000
 _JUDGE_FILE = re.compile(r"^[A-Za-z0-9._-]+-[A-Za-z0-9._-]+\.(json|png|svg)$")
 
 
-def incidental(part: Message, ancestors: Sequence[str], after_body: bool) -> str:
+_JUDGE_CID = re.compile(r"^<?picture\d{1,3}\.([0-9a-f]{20})@judge>?$")
+
+
+def _judge_picture_id(part: Message) -> bool:
+    """Whether ``part`` carries the Content-ID the judge gives a picture it
+    shows inline, with the hash of these very bytes in it."""
+    match = _JUDGE_CID.match(_header(part, "Content-ID").strip())
+    return match is not None and hashlib.sha256(
+        _payload_bytes(part)).hexdigest()[:20] == match.group(1)
+
+
+def _judge_data(part: Message) -> bool:
+    """Whether ``part`` is the judge's own report data: a JSON object named
+    like the judge's attachments (``<game>-<role>.json``) with its phase."""
+    if _content_type(part) != "application/json" or not _JUDGE_FILE.match(_filename(part)):
+        return False
+    data = _payload_bytes(part)
+    return len(data) <= _JUDGE_DATA_MAX and data.lstrip()[:1] == b"{" and b'"phase"' in data
+
+
+def incidental(part: Message, ancestors: Sequence[str], after_body: bool,
+               forwarded: frozenset[str] = frozenset()) -> str:
     """What a non-body part is when its sender did not knowingly attach it
     (``""`` for a real attachment, a document the judge does not open):
 
     * a signature, a public key, Outlook's winmail.dat (TNEF), a contact card;
-    * a picture: shown inline (a Content-ID, an inline disposition, inside
-      multipart/related: a logo in a signature), or attached (a picture
-      never carries commands, the judge's own map in a forward among them);
+    * the judge's own picture in a forward: attached and named as the judge
+      names its maps (``<game>-<phase>.png``), or shown inline so named when
+      the judge's report data of that game is forwarded with it
+      (``forwarded``: the ``<game>`` of each), or under the Content-ID the
+      judge gave it (:func:`judge.mailout.content_id`, checked against its
+      bytes);
+    * any other picture: shown inline (a Content-ID, an inline disposition,
+      inside multipart/related: a logo in a signature), or attached (a
+      picture never carries commands);
     * the judge's own report data forwarded with it (a JSON object named
       like the judge's attachments, ``<game>-<role>.json``);
     * a second inline text part after the body (a disclaimer or footer a
@@ -1125,15 +1152,18 @@ def incidental(part: Message, ancestors: Sequence[str], after_body: bool) -> str
             disposition = ""
         inline = (_has(part, "Content-ID") or disposition == "inline"
                   or "multipart/related" in ancestors)
+        judges = bool(_JUDGE_FILE.match(name)) and (
+            not inline or name.rsplit("-", 1)[0] in forwarded)
+        if judges or _judge_picture_id(part):
+            # A forward shows the judge's map inline under a Content-ID of
+            # its own (Gmail's "ii_...", "f_..."), its report data beside it,
+            # or keeps the judge's Content-ID (the picture's own hash).
+            return "the judge's own picture (its map), forwarded"
         if inline:
             return "a picture shown in the mail (a logo or a signature's image)"
-        if _JUDGE_FILE.match(name):
-            return "a picture (the judge's own map, forwarded)"
         return "a picture"
-    if ctype == "application/json" and _JUDGE_FILE.match(name):
-        data = _payload_bytes(part)
-        if len(data) <= _JUDGE_DATA_MAX and data.lstrip()[:1] == b"{" and b'"phase"' in data:
-            return "the judge's own report data, forwarded"
+    if _judge_data(part):
+        return "the judge's own report data, forwarded"
     if ctype in {"text/plain", "text/html"} and after_body and not name:
         try:
             disposition = (part.get_content_disposition() or "").lower()
@@ -1159,6 +1189,8 @@ def _body(msg: Message) -> tuple[str | None, tuple[str, ...], tuple[tuple[str, s
     attachments = []
     aside: list[tuple[str, str]] = []
     after_body = False
+    forwarded = frozenset(_filename(part).rsplit("-", 1)[0] for part, _ in leaves
+                          if part is not body and _judge_data(part))
     for part, ancestors in leaves:
         if part is body:
             after_body = True
@@ -1173,7 +1205,7 @@ def _body(msg: Message) -> tuple[str | None, tuple[str, ...], tuple[tuple[str, s
         name = _filename(part) or "(unnamed)"
         text = f"{name} ({ctype}, {_part_size(part)} bytes)"
         attachments.append(text)
-        why = incidental(part, ancestors, after_body) if body is not None else ""
+        why = incidental(part, ancestors, after_body, forwarded) if body is not None else ""
         if why:
             aside.append((text, why))
     if body is None:

@@ -232,6 +232,9 @@ def test_client_mail_is_read_as_its_writer_meant(post: Post, name: str) -> None:
         assert power not in table.unready, ack.text
     for part in case.get("aside") or []:
         assert part in ack.text, f"{part} is not named as set aside:\n{ack.text}"
+        if part.startswith(f"{GAME}-"):  # the judge's own attachment, forwarded
+            said = next(x for x in ack.text.splitlines() if x.startswith(f"  {part} ("))
+            assert "the judge's own" in said and "logo" not in said, said
 
 
 @pytest.mark.parametrize("prefix", PREFIXES)
