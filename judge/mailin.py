@@ -59,7 +59,8 @@ dropped as quoted text, scripts and styles are dropped, entities decoded).
 Transfer encodings (base64, quoted-printable, 7bit, 8bit) and the declared
 charset are undone, then format=flowed (RFC 3676) is unwrapped, then
 :func:`clean_body` strips quotes and signatures. Parts inside an attached
-message (message/rfc822) are never looked into.
+message (message/rfc822) are never looked into: beside a body, the attached
+mail is left aside and named (:func:`incidental`).
 
 Standard library only. Pure: :func:`parse_mail` and :func:`clean_body` do no
 I/O and read no clock; the transports at the end of the module do the I/O.
@@ -1094,6 +1095,8 @@ _JUDGE_DATA_MAX = 2_000_000
 _JUDGE_FILE = re.compile(r"^[A-Za-z0-9._-]+-[A-Za-z0-9._-]+\.(json|png|svg)$")
 
 
+ATTACHED_MAIL = "a mail attached to this one (forwarded as an attachment): not opened"
+"""What :func:`incidental` says of a message/rfc822 part."""
 _JUDGE_CID = re.compile(r"^<?picture\d{1,3}\.([0-9a-f]{20})@judge>?$")
 
 
@@ -1132,7 +1135,10 @@ def incidental(part: Message, ancestors: Sequence[str], after_body: bool,
     * the judge's own report data forwarded with it (a JSON object named
       like the judge's attachments, ``<game>-<role>.json``);
     * a second inline text part after the body (a disclaimer or footer a
-      mail gateway added), text/plain or text/html without a file name.
+      mail gateway added), text/plain or text/html without a file name;
+    * a mail attached to it (message/rfc822: "forward as attachment"),
+      never opened (the module docstring), named; when it is all the mail
+      holds, the mail is refused for it.
     """
     ctype = _content_type(part)
     name = _filename(part)
@@ -1164,6 +1170,8 @@ def incidental(part: Message, ancestors: Sequence[str], after_body: bool,
         return "a picture"
     if _judge_data(part):
         return "the judge's own report data, forwarded"
+    if ctype == "message/rfc822":
+        return ATTACHED_MAIL
     if ctype in {"text/plain", "text/html"} and after_body and not name:
         try:
             disposition = (part.get_content_disposition() or "").lower()
@@ -1330,7 +1338,10 @@ def _parse(raw: bytes, limits: Limits, sent: SentTexts | None = None) -> Incomin
             text, attachments, aside = _body(msg)
             number, length = bounds.longest_line(text) if text is not None else (0, 0)
             if text is None:
-                refuse = "no readable text"
+                refuse = "no readable text" + (
+                    ": its only content is a mail attached to it (message/rfc822), which "
+                    "the judge does not open" if any(
+                        "(message/rfc822, " in a for a in attachments) else "")
             elif length > limits.max_line_chars:
                 refuse = (f"line {number} has {length:,} characters, and a line may have "
                           f"{limits.max_line_chars:,} (limits.max_line_chars)")

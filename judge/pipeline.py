@@ -24,7 +24,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from judge import adjudicator as adj
-from judge import bounds, grammar, notify, redact, reports, scheduler
+from judge import bounds, grammar, mailin, notify, redact, reports, scheduler
 from judge.commands import HANDLERS, Ctx, ErrorRow, MailSession, gm, player
 from judge.commands.base import GM
 from judge.engine import DecisionKind, RuleError
@@ -146,6 +146,11 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"",
     if refusal is None and not commands and not parsed.errors:
         refusal = ("it holds no commands (only lines of the judge's own mails)"
                    if parsed.judge_text else "it holds no commands (its body is empty)")
+        forwarded = [text for text, why in mail.aside if why == mailin.ATTACHED_MAIL]
+        if forwarded:  # an attached mail is never opened: say so
+            refusal += ("; the mail attached to it is not opened: " + "; ".join(forwarded))
+            advice = ("Nothing in it was carried out. Write your commands in the body of "
+                      "the mail itself, not in a mail attached to it.")
     if refusal is None and len(commands) > judge.config.max_commands:
         refusal = f"too many commands: {len(commands)} (at most {judge.config.max_commands})"
     signons = sum(c.name == "SIGNON" for c in commands)
