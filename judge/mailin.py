@@ -59,7 +59,8 @@ dropped as quoted text, scripts and styles are dropped, entities decoded).
 Transfer encodings (base64, quoted-printable, 7bit, 8bit) and the declared
 charset are undone, then format=flowed (RFC 3676) is unwrapped, then
 :func:`clean_body` strips quotes and signatures. Parts inside an attached
-message (message/rfc822) are never looked into.
+message (message/rfc822) are never looked into: beside a body, the attached
+mail is left aside and named (:func:`incidental`).
 
 Standard library only. Pure: :func:`parse_mail` and :func:`clean_body` do no
 I/O and read no clock; the transports at the end of the module do the I/O.
@@ -164,6 +165,11 @@ class IncomingMail:
     key, winmail.dat, a contact card, the judge's own report data, a second
     text part a mail system added (:func:`incidental`). They never make a
     mail unreadable; the acknowledgement names them."""
+    footer: tuple[str, ...] = ()
+    """The signature and footer lines cut below a signature separator or a
+    client's footer line (``Sent from my iPhone``), without the quoted text
+    below them: never read as commands, listed in the acknowledgement as not
+    read."""
 
 
 @dataclass(frozen=True)
@@ -855,8 +861,7 @@ def _cut(lines: list[str], known: quoted.KnownText | None) -> list[str]:
     cut = _cut_index(lines)
     if known is None or cut >= len(lines):
         return lines[:cut]
-    head = lines[cut].strip()
-    if head == "--" or _MOBILE_TRAILER.match(head[:_MARKER_MAX]):
+    if _is_footer_marker(lines[cut]):
         return lines[:cut]
     j = cut
     while j < len(lines) and _is_header_line(lines[j]):
@@ -870,6 +875,35 @@ def _cut(lines: list[str], known: quoted.KnownText | None) -> list[str]:
         # player's lines between them for a quote's continuation.
         return [*lines[:cut], *(line for line in tail if not _is_quoted(line))]
     return lines[:cut]
+
+
+def _is_footer_marker(line: str) -> bool:
+    """A signature separator (``-- ``, or ``--`` alone) or a mail client's
+    footer line (``Sent from my iPhone``)."""
+    stripped = line.strip()
+    return (stripped == "--" and not line.startswith((" ", "\t"))) or bool(
+        len(line) <= _MARKER_MAX and _MOBILE_TRAILER.match(stripped))
+
+
+def _footer(lines: Sequence[str], known: quoted.KnownText | None) -> list[str]:
+    """The signature and footer lines that :func:`_cut` cut from ``lines``
+    (below a signature separator or a client's footer line, the footer line
+    itself included), without blank lines, the separator, nor what is quoted
+    below them: the next original-message marker or header block ends them,
+    and the judge's own lines (``known``), ``>`` lines and their attribution
+    are dropped as in the body."""
+    cut = _cut_index(lines)
+    tail = list(lines[cut:])
+    out: list[str] = []
+    while tail and _is_footer_marker(tail[0]):
+        if tail[0].strip() != "--":
+            out.append(tail[0].strip())
+        rest = tail[1:]
+        end = _cut_index(rest)
+        part = _strip_quotes(quoted.mark_quoted(rest[:end], known))
+        out.extend(line.strip() for line in part if line.strip())
+        tail = rest[end:]
+    return out
 
 
 def _is_attribution(line: str) -> bool:
@@ -970,15 +1004,22 @@ def clean_body(text: str, known: Sequence[str] = ()) -> list[str]:
 
     ``END`` is not interpreted here: the command grammar does that.
     """
+    return _clean(text, known)[0]
+
+
+def _clean(text: str, known: Sequence[str] = ()) -> tuple[list[str], list[str]]:
+    """:func:`clean_body`'s lines, and the signature and footer lines it cut
+    (:func:`_footer`), which the acknowledgement lists as not read."""
     lines = [line.rstrip() for line in _normalise(text).split("\n")]
     lines = _unarmor(lines)
     table = quoted.KnownText(known) if known else None
+    footer = _footer(lines, table)
     lines = _cut(lines, table)
     lines = quoted.mark_quoted(lines, table)
     lines = _strip_quotes(lines)
     while lines and not lines[-1]:
         lines.pop()
-    return lines
+    return lines, footer
 
 
 # --------------------------------------------------------------------------- parse_mail
@@ -1054,18 +1095,50 @@ _JUDGE_DATA_MAX = 2_000_000
 _JUDGE_FILE = re.compile(r"^[A-Za-z0-9._-]+-[A-Za-z0-9._-]+\.(json|png|svg)$")
 
 
-def incidental(part: Message, ancestors: Sequence[str], after_body: bool) -> str:
+ATTACHED_MAIL = "a mail attached to this one (forwarded as an attachment): not opened"
+"""What :func:`incidental` says of a message/rfc822 part."""
+_JUDGE_CID = re.compile(r"^<?picture\d{1,3}\.([0-9a-f]{20})@judge>?$")
+
+
+def _judge_picture_id(part: Message) -> bool:
+    """Whether ``part`` carries the Content-ID the judge gives a picture it
+    shows inline, with the hash of these very bytes in it."""
+    match = _JUDGE_CID.match(_header(part, "Content-ID").strip())
+    return match is not None and hashlib.sha256(
+        _payload_bytes(part)).hexdigest()[:20] == match.group(1)
+
+
+def _judge_data(part: Message) -> bool:
+    """Whether ``part`` is the judge's own report data: a JSON object named
+    like the judge's attachments (``<game>-<role>.json``) with its phase."""
+    if _content_type(part) != "application/json" or not _JUDGE_FILE.match(_filename(part)):
+        return False
+    data = _payload_bytes(part)
+    return len(data) <= _JUDGE_DATA_MAX and data.lstrip()[:1] == b"{" and b'"phase"' in data
+
+
+def incidental(part: Message, ancestors: Sequence[str], after_body: bool,
+               forwarded: frozenset[str] = frozenset()) -> str:
     """What a non-body part is when its sender did not knowingly attach it
     (``""`` for a real attachment, a document the judge does not open):
 
     * a signature, a public key, Outlook's winmail.dat (TNEF), a contact card;
-    * a picture: shown inline (a Content-ID, an inline disposition, inside
-      multipart/related: a logo in a signature), or attached (a picture
-      never carries commands, the judge's own map in a forward among them);
+    * the judge's own picture in a forward: attached and named as the judge
+      names its maps (``<game>-<phase>.png``), or shown inline so named when
+      the judge's report data of that game is forwarded with it
+      (``forwarded``: the ``<game>`` of each), or under the Content-ID the
+      judge gave it (:func:`judge.mailout.content_id`, checked against its
+      bytes);
+    * any other picture: shown inline (a Content-ID, an inline disposition,
+      inside multipart/related: a logo in a signature), or attached (a
+      picture never carries commands);
     * the judge's own report data forwarded with it (a JSON object named
       like the judge's attachments, ``<game>-<role>.json``);
     * a second inline text part after the body (a disclaimer or footer a
-      mail gateway added), text/plain or text/html without a file name.
+      mail gateway added), text/plain or text/html without a file name;
+    * a mail attached to it (message/rfc822: "forward as attachment"),
+      never opened (the module docstring), named; when it is all the mail
+      holds, the mail is refused for it.
     """
     ctype = _content_type(part)
     name = _filename(part)
@@ -1085,15 +1158,20 @@ def incidental(part: Message, ancestors: Sequence[str], after_body: bool) -> str
             disposition = ""
         inline = (_has(part, "Content-ID") or disposition == "inline"
                   or "multipart/related" in ancestors)
+        judges = bool(_JUDGE_FILE.match(name)) and (
+            not inline or name.rsplit("-", 1)[0] in forwarded)
+        if judges or _judge_picture_id(part):
+            # A forward shows the judge's map inline under a Content-ID of
+            # its own (Gmail's "ii_...", "f_..."), its report data beside it,
+            # or keeps the judge's Content-ID (the picture's own hash).
+            return "the judge's own picture (its map), forwarded"
         if inline:
             return "a picture shown in the mail (a logo or a signature's image)"
-        if _JUDGE_FILE.match(name):
-            return "a picture (the judge's own map, forwarded)"
         return "a picture"
-    if ctype == "application/json" and _JUDGE_FILE.match(name):
-        data = _payload_bytes(part)
-        if len(data) <= _JUDGE_DATA_MAX and data.lstrip()[:1] == b"{" and b'"phase"' in data:
-            return "the judge's own report data, forwarded"
+    if _judge_data(part):
+        return "the judge's own report data, forwarded"
+    if ctype == "message/rfc822":
+        return ATTACHED_MAIL
     if ctype in {"text/plain", "text/html"} and after_body and not name:
         try:
             disposition = (part.get_content_disposition() or "").lower()
@@ -1119,6 +1197,8 @@ def _body(msg: Message) -> tuple[str | None, tuple[str, ...], tuple[tuple[str, s
     attachments = []
     aside: list[tuple[str, str]] = []
     after_body = False
+    forwarded = frozenset(_filename(part).rsplit("-", 1)[0] for part, _ in leaves
+                          if part is not body and _judge_data(part))
     for part, ancestors in leaves:
         if part is body:
             after_body = True
@@ -1133,7 +1213,7 @@ def _body(msg: Message) -> tuple[str | None, tuple[str, ...], tuple[tuple[str, s
         name = _filename(part) or "(unnamed)"
         text = f"{name} ({ctype}, {_part_size(part)} bytes)"
         attachments.append(text)
-        why = incidental(part, ancestors, after_body) if body is not None else ""
+        why = incidental(part, ancestors, after_body, forwarded) if body is not None else ""
         if why:
             aside.append((text, why))
     if body is None:
@@ -1243,6 +1323,7 @@ def _parse(raw: bytes, limits: Limits, sent: SentTexts | None = None) -> Incomin
     drop = _drop_reason(msg, from_addr, subject, return_path)
 
     lines: tuple[str, ...] = ()
+    footer: tuple[str, ...] = ()
     attachments: tuple[str, ...] = ()
     aside: tuple[tuple[str, str], ...] = ()
     refuse: str | None = None
@@ -1257,7 +1338,10 @@ def _parse(raw: bytes, limits: Limits, sent: SentTexts | None = None) -> Incomin
             text, attachments, aside = _body(msg)
             number, length = bounds.longest_line(text) if text is not None else (0, 0)
             if text is None:
-                refuse = "no readable text"
+                refuse = "no readable text" + (
+                    ": its only content is a mail attached to it (message/rfc822), which "
+                    "the judge does not open" if any(
+                        "(message/rfc822, " in a for a in attachments) else "")
             elif length > limits.max_line_chars:
                 refuse = (f"line {number} has {length:,} characters, and a line may have "
                           f"{limits.max_line_chars:,} (limits.max_line_chars)")
@@ -1268,11 +1352,11 @@ def _parse(raw: bytes, limits: Limits, sent: SentTexts | None = None) -> Incomin
                 if sent is not None and from_addr and ids:
                     known = sent(from_addr, ids[:_REPLIED_IDS])
                 # UAX #15 stream-safe first: normalisation stays linear.
-                cleaned = clean_body(bounds.stream_safe(text), known)
+                cleaned, cut = _clean(bounds.stream_safe(text), known)
                 if len(cleaned) > limits.max_lines:
                     refuse = f"too many lines: {len(cleaned)}"
                 else:
-                    lines = tuple(cleaned)
+                    lines, footer = tuple(cleaned), tuple(cut)
         except Exception as exc:  # the safety net named in the module docstring
             refuse, lines = f"unreadable: {type(exc).__name__}", ()
 
@@ -1293,6 +1377,7 @@ def _parse(raw: bytes, limits: Limits, sent: SentTexts | None = None) -> Incomin
         refuse=refuse,
         auth_results=tuple(v.strip() for v in _headers(msg, "Authentication-Results")),
         aside=aside,
+        footer=footer,
     )
 
 

@@ -24,7 +24,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from judge import adjudicator as adj
-from judge import bounds, grammar, notify, redact, reports, scheduler
+from judge import bounds, grammar, mailin, notify, redact, reports, scheduler
 from judge.commands import HANDLERS, Ctx, ErrorRow, MailSession, gm, player
 from judge.commands.base import GM
 from judge.engine import DecisionKind, RuleError
@@ -146,6 +146,11 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"",
     if refusal is None and not commands and not parsed.errors:
         refusal = ("it holds no commands (only lines of the judge's own mails)"
                    if parsed.judge_text else "it holds no commands (its body is empty)")
+        forwarded = [text for text, why in mail.aside if why == mailin.ATTACHED_MAIL]
+        if forwarded:  # an attached mail is never opened: say so
+            refusal += ("; the mail attached to it is not opened: " + "; ".join(forwarded))
+            advice = ("Nothing in it was carried out. Write your commands in the body of "
+                      "the mail itself, not in a mail attached to it.")
     if refusal is None and len(commands) > judge.config.max_commands:
         refusal = f"too many commands: {len(commands)} (at most {judge.config.max_commands})"
     signons = sum(c.name == "SIGNON" for c in commands)
@@ -211,6 +216,7 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"",
         g = ws.find(name)
         if g is not None:
             session.sections.extend(ws.settle(g, mail.message_id))
+    _list_footer(session, mail)
     if mail.aside:
         session.sections.append(
             "Left aside, not read (your mail's text was read):\n"
@@ -230,6 +236,26 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"",
     return f"processed: {len(session.rows)} lines, {len(session.errors)} errors" + (
         f" ({games})" if games else ""
     )
+
+
+FOOTER_LISTED = 5
+"""At most this many signature and footer lines are listed one by one."""
+
+
+def _list_footer(session: MailSession, mail: IncomingMail) -> None:
+    """The signature and footer lines cut from the mail (``mail.footer``:
+    below a ``-- `` separator or a client's line such as "Sent from my
+    iPhone"), listed as not read after the mail's last line: the first
+    :data:`FOOTER_LISTED`, then how many more. They were never read as
+    commands and do not hold the seat."""
+    first = len(mail.lines) + 1
+    for k, text in enumerate(mail.footer[:FOOTER_LISTED]):
+        session.ok(grammar.Line(first + k, text),
+                   "not read: a signature or a mail client's footer")
+    more = len(mail.footer) - FOOTER_LISTED
+    if more > 0:
+        session.ok(grammar.Line(first + FOOTER_LISTED, f"(and {more} more lines)"),
+                   "not read: the rest of the signature or footer")
 
 
 def over_limits(judge: Judge, ws: Workspace, mail: IncomingMail,

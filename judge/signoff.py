@@ -56,9 +56,13 @@ conquest_tactics        DECK, BASE, TAKE, DEPLOY, MOVE, ATTACK,      none
 ======================= ============================================ =================
 
 A Diplomacy order written from its province (``Mos - Ukr``) is read by the
-game itself; a bare province pair without the hyphen (``Mos Ukr``) is not
-recognised and, last in a mail, is listed as not read (the acknowledgement
-shows it). Every test is on the line's first words: linear in the line.
+game itself. A pair of short words without the hyphen (``Mos Ukr``) in a
+game whose syntax moves with ``-`` is a malformed move, not a sign-off,
+when the game reads the pair with the hyphen put back as a move, legal or
+not (both words are places of its map): it is refused with its correction
+("did you mean "A Mos - Ukr"?"); a pair that is no two places ("Ian Fox")
+stays a sign-off. Every test is on the line's first words, plus at most
+one more reading of a two-word line: linear in the line.
 """
 
 from __future__ import annotations
@@ -154,7 +158,25 @@ def is_sign_off(game: Game, state: State, role: Role, line: str) -> bool:
     try:
         game.parse(state, role, line)
     except InvalidLine:
-        return True
+        return not _place_pair(game, state, role, line)
     except RuleError:
         return False
     return False
+
+
+_PAIR = re.compile(r"^([^\W_]{1,4}(?:/\w{1,3})?)\s+([^\W_]{1,4}(?:/\w{1,3})?)$")
+
+
+def _place_pair(game: Game, state: State, role: Role, line: str) -> bool:
+    """Whether ``line`` is two short words the game reads, with the move's
+    hyphen between them, as a move (legal or not): two places of its map."""
+    match = _PAIR.match(line.strip())
+    if match is None or not _shapes(game)[3]:
+        return False
+    try:
+        game.parse(state, role, f"{match.group(1)} - {match.group(2)}")
+    except InvalidLine:
+        return False
+    except RuleError:
+        return True
+    return True

@@ -28,6 +28,7 @@ from judge.engine import (
     Event,
     GameBase,
     IllegalLine,
+    InvalidLine,
     OptionSpec,
     Outcome,
     Role,
@@ -320,10 +321,29 @@ class DiplomacyGame(GameBase):
                 index=exc.index,
                 choices=choices,
             ) from None
+        except InvalidLine as exc:
+            mended = None if exc.hint else self._hyphened(sit, power, line)
+            if mended:
+                exc.hint = spelling.hint([mended])
+            raise exc.with_line(line) from None
         except RuleError as exc:
             raise exc.with_line(line) from None
         text = order_text(self.map, order)
         return Action(text=text, key=self._key(order), data={"kind": order.kind})
+
+    def _hyphened(self, sit: Situation, power: int, line: str) -> str | None:
+        """The legal move a line not understood gives with the move's hyphen
+        put back before its last word (``Mos Ukr``, ``A Mos Ukr``: "did you
+        mean "A Mos - Ukr"?"), else ``None``. One more reading, only for a
+        line of two or three words with no hyphen."""
+        words = line.split()
+        if not 2 <= len(words) <= 3 or any(w in ("-", "->") for w in words):
+            return None
+        try:
+            order = self._order(sit, power, " ".join(words[:-1]) + " - " + words[-1])
+        except RuleError:
+            return None
+        return order_text(self.map, order)
 
     def _order(self, sit: Situation, power: int, line: str) -> Order:
         """The legal order ``line`` gives, or the reader's or binder's RuleError."""

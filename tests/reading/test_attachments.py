@@ -102,6 +102,22 @@ def gateway_footer(t: Table) -> EmailMessage:
     return _mixed(t, footer)
 
 
+def _attached_mail() -> EmailMessage:
+    """A mail attached whole (message/rfc822: Outlook's and Thunderbird's
+    "forward as attachment"), itself holding order lines."""
+    inner = EmailMessage()
+    inner["From"] = "anna@players.example"
+    inner["Subject"] = "my orders"
+    inner.set_content("A Mos - Sev\nF Sev - Rum\n")
+    part = EmailMessage()
+    part.set_content(inner)
+    return part
+
+
+def attached_mail(t: Table) -> EmailMessage:
+    return _mixed(t, _attached_mail())
+
+
 SHAPES: dict[str, tuple[Callable[[Table], EmailMessage], list[str]]] = {
     "outlook-logo": (outlook_logo, ["image001.png (image/png", "a picture shown in the mail"]),
     "winmail-dat": (winmail, ["winmail.dat (application/ms-tnef", "winmail.dat"]),
@@ -112,6 +128,9 @@ SHAPES: dict[str, tuple[Callable[[Table], EmailMessage], list[str]]] = {
                                       "the judge's own report data",
                                       "g1-S1901M.png (image/png"]),
     "gateway-footer": (gateway_footer, ["(unnamed) (text/plain", "a second text part"]),
+    "attached-mail": (attached_mail, ["(unnamed) (message/rfc822",
+                                      "a mail attached to this one (forwarded as an attachment)"
+                                      ": not opened"]),
 }
 
 
@@ -194,3 +213,30 @@ def test_one_re_before_the_subject(subject: str) -> None:
     from judge.grammar import reply_subject
 
     assert reply_subject(subject) == "Re: [g1] report"
+
+
+@pytest.mark.parametrize("body", ["", None])
+def test_an_attached_mail_alone_is_refused_and_named(
+        tables: Callable[[str], Table], body: str | None) -> None:
+    """A mail whose only content is a mail attached to it (an empty body,
+    or none at all) is refused: the notice names the attached mail and
+    says to write the commands in the mail itself; its order lines are not
+    read."""
+    t = tables("classic")
+    msg = _base(t, subject="Fwd: my orders")
+    if body is not None:
+        msg.set_content(body)
+    msg.make_mixed()
+    msg.attach(_attached_mail())
+    t.deliver(bytes(msg))
+    notice = t.last_to("Russia")
+    assert notice["Subject"] == "Re: my orders"
+    text = t.post.text(notice)
+    assert "Your mail was not read" in text, text
+    if body is None:  # no text part at all
+        assert "its only content is a mail attached to it (message/rfc822)" in text, text
+        assert "plain text in the body of a mail" in text, text
+    else:
+        assert "the mail attached to it is not opened: (unnamed) (message/rfc822" in text, text
+        assert "in the body of the mail itself" in text, text
+    assert t.table().held("Russia") == []

@@ -13,6 +13,7 @@ import pytest
 
 from judge import registry
 from judge.signoff import reads_as_order
+from tests.core.conftest import Post
 from tests.reading.conftest import GAMES, Table
 
 FOOTERS = {
@@ -34,9 +35,54 @@ def test_classic_footer_after_bare_orders(tables: Callable[[str], Table], footer
     assert "send your orders again" not in text
     assert {a.text for a in t.table().held("Russia")} == {"A Mos - Ukr", "F Sev - Bla"}
     assert "Russia" not in t.table().unready
-    for line in FOOTERS[footer].splitlines():
-        if line.strip() and not line.startswith(("Sent from", "Download")):
+    for line in FOOTERS[footer].splitlines():  # the client's footer line too
+        if line.strip():
             assert f"{line.strip()}\n        -> not read" in text, (line, text)
+
+
+MOBILE = ("Sent from my iPhone", "Sent from Mail for Windows 10", "Get Outlook for Android",
+          "Download Outlook for Android", "Sent from Yahoo Mail on Android",
+          "Sent from my Galaxy", "Von meinem iPhone gesendet")
+
+
+@pytest.mark.parametrize("footer", MOBILE)
+def test_a_mobile_footer_is_listed_as_not_read(
+        tables: Callable[[str], Table], footer: str) -> None:
+    """A client's footer line cuts the mail (what is below it is the
+    client's, or the quoted original), and is listed as not read; the seat
+    is ready. A judge line quoted below it is neither read nor listed."""
+    t = tables("classic")
+    report = Post.text(t.mails_to("Russia")[-1])
+    quoted = "\n".join(f"> {line}" for line in report.splitlines())
+    t.send("Russia", f"{t.signon('Russia')}\nA Mos - Ukr\nF Sev - Bla\n\n{footer}\n\n"
+                     f"On Mon, 2 Mar 2026 at 13:00, Judge <judge@example.org> wrote:\n"
+                     f"{quoted}\n")
+    text = t.ack_text("Russia")
+    assert "Every line was accepted." in text, text
+    assert f"   4  {footer}\n        -> not read: a signature or a mail client's footer" \
+        in text, text
+    assert "wrote:" not in text.split("was read as follows:", 1)[1]
+    assert {a.text for a in t.table().held("Russia")} == {"A Mos - Ukr", "F Sev - Bla"}
+    assert "Russia" not in t.table().unready
+
+
+def test_a_signature_is_listed_not_read_and_bounded(tables: Callable[[str], Table]) -> None:
+    """RFC 3676 section 4.3: "-- " opens the signature. Its lines are never
+    read as commands, even one that looks like an order, and are listed as
+    not read: five of them, then how many more."""
+    t = tables("classic")
+    signature = ["Anna Smith", "A Mos - Sev", "Hold Fast Logistics", "12 Dock Road",
+                 "London", "E14 9XX", "+44 20 7946 0000", "Sent from my iPhone"]
+    t.send("Russia", f"{t.signon('Russia')}\nA Mos - Ukr\nF Sev - Bla\n-- \n"
+                     + "\n".join(signature) + "\n")
+    text = t.ack_text("Russia")
+    assert "Every line was accepted." in text, text
+    for k, line in enumerate(signature[:5]):
+        assert f"{4 + k:4d}  {line}\n        -> not read" in text, (line, text)
+    assert "   9  (and 3 more lines)\n        -> not read" in text, text
+    assert "E14 9XX" not in text
+    assert {a.text for a in t.table().held("Russia")} == {"A Mos - Ukr", "F Sev - Bla"}
+    assert "Russia" not in t.table().unready
 
 
 def test_a_malformed_order_after_the_orders_is_still_refused(
@@ -108,3 +154,23 @@ def test_a_sign_off_at_the_end_of_an_unclosed_orders_block(
     assert "Anna Smith\n        -> not read" in text
     assert "ORDERS is not closed" in text  # still said, with what was assumed
     assert "Russia" not in t.table().unready
+
+
+def test_a_move_without_its_hyphen_last_is_refused_with_its_correction(
+        tables: Callable[[str], Table]) -> None:
+    """A Diplomacy move written from its province without the hyphen, last
+    in the mail, is a malformed order (the game's move is written
+    "A Mos - Ukr", HELP shows it), not a sign-off: it is refused with the
+    move it would be; two short words that are no places stay a sign-off."""
+    t = tables("classic")
+    t.send("Russia", f"{t.signon('Russia')}\nF Sev - Bla\nMos Ukr\n")
+    text = t.ack_text("Russia")
+    errors = text.split("were not accepted", 1)[1]
+    assert 'line 3: "Mos Ukr"' in errors, text
+    assert 'did you mean "A Mos - Ukr"?' in errors, text
+    assert {a.text for a in t.table().held("Russia")} == {"F Sev - Bla"}
+    assert "Russia" in t.table().unready  # the phase waits for the seat to mend it
+    t.send("Russia", f"{t.signon('Russia')}\nF Sev - Bla\nA Mos Ukr\n\nIan Fox\n")
+    text = t.ack_text("Russia")
+    assert 'line 3: "A Mos Ukr"' in text and 'did you mean "A Mos - Ukr"?' in text, text
+    assert "Ian Fox\n        -> not read" in text, text

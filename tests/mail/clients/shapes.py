@@ -592,6 +592,41 @@ def gmail_forward(r: Reply) -> bytes:
     return message(r.headers(subject=f"Fwd: {r.judged.subject}"), root)
 
 
+@case("gmail-forward-inline-map")
+def gmail_forward_inline(r: Reply) -> bytes:
+    """Gmail's Forward of the HTML report: the judge's map, which the
+    report showed inline, stays inline in a multipart/related under a
+    Content-ID of Gmail's own ("ii_..."); the judge's JSON stays attached.
+    The orders written above the forwarded message."""
+    orders = ("F Lon - Eng", "F Edi - Nth", "A Lvp - Yor")
+    w = local(r.when, 0)
+    fwd = (f"---------- Forwarded message ---------\nFrom: <{r.judged.sender}>\n"
+           f"Date: {EN_DAYS[w.weekday()][:3]}, {EN_MONTHS[w.month - 1][:3]} {w.day}, {w.year} "
+           f"at {twelve_hour(w)}\nSubject: {r.judged.subject}\nTo: <{r.player.address}>\n\n")
+    pictures = [a for a in r.judged.attachments if a[1] == "image/png"]
+    files = [a for a in r.judged.attachments if a[1] != "image/png"]
+    assert pictures and files, r.judged.attachments
+    shown = [(f"ii_m9q{n}x7ka{n}", a) for n, a in enumerate(pictures)]
+    plain = (f"{body(r, *orders)}\n\n{fwd}\n{r.judged.text}\n"
+             + "".join(f"[image: {name}]\n" for _, (name, _, _) in shown))
+    html = ('<div dir="ltr">' + "<br>".join((r.player.signon, *orders)) + '<br><br><div class='
+            '"gmail_quote"><div dir="ltr" class="gmail_attr">'
+            + mime.html_escape(fwd).replace("\n", "<br>") + "</div><br><br>"
+            + html_lines(r.judged.text)
+            + "".join(f'<div><img src="cid:{cid}" alt="{name}" width="640"><br></div>'
+                      for cid, (name, _, _) in shown) + "</div></div>\n")
+    alt = multipart("alternative", "000000000000d4e5f6a7b8c9d0e1",
+                    text(plain, cte="quoted-printable"),
+                    text(html, "html", cte="quoted-printable"))
+    related = multipart("related", "000000000000e5f6a7b8c9d0e1f2", alt, *(
+        binary(data, ctype, name, disposition="inline", cid=cid,
+               extra=[("X-Attachment-Id", cid)]) for cid, (name, ctype, data) in shown))
+    attached = [binary(data, ctype, name, extra=[("X-Attachment-Id", f"f_m9q{n}y8lb{n}")])
+                for n, (name, ctype, data) in enumerate(files)]
+    root = multipart("mixed", "000000000000f6a7b8c9d0e1f2a3", related, *attached)
+    return message(r.headers(subject=f"Fwd: {r.judged.subject}"), root)
+
+
 # --------------------------------------------------------------------------- other languages
 
 
@@ -796,6 +831,26 @@ def outlook_html_only(r: Reply) -> bytes:
                          "Best regards,", "Franz Huber"], en_header(r, 1), r.judged.text)
     return message(r.headers(subject=f"RE: {r.judged.subject}"),
                    text(html, "html", charset="us-ascii", cte="quoted-printable"))
+
+
+@case("outlook-html-hidden-preheader")
+def outlook_hidden(r: Reply) -> bytes:
+    """Outlook's HTML alone (Exchange), with hidden text that looks like
+    orders: a preheader span (``display:none``, the preview line a template
+    puts first) and a paragraph Outlook hides (``mso-hide:all``). A reader
+    sees neither; the judge reads neither."""
+    orders = ("A Ven H", "A Rom - Apu", "F Nap - Ion")
+    hidden = ('<span style="display:none !important;visibility:hidden;mso-hide:all;'
+              'font-size:1px;color:#ffffff;line-height:1px;max-height:0px;max-width:0px;'
+              'opacity:0;overflow:hidden">A Ven - Tri<br>A Rom - Ven<br>F Nap - Tys</span>\n'
+              '<div style="mso-hide:all"><p class="MsoNormal">F Nap - Tys<o:p></o:p></p></div>\n')
+    html = outlook_html([mime.html_escape(r.player.signon), *orders, "", "Best regards,",
+                         "Giulia Romano"], en_header(r, 1), r.judged.text)
+    start = '<div class="WordSection1">\n'
+    assert start in html
+    html = html.replace(start, start + hidden, 1)
+    return message(r.headers(subject=f"RE: {r.judged.subject}"),
+                   text(html, "html", charset="utf-8", cte="quoted-printable"))
 
 
 @case("samsung-email")

@@ -33,7 +33,9 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
+from email import message_from_bytes
 from email.message import EmailMessage
+from email.policy import default
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any
@@ -68,6 +70,10 @@ FIRST_ORDERS = {
     "Russia": ["A Mos - Stp", "A War - Sil", "F Sev - Rum", "F StP/sc - Fin"],
     "Turkey": ["A Smy - Syr", "A Con - Ank", "F Ank - Arm"],
 }
+#: The subject prefixes of the corpus's mails, before the report's subject
+#: (a reply to an acknowledgement carries two: the client's, and the
+#: acknowledgement's own "Re:").
+PREFIXES = ("Re:", "RE:", "Fwd:", "AW:", "Aw:", "SV:", "R:", "YNT:", "RE :", "答复:", "回复:")
 KEYS = ("client", "locale", "shape", "power", "sender", "name", "quotes", "orders",
         "unread", "footer", "refused", "aside", "charset", "note")
 
@@ -93,6 +99,15 @@ class Ack:
                 rows.append((m.group(1).strip(), r.group(1).strip()))
         errors = re.findall(r'^  line \d+: "(.*)"$', text, flags=re.M)
         return cls(text, rows, errors)
+
+
+def prefix_of(raw: bytes, subject: str) -> str:
+    """The client's reply prefix of a mail answering the judge's mail
+    ``subject`` (``"AW:"``), the acknowledgement's own ``Re:`` taken off."""
+    got = str(message_from_bytes(raw, policy=default)["Subject"])
+    assert got.endswith(subject), (got, subject)
+    head = got[: -len(subject)].strip()
+    return head[: -len("Re:")].strip() if head.endswith(" Re:") else head
 
 
 def norm(line: str) -> str:
@@ -164,17 +179,22 @@ def test_client_mail_is_read_as_its_writer_meant(post: Post, name: str) -> None:
     power, address = case["power"], case["sender"]
     player = Player(GAME, power, TOKENS[power], address, case["name"])
     start(post, power, address)
-    answered = judged(mail_to(post, address))
+    report = answered = judged(mail_to(post, address))
     post.clock.advance(hours=1)
     if case["quotes"] == "ack":
         answered = first_ack(post, player, answered)
         post.clock.advance(hours=2)
     domain = address.split("@")[1]
     reply = Reply(answered, player, post.clock.now, f"<{name}.7731@{domain}>")
-    post.deliver(CASES[name](reply))
+    raw = CASES[name](reply)
+    post.deliver(raw)
     post.judge.cycle()
 
-    ack = Ack.read(Post.text(mail_to(post, address, reply.message_id)))
+    sent = mail_to(post, address, reply.message_id)
+    ack = Ack.read(Post.text(sent))
+    # one "Re:" whatever the client's prefixes ("AW: Re:", "答复: Re:")
+    assert prefix_of(raw, report.subject) in PREFIXES, name
+    assert str(sent["Subject"]) == f"Re: {report.subject}", str(sent["Subject"])
     table = post.judge.table(GAME)
     held = sorted(a.text for a in table.held(power))
     assert held == sorted(case["orders"]), \
@@ -212,6 +232,34 @@ def test_client_mail_is_read_as_its_writer_meant(post: Post, name: str) -> None:
         assert power not in table.unready, ack.text
     for part in case.get("aside") or []:
         assert part in ack.text, f"{part} is not named as set aside:\n{ack.text}"
+        if part.startswith(f"{GAME}-"):  # the judge's own attachment, forwarded
+            said = next(x for x in ack.text.splitlines() if x.startswith(f"  {part} ("))
+            assert "the judge's own" in said and "logo" not in said, said
+
+
+@pytest.mark.parametrize("prefix", PREFIXES)
+def test_refusal_notice_has_one_re(post: Post, prefix: str) -> None:
+    """A mail refused whole (a document attached: nothing in it is read)
+    is answered under one "Re:", whatever the client put before the
+    subject: its own prefix over the report's subject, or over the "Re:"
+    of an earlier reply."""
+    address = "lena@seats.example"
+    start(post, "Germany", address)
+    report = judged(mail_to(post, address))
+    for k, subject in enumerate((f"{prefix} {report.subject}", f"{prefix} Re: {report.subject}")):
+        raw = post.raw(address, f"SIGNON {GAME} Germany {TOKENS['Germany']}\nA Ber - Kie\n",
+                       subject=subject, message_id=f"<refused.{k}@seats.example>")
+        msg = message_from_bytes(raw, policy=default)
+        assert isinstance(msg, EmailMessage)
+        msg.add_attachment(b"PK\x03\x04 orders", maintype="application",
+                           subtype="vnd.openxmlformats-officedocument.wordprocessingml.document",
+                           filename="orders.docx")
+        post.deliver(msg.as_bytes(policy=default.clone(linesep="\r\n")))
+        post.judge.cycle()
+        notice = mail_to(post, address, f"<refused.{k}@seats.example>")
+        assert "orders.docx" in Post.text(notice), Post.text(notice)
+        assert str(notice["Subject"]) == f"Re: {report.subject}", str(notice["Subject"])
+    assert "Germany" not in post.judge.table(GAME).submitted
 
 
 def test_the_corpus_is_whole() -> None:
