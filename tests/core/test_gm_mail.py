@@ -114,7 +114,7 @@ def test_end_draw_is_recorded_in_the_league_the_reports_and_the_pages(
     page = (tmp_path / "site" / "games" / "g1" / "index.html").read_text()
     league_page = (tmp_path / "site" / "leagues" / "autumn.html").read_text()
     assert "g1: a draw shared by East, North (ended" in league_page
-    assert "The game is over: declared by the GM." in page and "Draw shared by East, North" in page
+    assert "declared by the GM." in page and "Draw shared by East, North" in page
 
 
 def test_end_win_and_what_is_refused(post: Post) -> None:
