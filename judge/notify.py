@@ -35,6 +35,7 @@ from judge import adjudicator as adj
 from judge import pictures, reports, scheduler
 from judge.engine import Decision, DecisionKind, Event, Game, Role
 from judge.mailout import Attachment
+from judge.outbox import Drawn
 from judge.store import Seat
 
 if TYPE_CHECKING:
@@ -277,19 +278,19 @@ def report_text(ws: Workspace, g: Loaded, role: str | None, events: Sequence[Eve
     return text, reports.view_attachment(game, view), str(view.get("phase", ""))
 
 
-def picture_attachments(ws: Workspace, g: Loaded, view_json: bytes) -> list[Attachment]:
+def picture_attachments(ws: Workspace, g: Loaded, view_json: bytes) -> list[Drawn]:
     """The picture of a report's view (``view_json``: its JSON attachment,
     the view itself), per the setting ``picture`` (png, svg or none), for
-    games that draw one. Readers whose views draw alike share one rendering
-    (:func:`judge.pictures.render` keeps the last few)."""
+    games that draw one: drawn when the mail is composed, after the commit
+    (:mod:`judge.outbox`). Readers whose views draw alike share one
+    rendering (:func:`judge.pictures.render` keeps the last few)."""
     fmt = str(g.settings(ws.judge.config.settings).get("picture", "png"))
     if fmt not in pictures.FORMATS or not pictures.supported(g.game.id):
         return []
     view = json.loads(view_json)
-    data = pictures.picture(g.game.id, view, fmt=fmt)
     phase = file_part(str(view.get("phase", ""))) or "map"
     kind = "image/png" if fmt == "png" else "image/svg+xml"
-    return [Attachment(f"{file_part(g.name)}-{phase}.{fmt}", kind, data)]
+    return [Drawn(f"{file_part(g.name)}-{phase}.{fmt}", kind, g.game.id, fmt, view_json)]
 
 
 def file_part(text: str) -> str:
