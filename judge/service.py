@@ -341,10 +341,11 @@ class Judge:
         # Parsing and the token checks (scrypt) hold no write lock.
         pre = pipeline.prepare(self, mail) if not (mail.drop or mail.refuse) else None
         with self.store.atomic():
-            outcome = pipeline.handle(self, mail, key, raw, pre)
+            handled = pipeline.handle(self, mail, raw, pre)
+            self.record(mail, key, handled.status, handled.reason, handled.games, raw=raw)
             self.fault("applied")
         self.fault("committed")
-        line = f"{mail.message_id} from {mail.from_addr or '?'}: {outcome}"
+        line = f"{mail.message_id} from {mail.from_addr or '?'}: {handled.line}"
         log.debug(line)  # the daemon (or the demo) prints it: once
         return line
 
@@ -486,7 +487,7 @@ class Judge:
                 else:
                     phase = adj.phase_key(g.game, table)
                     ws.apply(g, adj.deadline(g.game, table, g.seed, absent))
-                    notify.missed_deadline(ws, g, phase, owed)
+                    ws.queue(notify.missed_deadline(ws, g, phase, owed))
                     league_commands.abandoned(ws, g, owed)
                     ws.settle(g)
                 phase = g.clock.phase if g.clock else drow["phase"]
