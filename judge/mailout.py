@@ -66,6 +66,7 @@ __all__ = [
     "ServerUnavailable",
     "StdoutOutbound",
     "TemporaryFailure",
+    "check",
     "compose",
     "make_message_id",
     "thread",
@@ -234,17 +235,11 @@ def _text_cte(body: str) -> str:
     return "quoted-printable"
 
 
-def compose(mail: OutgoingMail) -> bytes:
-    """The MIME message for ``mail`` (CRLF line ends, policy SMTP).
-
-    Raises ValueError on what must never be sent: a ``To`` that is not
-    exactly one address, a malformed Message-ID, an Auto-Submitted other than
-    ``auto-replied``/``auto-generated``, a line break in a header value, an
-    extra header that would add recipients or override one of ours, an
-    attachment type that is not ``maintype/subtype``. A malformed id in
-    ``in_reply_to``/``references`` (they come from strangers' mail) is left
-    out instead.
-    """
+def check(mail: OutgoingMail) -> None:
+    """Raise ValueError where :func:`compose` would refuse ``mail`` (see
+    there), without composing it: what a transaction that queues a mail
+    checks, so that a mail that could never be composed is refused with
+    the transaction, not found out after its commit."""
     _single_address(mail.to_addr, "To")
     _single_address(mail.from_addr, "From")
     if not _MSG_ID.fullmatch(mail.message_id):
@@ -254,7 +249,35 @@ def compose(mail: OutgoingMail) -> bytes:
                          f"{mail.auto_submitted!r}")  # fmt: skip
     for name, value in (("From", mail.from_addr), ("To", mail.to_addr), ("Date", mail.date)):
         _no_newlines(name, value)
+    for name, value in mail.extra_headers:
+        if not _HEADER_NAME.fullmatch(name) or name.lower() in _FORBIDDEN_EXTRA:
+            raise ValueError(f"extra header {name!r} is not allowed")
+        if name.lower().startswith(("resent-", "content-")):
+            raise ValueError(f"extra header {name!r} is not allowed")
+        _no_newlines(name, value)
+    for att in mail.attachments:
+        check_type(att.content_type)
 
+
+def check_type(content_type: str) -> None:
+    """Raise ValueError unless ``content_type`` is ``maintype/subtype``."""
+    maintype, sep, subtype = content_type.partition("/")
+    if not sep or not _HEADER_NAME.fullmatch(maintype) or not _HEADER_NAME.fullmatch(subtype):
+        raise ValueError(f"attachment type {content_type!r} is not maintype/subtype")
+
+
+def compose(mail: OutgoingMail) -> bytes:
+    """The MIME message for ``mail`` (CRLF line ends, policy SMTP).
+
+    Raises ValueError on what must never be sent: a ``To`` that is not
+    exactly one address, a malformed Message-ID, an Auto-Submitted other than
+    ``auto-replied``/``auto-generated``, a line break in a header value, an
+    extra header that would add recipients or override one of ours, an
+    attachment type that is not ``maintype/subtype``. A malformed id in
+    ``in_reply_to``/``references`` (they come from strangers' mail) is left
+    out instead (:func:`check` says what raises).
+    """
+    check(mail)
     simple = _compose_plain(mail)
     if simple is not None:
         return simple
@@ -281,19 +304,10 @@ def _compose_general(mail: OutgoingMail) -> bytes:
         msg.set_raw("References", "\r\n ".join(refs))
     msg["Auto-Submitted"] = mail.auto_submitted
     msg["X-Auto-Response-Suppress"] = "OOF, AutoReply"
-    for name, value in mail.extra_headers:
-        if not _HEADER_NAME.fullmatch(name) or name.lower() in _FORBIDDEN_EXTRA:
-            raise ValueError(f"extra header {name!r} is not allowed")
-        if name.lower().startswith(("resent-", "content-")):
-            raise ValueError(f"extra header {name!r} is not allowed")
-        _no_newlines(name, value)
+    for name, value in mail.extra_headers:  # (checked: :func:`check`)
         msg[name] = value
 
     body = _normal_body(mail.body)
-    for att in mail.attachments:
-        maintype, sep, subtype = att.content_type.partition("/")
-        if not sep or not _HEADER_NAME.fullmatch(maintype) or not _HEADER_NAME.fullmatch(subtype):
-            raise ValueError(f"attachment type {att.content_type!r} is not maintype/subtype")
     if mail.html:
         head = msg.as_bytes().split(b"\r\n\r\n", 1)[0] + b"\r\nMIME-Version: 1.0\r\n"
         return head + _html_entity(mail, body).encode("ascii")

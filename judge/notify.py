@@ -29,18 +29,34 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from judge import adjudicator as adj
 from judge import choices, pictures, reports, scheduler
 from judge.engine import Decision, DecisionKind, Event, Game, Role
 from judge.mailout import Attachment
+from judge.outbox import Drawn, Part
 from judge.store import Seat
 
 if TYPE_CHECKING:
     from judge.session import Loaded, Workspace
 
 FINISHED = "finished"
+
+@dataclass(frozen=True)
+class Mail:
+    """One mail decided on here, for the caller to queue (the session does,
+    when it writes the game: :meth:`judge.session.Workspace.flush`)."""
+
+    to_addr: str
+    subject: str
+    body: str
+    kind: str
+    game: str
+    attachments: tuple[Part, ...] = ()
+    decision: str = ""
+
 
 def must_decide(g: Loaded, seat: Seat) -> Decision | None:
     """The open decision ``seat`` has to decide itself now, if any."""
@@ -64,10 +80,10 @@ def must_decide(g: Loaded, seat: Seat) -> Decision | None:
     return decision
 
 
-def after(ws: Workspace, g: Loaded, last_n: int) -> None:
-    """Queue what each seat of ``g`` must be sent now that its changes are written."""
+def after(ws: Workspace, g: Loaded, last_n: int) -> list[Mail]:
+    """What each seat of ``g`` must be sent now that its changes are written."""
     if g.table is None:
-        return
+        return []
     table = g.table
     game = g.game
     finished = table.outcome is not None
@@ -82,11 +98,12 @@ def after(ws: Workspace, g: Loaded, last_n: int) -> None:
         if why:
             due.append((seat, decision, why))
     if not due:
-        return
+        return []
     since = min(s.seen_n for s, _, _ in due)
     # Each entry read once for all the seats (events are immutable).
     logged = [(int(r["n"]), [Event.from_json(e) for e in json.loads(r["payload"]).get(
         "events", [])]) for r in ws.judge.store.actions_after(g.name, since)]
+    mails: list[Mail] = []
     for seat, decision, why in due:
         role = seat.role
         assert role is not None
@@ -95,9 +112,10 @@ def after(ws: Workspace, g: Loaded, last_n: int) -> None:
         if why == "each" and not events:
             g.set_seat(seat, seen_n=newest)
             continue
-        send_report(ws, g, seat, events, decision, why)
+        mails.append(report_mail(ws, g, seat, events, decision, why))
         g.set_seat(seat, seen_n=newest, turn_seen=turn,
                    asked=decision.id if decision is not None else seat.asked)
+    return mails
 
 
 def report_due(g: Loaded, seat: Seat, decision: Decision | None, turn: str | None = None) -> str:
@@ -117,12 +135,12 @@ def report_due(g: Loaded, seat: Seat, decision: Decision | None, turn: str | Non
     return ""
 
 
-def missed_deadline(ws: Workspace, g: Loaded, phase: str, owed: set[str]) -> None:
+def missed_deadline(ws: Workspace, g: Loaded, phase: str, owed: set[str]) -> list[Mail]:
     """Tell the GM who let the deadline of ``phase`` pass without a word (the
     game's defaults acted for them), and which of them have now missed
     ``abandon_after`` deadlines in a row: an abandoned seat, to replace."""
     if not owed or g.table is None:
-        return
+        return []
     limit = int(float(g.settings(ws.judge.config.settings).get("abandon_after", 3)))
     lines = [f"The deadline of {phase} in {g.name} passed without a word from: "
              + ", ".join(sorted(owed)) + ". The game's defaults acted for them."]
@@ -133,41 +151,40 @@ def missed_deadline(ws: Workspace, g: Loaded, phase: str, owed: set[str]) -> Non
                      f"{g.table.missed[role]} deadlines in a row: the seat looks abandoned. "
                      f"REPLACE {role} <address> gives it to a new player.")
     what = "abandoned seat" if gone else "missed orders"
-    ws.judge.queue_mail(g.row["gm_address"], f"[{g.name}] {what}: {phase}",
-                        "\n\n".join(lines) + "\n", "notice", game=g.name)
+    return [Mail(g.row["gm_address"], f"[{g.name}] {what}: {phase}", "\n\n".join(lines) + "\n",
+                 "notice", g.name)]
 
 
-def observers_after(ws: Workspace, g: Loaded) -> None:
+def observers_after(ws: Workspace, g: Loaded) -> list[Mail]:
     """Each observer gets the public report of every new turn (and the final
     one): the observer's view, the public events, nothing else."""
     if g.table is None or not (g.new_turn or g.ended_now):
-        return
+        return []
     watchers = ws.judge.store.observers(g.name)
     if not watchers:
-        return
+        return []
     text, attachment, phase = public_report(ws, g)
     kind = "final report" if g.ended_now else "report"
-    for address in watchers:
-        ws.judge.queue_mail(
-            address, f"[{g.name}] {kind} for observers: {phase}", text, "report", game=g.name,
-            attachments=[Attachment(f"{g.name}-public.json", "application/json", attachment),
-                         *picture_attachments(ws, g, attachment)])
+    parts: tuple[Part, ...] = (
+        Attachment(f"{g.name}-public.json", "application/json", attachment),
+        *picture_attachments(ws, g, attachment))
+    return [Mail(address, f"[{g.name}] {kind} for observers: {phase}", text, "report", g.name,
+                 parts) for address in watchers]
 
 
-def gm_after(ws: Workspace, g: Loaded) -> None:
+def gm_after(ws: Workspace, g: Loaded) -> list[Mail]:
     """The GM's mail: the final report when the game ends, and with
     ``gm_copies yes`` the public report of each new turn."""
     if g.table is None:
-        return
+        return []
     copies = g.settings(ws.judge.config.settings).get("gm_copies") == "yes"
     if not (g.ended_now or (copies and g.new_turn)):
-        return
+        return []
     text, attachment, phase = public_report(ws, g)
     kind = "final report" if g.ended_now else "report"
-    ws.judge.queue_mail(
-        g.row["gm_address"], f"[{g.name}] {kind} for the GM: {phase}", text, "report",
-        game=g.name, attachments=[Attachment(f"{g.name}-public.json", "application/json",
-                                             attachment), *picture_attachments(ws, g, attachment)])
+    return [Mail(g.row["gm_address"], f"[{g.name}] {kind} for the GM: {phase}", text, "report",
+                 g.name, (Attachment(f"{g.name}-public.json", "application/json", attachment),
+                          *picture_attachments(ws, g, attachment)))]
 
 
 def public_report(ws: Workspace, g: Loaded) -> tuple[str, bytes, str]:
@@ -179,8 +196,9 @@ def public_report(ws: Workspace, g: Loaded) -> tuple[str, bytes, str]:
     return g.public
 
 
-def send_report(ws: Workspace, g: Loaded, seat: Seat, events: Sequence[Event],
-                decision: Decision | None, why: str) -> None:
+def report_mail(ws: Workspace, g: Loaded, seat: Seat, events: Sequence[Event],
+                decision: Decision | None, why: str) -> Mail:
+    """The report ``seat`` gets now (``why``: see :func:`report_due`)."""
     role = seat.role
     assert role is not None
     text, attachment, phase = report_text(ws, g, role, events, first=why == "start",
@@ -194,13 +212,10 @@ def send_report(ws: Workspace, g: Loaded, seat: Seat, events: Sequence[Event],
         kind = "final report" if why == "final" else "report"
         asks = " - your decision" if decision is not None and why != "final" else ""
         subject = f"[{g.name}] {kind} for {role}: {phase}{asks}"
-    ws.judge.queue_mail(
-        seat.address, subject, text, "report", game=g.name,
-        attachments=[Attachment(f"{g.name}-{role}.json".replace(" ", "_"),
-                                "application/json", attachment),
-                     *picture_attachments(ws, g, attachment)],
-        decision=decision.id if decision is not None else "",
-    )
+    return Mail(seat.address, subject, text, "report", g.name,
+                (Attachment(f"{g.name}-{role}.json".replace(" ", "_"), "application/json",
+                            attachment), *picture_attachments(ws, g, attachment)),
+                decision.id if decision is not None else "")
 
 
 def deadline_text(ws: Workspace, g: Loaded, tz: str) -> str:
@@ -273,19 +288,19 @@ def report_text(ws: Workspace, g: Loaded, role: str | None, events: Sequence[Eve
     return text, reports.view_attachment(game, view), str(view.get("phase", ""))
 
 
-def picture_attachments(ws: Workspace, g: Loaded, view_json: bytes) -> list[Attachment]:
+def picture_attachments(ws: Workspace, g: Loaded, view_json: bytes) -> list[Drawn]:
     """The picture of a report's view (``view_json``: its JSON attachment,
     the view itself), per the setting ``picture`` (png, svg or none), for
-    games that draw one. Readers whose views draw alike share one rendering
-    (:func:`judge.pictures.render` keeps the last few)."""
+    games that draw one: drawn when the mail is composed, after the commit
+    (:mod:`judge.outbox`). Readers whose views draw alike share one
+    rendering (:func:`judge.pictures.render` keeps the last few)."""
     fmt = str(g.settings(ws.judge.config.settings).get("picture", "png"))
     if fmt not in pictures.FORMATS or not pictures.supported(g.game.id):
         return []
     view = json.loads(view_json)
-    data = pictures.picture(g.game.id, view, fmt=fmt)
     phase = file_part(str(view.get("phase", ""))) or "map"
     kind = "image/png" if fmt == "png" else "image/svg+xml"
-    return [Attachment(f"{file_part(g.name)}-{phase}.{fmt}", kind, data)]
+    return [Drawn(f"{file_part(g.name)}-{phase}.{fmt}", kind, g.game.id, fmt, view_json)]
 
 
 def file_part(text: str) -> str:

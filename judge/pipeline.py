@@ -107,14 +107,26 @@ def prepare(judge: Judge, mail: IncomingMail) -> Prepared:
     return pre
 
 
-def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"",
-           pre: Prepared | None = None) -> str:
-    """Handle one decoded mail (inside the caller's transaction); returns the outcome."""
+@dataclass(frozen=True)
+class Handled:
+    """What became of one mail: its inbox record (``status``, ``reason``,
+    the games it touched) and the log line that says it."""
+
+    status: str
+    reason: str
+    line: str
+    games: str = ""
+
+
+def handle(judge: Judge, mail: IncomingMail, raw: bytes = b"",
+           pre: Prepared | None = None) -> Handled:
+    """Handle one decoded mail (inside the caller's transaction); returns
+    what became of it, for the caller to record in the inbox."""
     store = judge.store
     now = judge.now()
     if store.seen_message(mail.message_id):
-        judge.record(mail, key, "duplicate", "Message-ID seen before", raw=raw)
-        return "duplicate (Message-ID seen before)"
+        return Handled("duplicate", "Message-ID seen before",
+                       "duplicate (Message-ID seen before)")
     if mail.drop:
         reason = mail.drop
         if mail.drop == "delivery report" and raw:
@@ -122,15 +134,14 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"",
 
             note = bounces.read_report(judge, raw)
             reason += f": {note}" if note else ""
-        judge.record(mail, key, "dropped", reason[:500], raw=raw)
-        return f"dropped: {reason}"
+        return Handled("dropped", reason[:500], f"dropped: {reason}")
     # A second delivery of the very same message (a relay or a mailbox that
     # handed it over twice): the same raw bytes. A body sent again in a new
     # mail is a new mail and is handled again (a PASS, a STATUS, a set-up
     # command sent once too early and then on time).
     if raw and store.seen_raw(raw_hash(raw)):
-        judge.record(mail, key, "duplicate", "the same message was delivered before", raw=raw)
-        return "duplicate (the same message was delivered before)"
+        return Handled("duplicate", "the same message was delivered before",
+                       "duplicate (the same message was delivered before)")
     refusal = mail.refuse
     attached = real_attachments(mail)
     advice = ("Nothing in it was carried out. Send your commands as plain text in the body "
@@ -171,14 +182,12 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"",
                 "notice",
                 in_reply_to=mail.message_id,
             )
-        judge.record(mail, key, "refused", refusal[:500], raw=raw)
-        return f"refused: {refusal}"
+        return Handled("refused", refusal[:500], f"refused: {refusal}")
 
     ws = Workspace(judge, now)
     failure = authenticate(judge, ws, mail, commands, pre.checked, pre.locked)
     if failure is not None:
-        judge.record(mail, key, "auth-failure", failure, raw=raw)
-        return f"auth-failure: {failure}"
+        return Handled("auth-failure", failure, f"auth-failure: {failure}")
 
     exceeded = over_limits(judge, ws, mail, commands)
     if exceeded:
@@ -189,8 +198,7 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"",
                     f"Your mail was not carried out: {exceeded}.\n"
                     "Nothing in it was done. Send it again within the limit.")),
                 "notice", in_reply_to=mail.message_id)
-        judge.record(mail, key, "refused", exceeded[:500], raw=raw)
-        return f"refused: {exceeded}"
+        return Handled("refused", exceeded[:500], f"refused: {exceeded}")
 
     session = MailSession(mail, now)
     session.echo = judge.config.max_echo_chars
@@ -231,11 +239,9 @@ def handle(judge: Judge, mail: IncomingMail, key: str, raw: bytes = b"",
     _acknowledge(ctx)
     ws.flush()
     games = ",".join(sorted(session.touched))
-    judge.record(mail, key, "processed",
-                 f"{len(session.rows)} lines, {len(session.errors)} errors", games, raw=raw)
-    return f"processed: {len(session.rows)} lines, {len(session.errors)} errors" + (
-        f" ({games})" if games else ""
-    )
+    counts = f"{len(session.rows)} lines, {len(session.errors)} errors"
+    return Handled("processed", counts, f"processed: {counts}" + (f" ({games})" if games else ""),
+                   games)
 
 
 FOOTER_LISTED = 5

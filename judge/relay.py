@@ -34,7 +34,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from judge import bounces, scheduler
+from judge import bounces, outbox, scheduler
 from judge.mailout import PermanentFailure, ServerUnavailable, TemporaryFailure
 from judge.store import is_fault
 
@@ -210,6 +210,7 @@ class Relay:
         started = 0
         self.judge.fresh_mail = False
         background = self.judge.background
+        self.compose()
         due = self._due(scheduler.iso(self.judge.now()))
         while not self.down:
             room = RELAY_WINDOW - len(self.in_flight) if background is not None else RELAY_WINDOW
@@ -246,9 +247,20 @@ class Relay:
                 if mrow["id"] not in self.in_flight and mrow["id"] not in self.unrecorded:
                     yield mrow
 
+    def compose(self, ids: list[int] | None = None) -> int:
+        """Compose the queued mail not composed yet (of ``ids``): see
+        :func:`judge.outbox.compose_queued`."""
+        return outbox.compose_queued(self.judge.store, ids, fault=self.judge.fault)
+
     def _with_text(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """``rows`` with each one's message text (``raw``), read for just these."""
-        texts = self.judge.store.mail_texts([m["id"] for m in rows])
+        """``rows`` with each one's message text (``raw``), read for just
+        these; a row queued since this pass composed the outbox (by another
+        process) is composed first."""
+        ids = [m["id"] for m in rows]
+        texts = self.judge.store.mail_texts(ids)
+        if len(texts) < len(ids):
+            self.compose([i for i in ids if i not in texts])
+            texts = self.judge.store.mail_texts(ids)
         return [{**m, "raw": texts[m["id"]]} for m in rows if m["id"] in texts]
 
     def _send_each(self, rows: list[dict[str, Any]], sent: list[str]) -> int:

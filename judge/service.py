@@ -46,19 +46,19 @@ from judge.commands import setup
 from judge.engine import Game
 from judge.mailin import InboundTransport, IncomingMail, MaildirInbound, parse_mail
 from judge.mailout import (
-    Attachment,
     BackgroundOutbound,
     OutboundTransport,
     OutgoingMail,
-    compose,
+    check,
     make_message_id,
 )
+from judge.outbox import Part, body_of, kept_copy, spec_of
 from judge.relay import RELAY_WINDOW, Relay
 from judge.rng import Draw, VerifyError, commitment, new_seed, recompute
 from judge.session import CommandError, Loaded, Workspace, seats_for
 from judge.store import Store, is_fault, load_token_key
 
-__all__ = ["RELAY_WINDOW", "CommandError", "Crash", "Judge"]
+__all__ = ["RELAY_WINDOW", "CommandError", "Crash", "Judge", "kept_copy"]
 
 log = logging.getLogger("judge")
 
@@ -78,19 +78,6 @@ READ_ROUNDS = 10
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
-
-
-def kept_copy(mail: OutgoingMail) -> OutgoingMail:
-    """What the outbox keeps of ``mail`` once it has left (for
-    ``judge.keep_sent_days``): its headers and text with every token masked,
-    its attachments named, not kept (a report's view can be rebuilt from the
-    log)."""
-    body = redact.mask_secrets_text(mail.body)
-    if mail.attachments:
-        body = body.rstrip("\n") + "\n\n" + "\n".join(
-            f"[attachment {a.filename} ({len(a.data)} bytes): not kept]"
-            for a in mail.attachments) + "\n"
-    return dataclasses.replace(mail, body=body, attachments=())
 
 
 def _which(mail: IncomingMail) -> str:
@@ -290,13 +277,18 @@ class Judge:
         game: str = "",
         in_reply_to: str = "",
         references: Sequence[str] = (),
-        attachments: Sequence[Attachment] = (),
+        attachments: Sequence[Part] = (),
         decision: str = "",
     ) -> str:
         """Queue one mail; returns its Message-ID, or ``""`` when it is a
         reply over ``limits.replies_per_hour`` for that address (not queued).
         ``decision`` names the decision a request asks for, so that a reply
-        to it is bound to that decision."""
+        to it is bound to that decision.
+
+        What is queued is the mail's spec (:mod:`judge.outbox`): its fields
+        and attachments, pictures to be drawn (:class:`judge.outbox.Drawn`)
+        as the views they draw. It is composed after the commit, by the
+        relay; what could never be composed raises ValueError here."""
         now = self.now()
         if (
             in_reply_to
@@ -317,12 +309,12 @@ class Judge:
             auto_submitted="auto-replied" if in_reply_to else "auto-generated",
             in_reply_to=in_reply_to,
             references=tuple(references),
-            attachments=tuple(attachments),
             date=format_datetime(now),
             html=True,
         )
+        check(mail)
+        spec = spec_of(mail, attachments)
         self.fresh_mail = True  # the relay has something new to start
-        kept = compose(kept_copy(mail))
         self.store.queue_mail(
             {
                 "message_id": message_id,
@@ -330,13 +322,12 @@ class Judge:
                 "envelope_from": mailconfig.envelope_sender(self.config, message_id),
                 "subject": subject,
                 "in_reply_to": in_reply_to,
-                "raw": compose(mail),
                 "kind": kind,
                 "game": game,
                 "next_attempt": scheduler.iso(now),
                 "created": scheduler.iso(now),
                 "decision": decision,
-                "kept": kept,
+                "spec": spec,
             }
         )
         return message_id
@@ -350,10 +341,11 @@ class Judge:
         # Parsing and the token checks (scrypt) hold no write lock.
         pre = pipeline.prepare(self, mail) if not (mail.drop or mail.refuse) else None
         with self.store.atomic():
-            outcome = pipeline.handle(self, mail, key, raw, pre)
+            handled = pipeline.handle(self, mail, raw, pre)
+            self.record(mail, key, handled.status, handled.reason, handled.games, raw=raw)
             self.fault("applied")
         self.fault("committed")
-        line = f"{mail.message_id} from {mail.from_addr or '?'}: {outcome}"
+        line = f"{mail.message_id} from {mail.from_addr or '?'}: {handled.line}"
         log.debug(line)  # the daemon (or the demo) prints it: once
         return line
 
@@ -366,6 +358,9 @@ class Judge:
         for message_id in message_ids:
             row = self.store.mail_by_message_id(message_id)
             if row is None or row["to_addr"] != address:
+                continue
+            if row["raw"] is None and row["spec"] is not None:  # not composed yet
+                texts.append(body_of(row["spec"]))
                 continue
             with contextlib.suppress(Exception):  # a copy too broken to read: not known
                 msg = email.message_from_bytes(bytes(row["raw"]), policy=email.policy.default)
@@ -493,7 +488,7 @@ class Judge:
                     phase = adj.phase_key(g.game, table)
                     missed = adj.missed_by(g.game, table, absent)
                     ws.apply(g, adj.deadline(g.game, table, g.seed, absent))
-                    notify.missed_deadline(ws, g, phase, missed)
+                    ws.queue(notify.missed_deadline(ws, g, phase, missed))
                     league_commands.abandoned(ws, g, missed)
                     ws.settle(g)
                 phase = g.clock.phase if g.clock else drow["phase"]

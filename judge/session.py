@@ -260,9 +260,8 @@ class Workspace:
                     store.clear_deadline(g.name)
                 else:
                     store.set_deadline(g.clock.to_row(g.name))
-            notify.after(self, g, last_n)
-            notify.gm_after(self, g)
-            notify.observers_after(self, g)
+            self.queue([*notify.after(self, g, last_n), *notify.gm_after(self, g),
+                        *notify.observers_after(self, g)])
             for seat_id, fields in g.seat_changes.items():
                 store.update_seat(seat_id, **fields)
             g.entries = []
@@ -273,6 +272,13 @@ class Workspace:
             g.table_changed = False
             g.new_turn = False
             g.ended_now = False
+
+
+    def queue(self, mails: Sequence[notify.Mail]) -> None:
+        """Queue ``mails`` (what :mod:`judge.notify` decided on) in the outbox."""
+        for m in mails:
+            self.judge.queue_mail(m.to_addr, m.subject, m.body, m.kind, game=m.game,
+                                  attachments=m.attachments, decision=m.decision)
 
 
 def seats_for(g: Loaded, roles: Sequence[str] | set[str]) -> list[Seat]:

@@ -324,6 +324,16 @@ def _m11(db: sqlite_utils.Database) -> None:
     db.table("public_press").create_index(["game"])
 
 
+def _m12(db: sqlite_utils.Database) -> None:
+    # A queued mail is stored as what it is made of (``spec``: its fields,
+    # rendered text, attachments and the views its pictures draw, see
+    # judge.outbox) and composed after the commit of the transaction that
+    # queued it: ``raw`` and ``kept`` are empty until then, ``spec`` after.
+    db.table("outbox").add_column("spec", str)
+    db.execute("CREATE INDEX outbox_uncomposed ON outbox (id) WHERE raw IS NULL "
+               "AND spec IS NOT NULL")
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "initial tables", _m1),
     (2, "IMAP checkpoint; outbox in_reply_to", _m2),
@@ -336,6 +346,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (9, "known tokens: keyed tags of matched token hashes", _m9),
     (10, "outbox: retries that wait for an unreachable server", _m10),
     (11, "press marked public", _m11),
+    (12, "outbox: mail queued as its spec, composed after the commit", _m12),
 ]
 
 
@@ -910,12 +921,47 @@ class Store:
         return list(self._query(sql, params))
 
     def mail_texts(self, ids: Sequence[int]) -> dict[int, bytes]:
-        """The message text (``raw``) of outbox rows ``ids``."""
+        """The message text (``raw``) of those outbox rows ``ids`` that
+        are composed (:mod:`judge.outbox`)."""
         if not ids:
             return {}
         marks = ", ".join("?" * len(ids))
         return {int(r["id"]): bytes(r["raw"]) for r in self._query(
-            f"select id, raw from outbox where id in ({marks})", list(ids))}
+            f"select id, raw from outbox where id in ({marks}) and raw is not null", list(ids))}
+
+    # Composition (judge.outbox): a row is queued with its spec and no text;
+    # the text is written once, after the commit, and the spec dropped.
+
+    def uncomposed(self, ids: Sequence[int] | None = None) -> list[int]:
+        """The queued outbox rows not composed yet (of ``ids``, when given), oldest first."""
+        sql = ("select id from outbox where raw is null and spec is not null "
+               "and status = 'queued'")
+        params: list[Any] = []
+        if ids is not None:
+            if not ids:
+                return []
+            sql += f" and id in ({', '.join('?' * len(ids))})"
+            params = list(ids)
+        return [int(r["id"]) for r in self._query(sql + " order by id", params)]
+
+    def mail_spec(self, mail_id: int) -> str | None:
+        """The spec of outbox row ``mail_id``, if it is not composed yet."""
+        rows = list(self._query("select spec from outbox where id = ? and raw is null",
+                                [mail_id]))
+        return str(rows[0]["spec"]) if rows and rows[0]["spec"] is not None else None
+
+    def set_composed(self, mail_id: int, raw: bytes, kept: bytes) -> bool:
+        """Write the composed text of ``mail_id`` and its kept copy, and
+        drop its spec, unless it was composed already; whether it was written."""
+        return bool(self._write(
+            "update outbox set raw = ?, kept = ?, spec = null where id = ? and raw is null",
+            [raw, kept, mail_id]).rowcount)
+
+    def mark_uncomposable(self, mail_id: int, error: str) -> None:
+        """``mail_id`` could not be composed: failed for good, its spec dropped."""
+        self._write("update outbox set status = 'failed', last_error = ?, spec = null, "
+                    "claimed_by = '', claimed_until = '' where id = ? and raw is null",
+                    [error, mail_id])
 
     # Claims: a relay (judge.relay) claims an outbox row before it sends it:
     # ``claimed_by`` names the relay (``host:pid:random``), ``claimed_until``

@@ -22,7 +22,7 @@ from judge.service import Crash, Judge
 from tests.core.conftest import Clock, Post
 from tests.core.helpers import hand, start_sealed
 
-POINTS = ("parsed", "logged", "applied", "committed", "before-move", "sent")
+POINTS = ("parsed", "logged", "applied", "committed", "before-move", "composed", "sent")
 
 
 def _scenario(post: Post) -> list[bytes]:

@@ -229,7 +229,7 @@ def test_a_lock_held_only_while_the_mail_is_handled_files_nothing_as_failed(
     real = pipeline.handle
     calls = {"n": 0}
 
-    def busy_the_first_time(*args: Any, **kw: Any) -> str:
+    def busy_the_first_time(*args: Any, **kw: Any) -> pipeline.Handled:
         calls["n"] += 1
         if calls["n"] == 1:
             raise locked.value

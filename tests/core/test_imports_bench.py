@@ -74,10 +74,13 @@ def test_the_diplomacy_map_imports_no_orders_and_no_variant() -> None:
 
 
 # Benchmarks that still import tests/: the Kingdom Wars and picture positions
-# (bench/pictures.py) and the test-only Sealed Bids game (bench/mail_throughput.py).
+# (bench/pictures.py), the test-only Sealed Bids game (bench/mail_throughput.py)
+# and the played games bench/mail_html.py composes reports of.
 STILL_IMPORTING_TESTS = {
     "bench/pictures.py": {"tests.pictures.positions", "tests.pictures.test_kingdom_wars"},
     "bench/mail_throughput.py": {"tests.support.sealed_bids"},
+    "bench/mail_html.py": {"tests.core.helpers", "tests.support.maildir",
+                           "tests.publish.conftest"},
 }
 
 

@@ -73,9 +73,11 @@ def test_due_mail_comes_a_page_at_a_time_without_its_text(judge: Judge) -> None:
         judge.queue_mail(f"p{i}@players.example", "hello", "body\n", "notice")
     now = scheduler.iso(judge.now())
     page = judge.store.due_mail(now, limit=2)
-    assert len(page) == 2 and all("raw" not in r and "kept" not in r for r in page)
+    assert len(page) == 2 and all(k not in r for r in page for k in ("raw", "kept", "spec"))
     rest = judge.store.due_mail(now, after=page[-1]["id"])
     assert [r["id"] for r in page + rest] == [r["id"] for r in judge.store.outbox()]
+    assert judge.store.mail_texts([r["id"] for r in rest]) == {}  # composed by the relay
+    assert judge.relayer.compose() == 5
     texts = judge.store.mail_texts([r["id"] for r in rest])
     assert all(b"body" in texts[r["id"]] for r in rest)
 

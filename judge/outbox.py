@@ -1,0 +1,184 @@
+"""The outbox's mail as a transaction queues it, and its composition after
+the commit.
+
+A transaction that queues a mail (a reply, a report, a notice) writes what
+the mail is made of as the outbox row's ``spec``: the fields of its
+:class:`~judge.mailout.OutgoingMail` (Message-ID and Date fixed then, the
+text rendered), its attachments, and for each picture the view it draws
+and how (a :class:`Drawn`). The MIME message (``raw``), the pictures in it
+and the copy kept once the mail has left (``kept``, tokens masked) are made
+after the commit, from the spec alone (:func:`compose_queued`): by the
+relay, before it claims what is due. So a mail's write transaction holds
+the lock for the game's change and the queue rows, not for drawing maps
+and writing two MIME compositions (DESIGN.md, "How a mail is handled").
+
+Composition is deterministic (:func:`judge.mailout.compose` and
+:func:`judge.pictures.picture` give the same bytes for the same inputs): a
+row composed after a crash, or by another process, is the very mail that
+was queued, under its Message-ID. A row is composed once (``raw`` is
+written only where it is still empty, and the spec, which holds the text
+with any token in clear, is dropped with that write).
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import json
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from judge import pictures, redact
+from judge.mailout import Attachment, OutgoingMail, check_type, compose
+from judge.store import Store, is_fault
+
+log = logging.getLogger("judge")
+
+#: The version of the spec's layout (written in each spec).
+SPEC_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A picture attached to a mail, drawn when the mail is composed: the
+    picture of ``view`` (a view of game ``game``, as the JSON bytes of the
+    report's view attachment hold it) in format ``fmt`` (see
+    :func:`judge.pictures.picture`)."""
+
+    filename: str
+    content_type: str
+    game: str
+    fmt: str
+    view: bytes
+
+    def draw(self) -> Attachment:
+        data = pictures.picture(self.game, json.loads(self.view), fmt=self.fmt)
+        return Attachment(self.filename, self.content_type, data)
+
+
+#: An attachment as a transaction queues it: made already, or to be drawn.
+Part = Attachment | Drawn
+
+
+def kept_copy(mail: OutgoingMail) -> OutgoingMail:
+    """What the outbox keeps of ``mail`` once it has left (for
+    ``judge.keep_sent_days``): its headers and text with every token masked,
+    its attachments named, not kept (a report's view can be rebuilt from the
+    log)."""
+    body = redact.mask_secrets_text(mail.body)
+    if mail.attachments:
+        body = body.rstrip("\n") + "\n\n" + "\n".join(
+            f"[attachment {a.filename} ({len(a.data)} bytes): not kept]"
+            for a in mail.attachments) + "\n"
+    return dataclasses.replace(mail, body=body, attachments=())
+
+
+# --------------------------------------------------------------------------- the spec
+
+_FIELDS = tuple(f.name for f in dataclasses.fields(OutgoingMail) if f.name != "attachments")
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def spec_of(mail: OutgoingMail, parts: Sequence[Part]) -> str:
+    """The spec of ``mail`` (its attachments ``parts``, in order; those of
+    ``mail`` itself are not read), as the outbox stores it: JSON text.
+    A drawn picture's view that is also one of the attachments (the
+    report's JSON view) is stored once."""
+    for part in parts:
+        check_type(part.content_type)
+    fields: dict[str, Any] = {name: getattr(mail, name) for name in _FIELDS}
+    stored: list[dict[str, Any]] = []
+    for part in parts:
+        if isinstance(part, Attachment):
+            stored.append({"filename": part.filename, "content_type": part.content_type,
+                           "data": _b64(part.data)})
+            continue
+        item: dict[str, Any] = {"filename": part.filename, "content_type": part.content_type,
+                                "draw": part.game, "fmt": part.fmt}
+        same = next((i for i, p in enumerate(parts) if isinstance(p, Attachment)
+                     and p.data == part.view), None)
+        if same is not None:
+            item["view_of"] = same
+        else:
+            item["view"] = _b64(part.view)
+        stored.append(item)
+    return json.dumps({"v": SPEC_VERSION, "mail": fields, "parts": stored},
+                      separators=(",", ":"))
+
+
+def _decode(spec: str) -> tuple[OutgoingMail, list[Part]]:
+    data = json.loads(spec)
+    if data.get("v") != SPEC_VERSION:
+        raise ValueError(f"outbox spec version {data.get('v')!r} is not {SPEC_VERSION}")
+    fields = dict(data["mail"])
+    fields["references"] = tuple(fields["references"])
+    fields["extra_headers"] = tuple(tuple(pair) for pair in fields["extra_headers"])
+    parts: list[Part] = []
+    made: list[bytes] = []
+    for item in data["parts"]:
+        if "draw" not in item:
+            raw = base64.b64decode(item["data"])
+            made.append(raw)
+            parts.append(Attachment(item["filename"], item["content_type"], raw))
+            continue
+        view = (made[item["view_of"]] if "view_of" in item else base64.b64decode(item["view"]))
+        parts.append(Drawn(item["filename"], item["content_type"], item["draw"], item["fmt"],
+                           view))
+    return OutgoingMail(**fields), parts
+
+
+def body_of(spec: str) -> str:
+    """The text part of the mail ``spec`` describes (composed or not)."""
+    return str(json.loads(spec)["mail"]["body"])
+
+
+def mail_of(spec: str) -> OutgoingMail:
+    """The mail ``spec`` describes, its pictures drawn."""
+    mail, parts = _decode(spec)
+    made = tuple(p.draw() if isinstance(p, Drawn) else p for p in parts)
+    return dataclasses.replace(mail, attachments=made)
+
+
+def compose_spec(spec: str) -> tuple[bytes, bytes]:
+    """The MIME message of the mail ``spec`` describes, and the copy the
+    outbox keeps of it once it has left (:func:`kept_copy`)."""
+    mail = mail_of(spec)
+    return compose(mail), compose(kept_copy(mail))
+
+
+# --------------------------------------------------------------------------- composing
+
+
+def compose_queued(store: Store, ids: Sequence[int] | None = None, *,
+                   fault: Callable[[str], None] | None = None) -> int:
+    """Compose every queued outbox row not composed yet (only those of
+    ``ids``, when given), one at a time: each is made outside any
+    transaction and written by one short statement. Returns how many were
+    written. A row that cannot be composed (a fault of the judge, which the
+    log shows) is marked failed, so that the relay does not try it at every
+    pass; a fault of the database or its disk (:func:`judge.store.is_fault`)
+    propagates, and the rows left are composed next time."""
+    done = 0
+    for mail_id in store.uncomposed(ids):
+        spec = store.mail_spec(mail_id)
+        if spec is None:  # composed meanwhile, by another process
+            continue
+        try:
+            raw, kept = compose_spec(spec)
+        except Exception as exc:
+            if is_fault(exc):
+                raise
+            log.exception("outbox: mail %s could not be composed", mail_id)
+            store.mark_uncomposable(mail_id, f"could not be composed: {type(exc).__name__}: "
+                                             f"{exc}"[:500])
+            continue
+        if store.set_composed(mail_id, raw, kept):
+            done += 1
+        if fault is not None:
+            fault("composed")
+    return done

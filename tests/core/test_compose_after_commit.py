@@ -1,0 +1,168 @@
+"""A mail's write transaction queues its reports as data; their text,
+pictures and MIME are made after the commit (DESIGN.md, "How a mail is
+handled", step 6), so the write lock is held for the game's change and
+the queue rows only.
+
+Shown through a classic game played by mail on the Maildir transports:
+the last orders of a phase resolve it and queue the reports of all seven
+powers, each with its JSON view and its map.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import logging
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bench.support.classic_mail import ClassicByMail, address
+from judge import outbox, pictures
+from judge.service import Crash, Judge
+from tests.core.conftest import Clock
+
+
+@pytest.fixture
+def game(judge: Judge, home: Path, clock: Clock) -> Iterator[ClassicByMail]:
+    g = ClassicByMail(judge, home, clock, name="g1")
+    g.setup(max_year=1905)
+    yield g
+
+
+def _last_orders(g: ClassicByMail) -> bytes:
+    """Every power but one sends its orders (handled); the last one's mail,
+    which resolves the phase."""
+    owing = sorted(g.owing())
+    g.send_orders(owing[1:])
+    g.cycle()
+    last = owing[0]
+    return g.raw(address(last), g.orders_body(last, g.orders(last)), "orders")
+
+
+def test_pictures_and_mime_are_made_outside_the_write_transaction(
+        game: ClassicByMail, judge: Judge, monkeypatch: pytest.MonkeyPatch) -> None:
+    conn = judge.store.db.conn
+    drawn: list[bool] = []
+    composed: list[bool] = []
+    draw, compose = pictures.picture, outbox.compose
+
+    def drawing(*args: object, **kw: object) -> bytes:
+        drawn.append(conn.in_transaction)
+        return draw(*args, **kw)  # type: ignore[arg-type]
+
+    def composing(mail: outbox.OutgoingMail) -> bytes:
+        composed.append(conn.in_transaction)
+        return compose(mail)
+
+    monkeypatch.setattr(pictures, "picture", drawing)
+    monkeypatch.setattr(outbox, "compose", composing)
+    raw = _last_orders(game)
+    phase = game.phase()
+    before = len(judge.store.outbox())
+    drawn.clear()
+    composed.clear()
+    judge.handle("last-orders", raw)
+    assert game.phase() != phase
+    queued = judge.store.outbox()[before:]
+    reports = [r for r in queued if r["kind"] == "report"]
+    assert len(reports) == 7
+    # Committed: every row queued as its spec, nothing drawn or composed yet.
+    assert drawn == [] and composed == []
+    assert all(r["raw"] is None and r["kept"] is None and r["spec"] for r in queued)
+    judge.relay()
+    assert drawn and not any(drawn)
+    assert len(composed) == 2 * len(queued) and not any(composed)  # the mail and its kept copy
+    rows = {r["message_id"]: r for r in judge.store.outbox()}
+    for row in queued:
+        sent = rows[row["message_id"]]
+        assert sent["status"] == "sent" and sent["spec"] is None and sent["raw"]
+    # The player's report carries its view and its map, shown inline.
+    delivered = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+                 for p in sorted((game.home / "mail" / "out").glob("*/*"))]
+    ours = [m for m in delivered if m["Message-ID"] == reports[0]["message_id"]]
+    assert len(ours) == 1
+    names = [part.get_filename() for part in ours[0].walk() if part.get_filename()]
+    assert any(n.endswith(".json") for n in names) and any(n.endswith(".png") for n in names)
+
+
+def _delivered(home: Path) -> dict[str, bytes]:
+    out: dict[str, bytes] = {}
+    for path in (home / "mail" / "out").glob("*/*"):
+        msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        assert str(msg["Message-ID"]) not in out  # never twice
+        out[str(msg["Message-ID"])] = path.read_bytes()
+    return out
+
+
+def test_a_mail_queued_but_not_composed_is_composed_after_a_restart(
+        game: ClassicByMail, judge: Judge, home: Path, clock: Clock, tmp_path: Path) -> None:
+    raw = _last_orders(game)
+    game.deliver(address("Austria"), "HELP\n", "help")  # a reply behind it
+    (home / "mail" / "in" / "new" / "last.bench:2,").write_bytes(raw)
+
+    def crash(point: str) -> None:
+        if point == "composed":
+            raise Crash(point)
+
+    judge.fault = crash
+    with pytest.raises(Crash):
+        judge.cycle()  # killed once the first row is composed
+    judge.close()
+    look = Judge.open(home, now=clock)
+    waiting = [r for r in look.store.outbox() if r["raw"] is None]
+    look.close()
+    assert len(waiting) >= 7 and all(r["spec"] and r["status"] == "queued" for r in waiting)
+    twin = tmp_path / "twin"  # the same home, composed by another process later
+    shutil.copytree(home, twin)
+
+    again = Judge.open(home, now=clock)  # the restart
+    again.cycle()
+    rows = {r["message_id"]: r for r in again.store.outbox()}
+    assert all(rows[r["message_id"]]["status"] == "sent" for r in waiting)
+    assert all(r["spec"] is None for r in rows.values())
+    delivered = _delivered(home)
+    again.close()
+
+    other = Judge.open(twin, now=clock)
+    try:
+        pictures._picture_cache.clear()  # drawn afresh
+        pictures._png_cache.clear()
+        assert other.relayer.compose() == len(waiting)
+        composed = {r["message_id"]: bytes(r["raw"]) for r in other.store.outbox()
+                    if r["status"] == "queued"}
+    finally:
+        other.close()
+    for row in waiting:  # each sent once, under its Message-ID, as composed anywhere
+        message_id = row["message_id"]
+        head = (f"Return-Path: <{row['envelope_from']}>\n"
+                f"Delivered-To: {row['to_addr']}\n").encode()
+        assert delivered[message_id] == head + composed[message_id].replace(b"\r\n", b"\n")
+
+
+def test_a_mail_that_cannot_be_composed_fails_alone(
+        game: ClassicByMail, judge: Judge, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    raw = _last_orders(game)
+    judge.handle("last-orders", raw)
+    queued = [r for r in judge.store.outbox() if r["raw"] is None]
+
+    def broken(*args: object, **kw: object) -> bytes:
+        raise RuntimeError("the drawing broke")
+
+    monkeypatch.setattr(pictures, "picture", broken)
+    with caplog.at_level(logging.ERROR, logger="judge"):
+        judge.relay()
+    rows = {r["message_id"]: r for r in judge.store.outbox()}
+    reports = [rows[r["message_id"]] for r in queued if r["kind"] == "report"]
+    others = [rows[r["message_id"]] for r in queued if r["kind"] != "report"]
+    assert reports and all(r["status"] == "failed" and r["spec"] is None
+                           and "the drawing broke" in r["last_error"] for r in reports)
+    assert others and all(r["status"] == "sent" for r in others)  # the acknowledgement went
+    assert "could not be composed" in caplog.text
+    monkeypatch.undo()
+    judge.relay()  # and the failed ones are not tried again
+    assert all(judge.store.mail_by_message_id(r["message_id"])["status"] == "failed"  # type: ignore[index]
+               for r in reports)
