@@ -63,15 +63,27 @@ def pixels(svg: str) -> Image.Image:
 def png(svg: str) -> bytes:
     """The PNG of ``svg``: rendered, reduced to a palette."""
     full = pixels(svg)
+    return encode(indexed(full, palette_of(full)))
+
+
+def palette_of(full: Image.Image) -> Image.Image:
+    """The 256 colours ``full`` is reduced to (as a palette image)."""
     # The palette is chosen on the picture shrunk fourfold (a sixteenth of
     # the pixels: a quarter of the time), then every pixel takes its nearest
     # colour: the flat colours are all there, and an edge's blends are near.
     # (A small picture, whose shrunk copy would lose its edges' blends, is
     # chosen on whole.)
     sample = full.reduce(4) if full.width * full.height >= SHRUNK_FROM else full
-    palette = sample.quantize(COLOURS, method=Image.Quantize.FASTOCTREE,
-                              dither=Image.Dither.NONE)
-    small = full.quantize(palette=palette, dither=Image.Dither.NONE)
+    return sample.quantize(COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def indexed(full: Image.Image, palette: Image.Image) -> Image.Image:
+    """Every pixel of ``full`` as its nearest colour of ``palette``."""
+    return full.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def encode(small: Image.Image) -> bytes:
+    """A palette image's PNG bytes."""
     buf = io.BytesIO()
     # Run-length zlib: long runs of one palette index; quicker than the
     # default strategy for some 10% more bytes.

@@ -38,13 +38,22 @@ def path_of(rings: Iterable[Sequence[Point]]) -> str:
     return "".join(out)
 
 
+#: Characters :func:`~xml.sax.saxutils.quoteattr` would change or choose quotes by.
+_QUOTED = frozenset("&<>\"'\n\r\t")
+
+
 def attrs(**kw: str | float | None) -> str:
     parts = []
     for k, v in kw.items():
         if v is None:
             continue
         name = k.rstrip("_").replace("_", "-")
-        parts.append(f"{name}={quoteattr(_n(v) if isinstance(v, float | int) else v)}")
+        if isinstance(v, float | int):
+            parts.append(f'{name}="{_n(v)}"')  # a number: nothing to escape
+        elif _QUOTED.isdisjoint(v):
+            parts.append(f'{name}="{v}"')  # what quoteattr gives, without its work
+        else:
+            parts.append(f"{name}={quoteattr(v)}")
     return " ".join(parts)
 
 
