@@ -26,8 +26,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-# The repository, not bench/ (whose calendar.py would shadow the standard one).
-sys.path.remove(str(Path(__file__).resolve().parent))
+# The repository first, for judge and the known positions.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from judge import pictures

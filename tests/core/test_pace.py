@@ -1,4 +1,4 @@
-"""bench/calendar.py, the calendar of the card games by mail: one short game
+"""bench/pace.py, the calendar of the card games by mail: one short game
 of each kind (two rounds), through the script's own functions, and its JSON
 output. What it counts must agree with the judge's own records and with the
 players' reading hours."""
@@ -13,7 +13,7 @@ import pytest
 
 from tests.support.bench import load_bench
 
-BENCH = load_bench("calendar")
+BENCH = load_bench("pace")
 KEYS = {"game", "seats", "games", "median_days", "median_rounds", "blocking_per_round",
         "windows_per_round"}
 SHORT = 2

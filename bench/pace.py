@@ -69,7 +69,7 @@ comes first; the output says how many games were stopped so.
 
 Usage::
 
-    python bench/calendar.py [--game kingdom_wars|conquest_tactics|conflict_of_alliances]
+    python bench/pace.py [--game kingdom_wars|conquest_tactics|conflict_of_alliances]
         [--seats N] [--games N] [--seed S] [--json] [--standing]
         [--max-rounds R] [--max-days D]
 
@@ -81,30 +81,21 @@ game kind: ``game``, ``seats``, ``games``, ``median_days``, ``median_rounds``,
 
 from __future__ import annotations
 
-import os
+import argparse
+import hashlib
+import json
+import random
+import re
+import statistics
 import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
 
-# Run as a script, this file's folder comes first on sys.path, where this
-# module would hide the standard library's ``calendar`` (which ``email``
-# imports): take it off before anything imports ``email``.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-if sys.path and os.path.abspath(sys.path[0] or os.curdir) == _HERE:
-    sys.path.pop(0)
-
-import argparse  # noqa: E402
-import hashlib  # noqa: E402
-import json  # noqa: E402
-import random  # noqa: E402
-import re  # noqa: E402
-import statistics  # noqa: E402
-import tempfile  # noqa: E402
-from collections.abc import Sequence  # noqa: E402
-from dataclasses import dataclass, field  # noqa: E402
-from datetime import UTC, datetime, timedelta, timezone  # noqa: E402
-from pathlib import Path  # noqa: E402
-from typing import Any  # noqa: E402
-
-ROOT = Path(_HERE).parent
+ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
