@@ -1,8 +1,8 @@
 """A scene drawn as a palette PNG with Pillow.
 
 Flat colours on a palette image: no anti-aliasing, which keeps a map picture
-small (tens of kilobytes) and quick to draw and encode. Text uses DejaVu Sans
-(Debian's fonts-dejavu-core), else Pillow's own font.
+small (tens of kilobytes) and quick to draw and encode. Text uses DejaVu Sans,
+shipped with the package (:mod:`judge.fonts`).
 """
 
 from __future__ import annotations
@@ -14,15 +14,16 @@ import math
 import zlib
 from collections.abc import Sequence
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from judge import fonts
+
 if TYPE_CHECKING:
     from judge.pictures.scene import Item, Point, Scene
 
-FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
+FONT_DIR = fonts.folder()
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 
@@ -63,10 +64,8 @@ def _frozen(value: Any) -> Any:
 
 @cache
 def font(size: int, bold: bool) -> Font:
-    path = FONT_DIR / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
-    if path.is_file():
-        return KeptMasks(str(path), size)
-    return ImageFont.load_default(size)
+    """DejaVu Sans at ``size`` (an error naming the font file if it is missing)."""
+    return KeptMasks(str(fonts.path(bold)), size)
 
 
 @cache
