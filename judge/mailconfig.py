@@ -1,7 +1,7 @@
 """Mail configuration: the config file's schema, secrets, transports, checks.
 
 * :func:`validate` checks a parsed ``judge.toml`` against
-  ``schemas/config.schema.json`` and names the first wrong key plainly.
+  ``schemas/config.schema.json`` and names every wrong key plainly.
 * Secrets never sit in the config file or the database: an IMAP or SMTP
   section names an environment variable (``password_env``) or a file
   (``password_file``, relative to the config's folder; environment variables
