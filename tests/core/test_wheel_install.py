@@ -76,10 +76,14 @@ def test_pip_install_target(wheel: Path, tmp_path: Path) -> None:
 
 def test_pip_install_prefix(wheel: Path, tmp_path: Path) -> None:
     prefix = tmp_path / "prefix"
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--prefix",
-                    str(prefix), str(wheel)], check=True, timeout=600)  # fmt: skip
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps",
+                    "--ignore-installed", "--prefix", str(prefix), str(wheel)],
+                   check=True, timeout=600)  # fmt: skip
     site = Path(sysconfig.get_path("purelib", vars={"base": str(prefix),
                                                     "platbase": str(prefix)}))
     assert (site / "judge" / "_data" / "schemas" / "config.schema.json").is_file()
     assert not (prefix / "share" / "judge").exists()
     _check(site, prefix / "bin" / "judge", tmp_path)
+    # --ignore-installed: the install this test runs under is left alone
+    assert subprocess.run([sys.executable, "-m", "pip", "show", "-q", "judge"],
+                          capture_output=True, timeout=120).returncode == 0
