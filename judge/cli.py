@@ -184,8 +184,9 @@ def serve(ctx: click.Context, once: bool, check: bool) -> None:
 @click.option("--stale", "stale", type=click.FloatRange(min=0), metavar="SECONDS", default=None,
               help="Stale when the last cycle is older than this "
                    "(default: 3 x poll_seconds).")
+@click.option("--queued", is_flag=True, help="List every mail waiting in the outbox too.")
 @click.pass_context
-def status(ctx: click.Context, as_json: bool, stale: float | None) -> None:
+def status(ctx: click.Context, as_json: bool, stale: float | None, queued: bool) -> None:
     """The daemon's health: when its last cycle ended, mails waiting in the
     inbox, the oldest mail queued in the outbox, the next deadline. Exits 1
     when the last cycle is stale (or there was none), for a monitor to act on.
@@ -197,7 +198,7 @@ def status(ctx: click.Context, as_json: bool, stale: float | None) -> None:
     from judge import health
 
     try:
-        state = health.status(_home(ctx), stale)
+        state = health.status(_home(ctx), stale, queued=queued)
     except cfg.ConfigError as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(json.dumps(state, sort_keys=True) if as_json else health.describe(state))

@@ -74,10 +74,11 @@ def _age(now: datetime, iso: str | None) -> float | None:
 
 
 def status(home: Path, stale_seconds: float | None = None,
-           now: datetime | None = None) -> dict[str, Any]:
+           now: datetime | None = None, queued: bool = False) -> dict[str, Any]:
     """The daemon's health as a dict (``ok`` false when the last cycle is
     older than ``stale_seconds``, default :data:`STALE_POLLS` polls, or
-    there has been none). Raises ConfigError for a missing or bad home."""
+    there has been none); with ``queued``, every mail waiting in the outbox
+    too. Raises ConfigError for a missing or bad home."""
     config = cfg.load(home)
     now = now or datetime.now(UTC)
     limit = stale_seconds if stale_seconds is not None else STALE_POLLS * config.poll_seconds
@@ -105,6 +106,13 @@ def status(home: Path, stale_seconds: float | None = None,
             if oldest:
                 out["oldest_queued"] = oldest
                 out["oldest_queued_age_seconds"] = _age(now, oldest)
+            if queued:
+                out["queued"] = [
+                    dict(zip(("id", "to", "subject", "attempts", "next_attempt", "last_error"),
+                             r, strict=True))
+                    for r in db.execute("select id, to_addr, subject, attempts, next_attempt, "
+                                        "last_error from outbox where status = 'queued' "
+                                        "order by id")]
             row = db.execute("select game, phase, deadline from deadlines "
                              "order by deadline limit 1").fetchone()
             if row:
@@ -142,6 +150,10 @@ def describe(state: dict[str, Any]) -> str:
     nd = state["next_deadline"]
     lines.append("next deadline  " + (f"{nd['at']} ({nd['game']}, {nd['phase']})" if nd
                                       else "none"))
+    for mail in state.get("queued", []):
+        lines.append(f"  #{mail['id']} to {mail['to']}: {mail['subject']!r}, "
+                     f"{mail['attempts']} attempt(s), next {mail['next_attempt'] or 'now'}"
+                     + (f", last error: {mail['last_error']}" if mail["last_error"] else ""))
     if "database_error" in state:
         lines.append(f"database       {state['database_error']}")
     return "\n".join(lines)

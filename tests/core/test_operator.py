@@ -54,6 +54,9 @@ def test_status_before_any_cycle_is_stale_and_counts_what_waits(post: Post) -> N
     assert text.exit_code == 1
     assert "health         STALE" in text.stdout and "inbox waiting  1" in text.stdout
     assert "next deadline  " in text.stdout and "(g1, " in text.stdout
+    listed = CliRunner().invoke(main, ["--home", str(post.home), "status", "--queued"])
+    assert "  #" in listed.stdout and "to someone@x.example: 'a subject', 0 attempt(s)" \
+        in listed.stdout, listed.stdout
 
 
 def test_status_follows_the_heartbeat_and_its_threshold(home: Path) -> None:
