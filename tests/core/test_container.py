@@ -38,3 +38,17 @@ def test_the_entrypoint_makes_a_home_then_runs_the_command(tmp_path: Path) -> No
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.startswith("judge ")
     assert not (tmp_path / "none").exists()  # --version needs no home
+
+
+def test_the_compose_files() -> None:
+    import yaml
+
+    plain = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    assert plain["services"]["judge"]["build"] == "."
+    assert plain["services"]["judge"]["volumes"] == ["judge:/var/lib/judge"]
+    mail = yaml.safe_load((ROOT / "deploy" / "compose.mail.yaml").read_text())
+    assert set(mail["services"]) == {"mail", "judge"}
+    assert (ROOT / "deploy" / mail["services"]["mail"]["build"] / "Dockerfile").is_file()
+    assert (ROOT / "deploy" / mail["services"]["judge"]["build"] / "Dockerfile").is_file()
+    init = mail["services"]["judge"]["environment"]["JUDGE_INIT_ARGS"]
+    assert "imap+plain://judge@mail:143" in init and "smtp+plain://judge@mail:587" in init
