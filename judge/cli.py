@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from judge import __version__
 from judge import config as cfg
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ def _open(ctx: click.Context) -> Judge:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="judge", prog_name="judge", message="%(prog)s %(version)s")
+@click.version_option(__version__, prog_name="judge", message="%(prog)s %(version)s")
 @click.option("--home", metavar="DIR", help="The judge's folder (default: $JUDGE_HOME or .).")
 @click.option("-v", "--verbose", is_flag=True, help="Log debug detail.")
 @click.option("--log-format", type=click.Choice(["text", "json"]), default="text",
