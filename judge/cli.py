@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from judge import __version__
 from judge import config as cfg
 
 if TYPE_CHECKING:
@@ -43,10 +44,14 @@ def _open(ctx: click.Context) -> Judge:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="judge", message="%(prog)s %(version)s")
 @click.option("--home", metavar="DIR", help="The judge's folder (default: $JUDGE_HOME or .).")
 @click.option("-v", "--verbose", is_flag=True, help="Log debug detail.")
+@click.option("--log-format", type=click.Choice(["text", "json"]), default="text",
+              envvar="JUDGE_LOG_FORMAT", show_default=True,
+              help="The log on stderr: text lines, or one JSON object a line.")
 @click.pass_context
-def main(ctx: click.Context, home: str | None, verbose: bool) -> None:
+def main(ctx: click.Context, home: str | None, verbose: bool, log_format: str) -> None:
     """judge: a play-by-email adjudication service.
 
     \b
@@ -55,11 +60,9 @@ def main(ctx: click.Context, home: str | None, verbose: bool) -> None:
     """
     ctx.ensure_object(dict)
     ctx.obj["home"] = home
-    logging.basicConfig(
-        level=logging.DEBUG if verbose else logging.INFO,
-        format="%(asctime)s %(levelname)s %(message)s",
-        stream=sys.stderr,
-    )
+    from judge import logs
+
+    logs.setup(verbose, log_format)
 
 
 @main.command()
@@ -212,9 +215,36 @@ def serve(ctx: click.Context, once: bool, check: bool) -> None:
     if check:
         reports.CHECK_VIEWS = True
     try:
-        daemon.serve(_home(ctx), once=once, echo=click.echo)
+        daemon.serve(_home(ctx), once=once, echo=logging.getLogger("judge").info)
     except (cfg.ConfigError, daemon.HomeLocked) as exc:
         raise click.ClickException(str(exc)) from exc
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the state as one JSON object.")
+@click.option("--stale", "stale", type=click.FloatRange(min=0), metavar="SECONDS", default=None,
+              help="Stale when the last cycle is older than this "
+                   "(default: 3 x poll_seconds).")
+@click.option("--queued", is_flag=True, help="List every mail waiting in the outbox too.")
+@click.pass_context
+def status(ctx: click.Context, as_json: bool, stale: float | None, queued: bool) -> None:
+    """The daemon's health: when its last cycle ended, mails waiting in the
+    inbox, the oldest mail queued in the outbox, the next deadline. Exits 1
+    when the last cycle is stale (or there was none), for a monitor to act on.
+
+    \b
+    Example:
+      judge --home /var/lib/judge status --stale 300 || alert "judge is stuck"
+    """
+    from judge import health
+
+    try:
+        state = health.status(_home(ctx), stale, queued=queued)
+    except cfg.ConfigError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(json.dumps(state, sort_keys=True) if as_json else health.describe(state))
+    if not state["ok"]:
+        ctx.exit(1)
 
 
 @main.group()

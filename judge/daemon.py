@@ -24,7 +24,7 @@ from pathlib import Path
 from types import TracebackType
 
 from judge import config as cfg
-from judge import mailconfig, maildrop, publish
+from judge import health, mailconfig, maildrop, publish, sdnotify
 from judge.service import Judge
 
 __all__ = ["LOCK_NAME", "HomeLock", "HomeLocked", "serve"]
@@ -128,9 +128,11 @@ def serve(home: Path, *, once: bool, echo: Callable[[str], None]) -> None:
             # (every mail is one transaction, so even a hard kill loses nothing).
             previous = signal.signal(signal.SIGTERM, _stop)
             log.info("judge serving %s (pid %d)%s", home, os.getpid(), " once" if once else "")
+            sdnotify.notify("READY=1", f"STATUS=serving {home}")
             try:
                 _loop(judge, once, echo)
             finally:
+                sdnotify.notify("STOPPING=1")
                 signal.signal(signal.SIGTERM, previous)
                 log.info("judge stopped serving %s (pid %d)", home, os.getpid())
         finally:
@@ -150,13 +152,20 @@ def _loop(judge: Judge, once: bool, echo: Callable[[str], None]) -> None:
             published = publish.after_cycle(judge)  # the public pages, if configured
             if published:
                 echo(published)
-        except Exception:
+        except Exception as exc:
+            health.beat(judge.config.home, ok=False, error=f"{type(exc).__name__}: {exc}")
             if once:
                 raise
             log.exception("cycle failed; trying again")
+        else:  # `judge status` reads it; systemd's watchdog hears it
+            health.beat(judge.config.home, ok=True)
+            sdnotify.notify("WATCHDOG=1")
         if once:
             return
         pause = pause_before_next(judge)
+        watchdog = sdnotify.watchdog_seconds()
+        if watchdog is not None:  # cycle (and say so) well within the watchdog's interval
+            pause = min(pause, watchdog / 2)
         if wait is not None:
             wait(pause)
         else:

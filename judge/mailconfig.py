@@ -1,7 +1,7 @@
 """Mail configuration: the config file's schema, secrets, transports, checks.
 
 * :func:`validate` checks a parsed ``judge.toml`` against
-  ``schemas/config.schema.json`` and names the first wrong key plainly.
+  ``schemas/config.schema.json`` and names every wrong key plainly.
 * Secrets never sit in the config file or the database: an IMAP or SMTP
   section names an environment variable (``password_env``) or a file
   (``password_file``, relative to the config's folder; environment variables
@@ -85,14 +85,25 @@ def _where(path: Any) -> str:
 
 
 def validate(raw: dict[str, Any], source: str = "judge.toml") -> None:
-    """Raise :class:`ConfigError` naming the wrong key unless ``raw`` (the
-    parsed TOML) fits ``schemas/config.schema.json``."""
+    """Raise :class:`ConfigError` unless ``raw`` (the parsed TOML) fits
+    ``schemas/config.schema.json``: one line per wrong key, every wrong key
+    of the file at once (values out of their bounds too)."""
     schema = reports.load_schema(SCHEMA)
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(raw), key=lambda e: (len(e.path), list(e.path)))
-    if not errors:
-        return
-    err = errors[0]
+    lines: list[str] = []
+    for error in errors:
+        line = _complaint(error)
+        if line not in lines:
+            lines.append(line)
+    if len(lines) == 1:
+        raise ConfigError(f"{source}: {lines[0]}")
+    if lines:
+        raise ConfigError(f"{source}: {len(lines)} errors:\n" + "\n".join(f"  {x}" for x in lines))
+
+
+def _complaint(err: jsonschema.ValidationError) -> str:
+    """One schema error as ``[section] key: what is wrong``."""
     chain = [err]
     # Descend into if/then and oneOf wrappers to the most specific complaint.
     while err.context:
@@ -104,7 +115,7 @@ def validate(raw: dict[str, Any], source: str = "judge.toml") -> None:
     elif err.validator == "additionalProperties":
         extra = re.findall(r"'([^']+)'", message)
         message = "unknown key " + ", ".join(repr(x) for x in extra) if extra else message
-    raise ConfigError(f"{source}: {_where(err.absolute_path)}: {message}")
+    return f"{_where(err.absolute_path)}: {message}"
 
 
 # --------------------------------------------------------------------------- secrets

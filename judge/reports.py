@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import cache
@@ -20,20 +19,11 @@ from typing import Any
 import jinja2
 import jsonschema
 
+from judge import _data
 from judge.engine import JSON, Event, Game, Role
 
-
-def _data_dir(name: str) -> Path:
-    """``templates`` or ``schemas``: beside the source tree, else installed
-    under ``<prefix>/share/judge``."""
-    here = Path(__file__).resolve().parent.parent / name
-    if here.is_dir():
-        return here
-    return Path(sys.prefix) / "share" / "judge" / name
-
-
-TEMPLATE_DIRS: list[Path] = [_data_dir("templates")]
-SCHEMA_DIRS: list[Path] = [_data_dir("schemas")]
+TEMPLATE_DIRS: list[Path] = [_data.folder("templates")]
+SCHEMA_DIRS: list[Path] = [_data.folder("schemas")]
 
 #: Whether each report's JSON attachment is checked against the game's view
 #: schema before it is queued: in the tests (they set it) and when

@@ -7,19 +7,17 @@ from functools import cache, lru_cache
 
 from PIL import ImageFont
 
-from judge.pictures.rendering import FONT_DIR
+from judge import fonts
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 
 @cache
 def font(size: int, bold: bool) -> Font:
-    """DejaVu Sans (the pictures' font, as resvg sets it) at ``size`` pixels,
-    for measuring."""
-    path = FONT_DIR / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
-    if path.is_file():
-        return ImageFont.truetype(str(path), size)
-    return ImageFont.load_default(size)
+    """DejaVu Sans (the pictures' font, as the renderer sets it) at ``size``
+    pixels, for measuring: the package's own copy (:mod:`judge.fonts`), so a
+    missing file is an error naming it, never another font's widths."""
+    return ImageFont.truetype(str(fonts.path(bold)), size)
 
 SMALLEST = 11.0
 """No text is drawn smaller (names legible at 100%)."""

@@ -21,6 +21,7 @@ PAIRING_KEYS = {"south", "north", "games", "south_wins", "north_wins", "draws", 
                 "results", "unfinished"}
 
 
+@pytest.mark.slow  # a whole game (or bench run): not in the fast tier
 def test_two_games_a_pairing(capsys: pytest.CaptureFixture[str]) -> None:
     assert BENCH.main(["--games", "2", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)

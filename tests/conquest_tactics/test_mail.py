@@ -409,6 +409,7 @@ def _finish(players: Players, seen: Seen,
     _check_frames(players, north_base, south_base)
 
 
+@pytest.mark.slow  # a whole game (or bench run): not in the fast tier
 def test_a_game_with_submitted_decks_by_mail_to_a_result(post: Post) -> None:
     players = _start(post, "decks=submitted turn_limit=25")
     _submit_decks(players)
@@ -429,6 +430,7 @@ STARTER_FORCES = {
 }
 
 
+@pytest.mark.slow  # a whole game (or bench run): not in the fast tier
 def test_a_game_with_the_starter_decks_by_mail_to_a_result(post: Post) -> None:
     """The option's starter decks (no deck lists: the game starts at its
     set-up), the forces sent as an ORDERS block."""

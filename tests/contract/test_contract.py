@@ -71,6 +71,9 @@ from tests.support.scramble import ZoneError, scramble, zone_items
 from tests.support.sealed_bids import SealedBids, card_key
 
 SEEDS = (1, 2, 3)
+SEED_PARAMS = [SEEDS[0], *(pytest.param(s, marks=pytest.mark.slow) for s in SEEDS[1:])]
+"""The seeds of each property test: the first in the fast tier, the others
+marked slow (the whole suite, as CI runs it, plays all three)."""
 MAX_LEGAL_CHECKED = 150
 """Per state and role, at most this many ``legal()`` lines are parsed (a sample
 if there are more), to keep the suite fast for games with long order lists."""
@@ -521,19 +524,19 @@ def test_game_object(game: Game) -> None:
     view_validator(game.view_schema)  # raises if missing or not a valid schema
 
 
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", SEED_PARAMS)
 def test_playthrough_ends(game: Game, play_options: dict[str, JSON], seed: int) -> None:
     check_ends(game, cached_play(game, seed, options=play_options))
 
 
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", SEED_PARAMS)
 def test_playthrough_ends_in_victory(
     game: Game, victory_options: dict[str, JSON], seed: int
 ) -> None:
     check_victory(game, cached_play(game, seed, options=victory_options))
 
 
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", SEED_PARAMS)
 def test_same_seed_same_game(game: Game, play_options: dict[str, JSON], seed: int) -> None:
     """Two independent random playthroughs with the same seed are identical."""
     first = cached_play(game, seed, options=play_options)
@@ -542,46 +545,46 @@ def test_same_seed_same_game(game: Game, play_options: dict[str, JSON], seed: in
     assert canonical(first.final) == canonical(second.final)
 
 
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", SEED_PARAMS)
 def test_replay_reproduces_state(game: Game, play_options: dict[str, JSON], seed: int) -> None:
     check_replay(game, cached_play(game, seed, options=play_options))
 
 
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", SEED_PARAMS)
 def test_state_round_trips_through_json(
     game: Game, play_options: dict[str, JSON], seed: int
 ) -> None:
     check_json_round_trip(game, cached_play(game, seed, options=play_options))
 
 
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", SEED_PARAMS)
 def test_views_validate(game: Game, play_options: dict[str, JSON], seed: int) -> None:
     check_views(game, cached_play(game, seed, options=play_options))
 
 
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", SEED_PARAMS)
 def test_reports_render(game: Game, play_options: dict[str, JSON], seed: int) -> None:
     check_reports_render(game, cached_play(game, seed, options=play_options))
 
 
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", SEED_PARAMS)
 def test_legal_lines_parse_canonically(
     game: Game, play_options: dict[str, JSON], seed: int
 ) -> None:
     check_legal_lines(game, cached_play(game, seed, options=play_options))
 
 
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", SEED_PARAMS)
 def test_event_audiences(game: Game, play_options: dict[str, JSON], seed: int) -> None:
     check_events(game, cached_play(game, seed, options=play_options))
 
 
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", SEED_PARAMS)
 def test_pending_roles(game: Game, play_options: dict[str, JSON], seed: int) -> None:
     check_pending(game, cached_play(game, seed, options=play_options))
 
 
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", SEED_PARAMS)
 def test_noninterference(game: Game, play_options: dict[str, JSON], seed: int) -> None:
     check_noninterference(game, cached_play(game, seed, options=play_options))
 

@@ -1,19 +1,82 @@
-"""pyproject.toml ships schemas/ and templates/: every folder of them is listed."""
+"""pyproject.toml ships every package, every template and schema (as
+``judge._data``), and the font of the pictures; the data is found through
+importlib.resources, and a missing font is an error naming it."""
 
 from __future__ import annotations
 
+import fnmatch
 import tomllib
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+
+import pytest
+from setuptools import find_packages
+
+from judge import _data, fonts, reports
 
 ROOT = Path(__file__).resolve().parents[2]
+SETUPTOOLS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
 
 
-def test_every_template_folder_and_schema_is_shipped() -> None:
+def _shipped(package: str, relative: str) -> bool:
+    """Whether a file at ``relative`` inside ``package``'s folder matches
+    the package-data globs (a ``*`` never crosses a ``/``, as in setuptools)."""
+    globs = SETUPTOOLS["package-data"].get(package, []) + SETUPTOOLS["package-data"]["*"]
+    parts = PurePosixPath(relative).parts
+    for glob in globs:
+        pattern = PurePosixPath(glob).parts
+        if len(pattern) == len(parts) and all(
+                fnmatch.fnmatchcase(p, g) for p, g in zip(parts, pattern, strict=True)):
+            return True
+    return False
+
+
+def test_the_package_list_is_the_source_tree_and_the_data() -> None:
+    code = set(find_packages(str(ROOT), include=["judge*", "games*"]))
+    assert set(SETUPTOOLS["packages"]) == code | {"judge._data.schemas",
+                                                  "judge._data.templates"}
+    assert SETUPTOOLS["package-dir"] == {"judge._data.schemas": "schemas",
+                                         "judge._data.templates": "templates"}
+
+
+@pytest.mark.parametrize("folder", ["templates", "schemas"])
+def test_every_data_file_is_shipped(folder: str) -> None:
+    package = f"judge._data.{folder}"
+    files = [p for p in (ROOT / folder).rglob("*")
+             if p.is_file() and p.suffix != ".pyc" and p.name != "__init__.py"]
+    assert files
+    missing = [str(p.relative_to(ROOT)) for p in files
+               if not _shipped(package, p.relative_to(ROOT / folder).as_posix())]
+    assert not missing
+
+
+def test_the_data_is_found_through_the_package() -> None:
+    assert _data.folder("templates") == ROOT / "templates"
+    assert reports.TEMPLATE_DIRS[0] == ROOT / "templates"
+    assert reports.load_schema("config.schema.json")["type"] == "object"
+
+
+def test_the_font_ships_with_its_licence() -> None:
+    assert _shipped("judge.fonts", "DejaVuSans.ttf")
+    assert _shipped("judge.fonts", "LICENSE")
+    for bold in (False, True):
+        assert fonts.path(bold).read_bytes()[:4] == b"\x00\x01\x00\x00"  # TrueType
+    assert "Bitstream Vera" in (fonts.folder() / "LICENSE").read_text()
+
+
+def test_a_missing_font_is_an_error_naming_it(monkeypatch: pytest.MonkeyPatch,
+                                              tmp_path: Path) -> None:
+    """The pictures measure their text with the package's own copy of the font."""
+    from judge.pictures import text
+
+    monkeypatch.setattr(fonts, "folder", lambda: tmp_path)
+    text.font.cache_clear()
+    try:
+        with pytest.raises(fonts.FontMissing, match=r"DejaVu Sans Bold \(DejaVuSans-Bold.ttf\)"):
+            text.font(12, True)
+    finally:
+        text.font.cache_clear()
+
+
+def test_the_console_script() -> None:
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    files = data["tool"]["setuptools"]["data-files"]
-    globs = {g for v in files.values() for g in v}
-    for folder in (ROOT / "templates").iterdir():
-        if folder.is_dir() and any(folder.glob("*.j2")):
-            assert f"templates/{folder.name}/*.j2" in globs, folder.name
-    assert "schemas/*.json" in globs
     assert data["project"]["scripts"]["judge"] == "judge.entry:run"

@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 
+@pytest.mark.slow  # a whole game (or bench run): not in the fast tier
 def test_scale_bench_small(capsys: pytest.CaptureFixture[str]) -> None:
     """Four games (two of each kind) with two mails each, and two games with
     twenty: every mail is processed whole (the bench exits otherwise), the

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import rulebooks
+
 from .caseformat import (
     CODES,
     DATC,
@@ -31,7 +33,7 @@ HERE = Path(__file__).resolve().parent
 CASES_DIR = HERE / "cases"
 FORMAT_MD = HERE / "FORMAT.md"
 REPO_ROOT = HERE.parents[1]
-DATC_TEXT = REPO_ROOT.parent / "shared" / "reference" / "datc-v3.0.txt"
+DATC_TEXT = "reference/datc-v3.0.txt"  # in ../shared (tests.support.rulebooks)
 
 # 6.A.6 is the one case where a power orders a unit that is not its own.
 FOREIGN_ORDER_CASES = {"6.A.6"}
@@ -68,8 +70,7 @@ def order_parts(order: str) -> tuple[str, str | None]:
 
 def datc_headings() -> dict[str, str]:
     """Case number -> title, from the headings of the DATC v3.0 text, chapter 6."""
-    assert DATC_TEXT.is_file(), f"DATC reference text missing: {DATC_TEXT}"
-    text = DATC_TEXT.read_text(encoding="utf-8")
+    text = rulebooks.text(DATC_TEXT)
     headings: dict[str, str] = {}
     for number, title in HEADING_RE.findall(text):
         assert number not in headings, f"DATC heading {number} twice"
@@ -427,7 +428,7 @@ def test_after_positions_follow_from_results(corpus: list[Case]) -> None:
 
 
 def test_notes_name_the_preferred_option_where_the_datc_offers_choices(corpus: list[Case]) -> None:
-    text = DATC_TEXT.read_text(encoding="utf-8")
+    text = rulebooks.text(DATC_TEXT)
     chapter6 = text[text.index("6.A. TEST CASES, BASIC CHECKS") :]
     bodies = dict(
         zip(

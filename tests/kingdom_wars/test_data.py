@@ -26,9 +26,13 @@ import yaml
 from games.kingdom_wars import data as kw
 from games.kingdom_wars.data import DATA, DataError, load
 from judge import registry, reports
+from tests.support import rulebooks
 
-SHARED = Path(__file__).resolve().parents[3] / "shared"
-RULEBOOK = (SHARED / "rules" / "kingdom-wars.txt").read_text(encoding="utf-8")
+
+def rulebook_text() -> str:
+    """The rulebook (../shared/rules; the test is skipped without it)."""
+    return rulebooks.text("rules/kingdom-wars.txt")
+
 FILES = (kw.GENERALS_FILE, kw.SKILLS_FILE, kw.DECK_FILE)
 
 
@@ -38,11 +42,11 @@ def flat(text: str) -> str:
 
 def section(start: str, end: str) -> list[str]:
     """The rulebook's lines after the line ``start`` up to the line ``end``."""
-    return RULEBOOK.split(f"\n{start}\n", 1)[1].split(f"\n{end}\n", 1)[0].splitlines()
+    return rulebook_text().split(f"\n{start}\n", 1)[1].split(f"\n{end}\n", 1)[0].splitlines()
 
 
 def tsv(name: str) -> list[dict[str, str]]:
-    lines = (SHARED / "data" / name).read_text(encoding="utf-8").splitlines()
+    lines = rulebooks.text(f"data/{name}").splitlines()
     return list(csv.DictReader([ln for ln in lines if not ln.startswith("#")], delimiter="\t"))
 
 
@@ -134,7 +138,7 @@ def appendix_generals() -> dict[str, list[tuple[str, str]]]:
     """Appendix II's "Generals" lists: kingdom -> [(name, title)] in order."""
     out: dict[str, list[tuple[str, str]]] = {}
     for kingdom in kw.KINGDOMS:
-        lines = RULEBOOK.split(f'\n"Generals" of {kingdom.upper()}\n', 1)[1].splitlines()
+        lines = rulebook_text().split(f'\n"Generals" of {kingdom.upper()}\n', 1)[1].splitlines()
         entries = []
         for line in lines:
             if not line.startswith("- "):
@@ -166,7 +170,7 @@ def perfect_pair_summary() -> set[frozenset[str]]:
     departures ruled in the README: Liu Chan is Liu Shan (ruling 11), and
     the expansion's Jiang Wei and Jiang Wan & Fei Yi are left out (ruling 9)."""
     pairs: set[frozenset[str]] = set()
-    for line in RULEBOOK.split("\nPerfect Pair Summary\n", 1)[1].splitlines():
+    for line in rulebook_text().split("\nPerfect Pair Summary\n", 1)[1].splitlines():
         if not line.startswith("- "):
             continue
         a, b = (part.split(" (")[0] for part in line[2:].split(" --- "))
@@ -274,7 +278,7 @@ def test_card_names_types_and_subtypes_are_the_rulebooks() -> None:
     for cid in rest:
         card = DATA.cards[cid]
         assert card.name_source == "data-file" and card.subtype == "mount"
-        assert card.name not in RULEBOOK
+        assert card.name not in rulebook_text()
 
 
 def test_weapon_ranges_are_the_rulebooks() -> None:
@@ -337,7 +341,7 @@ def test_skills_the_rulebook_names() -> None:
     assert berserk.kinds == ("compulsory",)
     named = {s.name for s in DATA.skills.values() if s.name_source == "rulebook"}
     assert named == {"Eye for an Eye", "Berserk"}
-    assert all(f'"{n}"' in RULEBOOK for n in named)
+    assert all(f'"{n}"' in rulebook_text() for n in named)
 
 
 def test_kinds_agree_with_the_rulebooks_examples() -> None:
@@ -367,7 +371,7 @@ def test_kinds_agree_with_the_rulebooks_examples() -> None:
 
 def test_quoted_passages_are_the_rulebooks() -> None:
     """Every ``> `` passage in this module's docstrings is in the rulebook."""
-    rulebook = flat(RULEBOOK)
+    rulebook = flat(rulebook_text())
     quotes = 0
     for _, func in inspect.getmembers(sys.modules[__name__], inspect.isfunction):
         doc = inspect.getdoc(func) or ""
@@ -418,7 +422,7 @@ def test_general_facts_are_the_generals_tsvs() -> None:
 
 def test_skill_kinds_and_names_are_the_skill_files() -> None:
     """Kinds and English names as kingdom-wars-skills.yaml gives them."""
-    doc = yaml.safe_load((SHARED / "data" / "kingdom-wars-skills.yaml").read_text("utf-8"))
+    doc = yaml.safe_load(rulebooks.text("data/kingdom-wars-skills.yaml"))
     theirs = {s["id"]: s for g in doc["generals"] for s in g["skills"]}
     ours = {s.source_id: s for s in DATA.skills.values()}
     assert set(ours) == set(theirs)

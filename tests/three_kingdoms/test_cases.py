@@ -24,6 +24,7 @@ from games.three_kingdoms import GAME
 from games.three_kingdoms.board import KINGDOMS
 from judge.engine import Action, Event, Role, RuleError
 from tests.datc.caseformat import Case, CaseSyntax, PhaseCase, load_all, parse_cases
+from tests.support import rulebooks
 
 from .helpers import State, position, rng
 
@@ -307,11 +308,7 @@ def test_case(case: Case) -> None:
 def test_cases_quote_the_rulebook() -> None:
     """Every case quotes the passage it shows, and every number is used once."""
     assert len({c.number for c in ALL_CASES}) == len(ALL_CASES)
-    rulebook = " ".join(
-        (Path(__file__).resolve().parents[3] / "shared" / "rules" / "three-kingdoms-diplomacy.txt")
-        .read_text(encoding="utf-8")
-        .split()
-    )
+    rulebook = " ".join(rulebooks.text("rules/three-kingdoms-diplomacy.txt").split())
     for case in ALL_CASES:
         assert case.rules, f"{case.number} quotes no rule"
         for quote in re.findall(r'"([^"]+)"', " ".join(case.rules)):

@@ -1,0 +1,159 @@
+"""``judge status``: is the daemon cycling, and what is waiting.
+
+After every cycle ``judge serve`` writes :data:`HEARTBEAT_NAME` in its home
+(a small JSON file, replaced whole): when the last cycle ended, and the last
+failed cycle's time and error. :func:`status` reads it with the database
+and the inbox, without opening a mail connection: how long ago the last
+cycle was, how many mails wait in the inbox (Maildir; an IMAP inbox is not
+counted), the oldest mail queued in the outbox, and the next deadline.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from judge import config as cfg
+
+log = logging.getLogger("judge")
+
+HEARTBEAT_NAME = "judge.heartbeat"
+"""The file in the home the daemon rewrites after every cycle."""
+
+STALE_POLLS = 3
+"""The last cycle is stale when older than this many ``poll_seconds``."""
+
+
+def beat(home: Path, *, ok: bool, error: str = "", now: datetime | None = None) -> None:
+    """Record a finished cycle (``ok``) or a failed one (``error``)."""
+    when = (now or datetime.now(UTC)).isoformat(timespec="seconds")
+    path = home / HEARTBEAT_NAME
+    state = read_heartbeat(home)
+    state["pid"] = os.getpid()
+    if ok:
+        state["last_cycle"] = when
+    else:
+        state["last_failure"] = when
+        state["last_error"] = error[:500]
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_text(json.dumps(state, sort_keys=True) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:  # the daemon goes on; `judge status` will say it is stale
+        log.warning("could not record the cycle in %s: %s", path, exc)
+
+
+def read_heartbeat(home: Path) -> dict[str, Any]:
+    try:
+        state = json.loads((home / HEARTBEAT_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return state if isinstance(state, dict) else {}
+
+
+def _inbox_waiting(config: cfg.Config) -> int | None:
+    if config.mail_in.get("transport", "maildir") != "maildir":
+        return None
+    folder = config.path(str(config.mail_in.get("path", "mail/in")))
+    return sum(1 for sub in ("new", "cur") if (folder / sub).is_dir()
+               for p in (folder / sub).iterdir() if p.is_file() and not p.name.startswith("."))
+
+
+def _age(now: datetime, iso: str | None) -> float | None:
+    if not iso:
+        return None
+    then = datetime.fromisoformat(iso)
+    if then.tzinfo is None:
+        then = then.replace(tzinfo=UTC)
+    return round((now - then).total_seconds(), 1)
+
+
+def status(home: Path, stale_seconds: float | None = None,
+           now: datetime | None = None, queued: bool = False) -> dict[str, Any]:
+    """The daemon's health as a dict (``ok`` false when the last cycle is
+    older than ``stale_seconds``, default :data:`STALE_POLLS` polls, or
+    there has been none); with ``queued``, every mail waiting in the outbox
+    too. Raises ConfigError for a missing or bad home."""
+    config = cfg.load(home)
+    now = now or datetime.now(UTC)
+    limit = stale_seconds if stale_seconds is not None else STALE_POLLS * config.poll_seconds
+    beat_state = read_heartbeat(home)
+    age = _age(now, beat_state.get("last_cycle"))
+    out: dict[str, Any] = {
+        "home": str(home),
+        "last_cycle": beat_state.get("last_cycle"),
+        "last_cycle_age_seconds": age,
+        "stale_after_seconds": limit,
+        "last_failure": beat_state.get("last_failure"),
+        "last_error": beat_state.get("last_error"),
+        "inbox_waiting": _inbox_waiting(config),
+        "outbox_queued": 0,
+        "oldest_queued": None,
+        "oldest_queued_age_seconds": None,
+        "next_deadline": None,
+    }
+    if config.db_path.exists():
+        db = sqlite3.connect(f"file:{config.db_path}?mode=ro", uri=True, timeout=5)
+        try:
+            count, oldest = db.execute(
+                "select count(*), min(created) from outbox where status = 'queued'").fetchone()
+            out["outbox_queued"] = count
+            if oldest:
+                out["oldest_queued"] = oldest
+                out["oldest_queued_age_seconds"] = _age(now, oldest)
+            if queued:
+                out["queued"] = [
+                    dict(zip(("id", "to", "subject", "attempts", "next_attempt", "last_error"),
+                             r, strict=True))
+                    for r in db.execute("select id, to_addr, subject, attempts, next_attempt, "
+                                        "last_error from outbox where status = 'queued' "
+                                        "order by id")]
+            row = db.execute("select game, phase, deadline from deadlines "
+                             "order by deadline limit 1").fetchone()
+            if row:
+                out["next_deadline"] = {"game": row[0], "phase": row[1], "at": row[2]}
+        except sqlite3.Error as exc:
+            out["database_error"] = str(exc)
+        finally:
+            db.close()
+    out["ok"] = age is not None and age <= limit and "database_error" not in out
+    return out
+
+
+def describe(state: dict[str, Any]) -> str:
+    """:func:`status` as lines for a person."""
+    def since(seconds: float | None) -> str:
+        return "" if seconds is None else f" ({seconds:.0f} s ago)"
+
+    if state["last_cycle"] is None:
+        cycle = "never (no cycle recorded: is `judge serve` running?)"
+    else:
+        cycle = state["last_cycle"] + since(state["last_cycle_age_seconds"])
+    lines = [
+        f"home           {state['home']}",
+        f"health         {'ok' if state['ok'] else 'STALE'} (stale after "
+        f"{state['stale_after_seconds']:.0f} s without a cycle)",
+        f"last cycle     {cycle}",
+    ]
+    if state["last_failure"]:
+        lines.append(f"last failure   {state['last_failure']}: {state['last_error']}")
+    waiting = state["inbox_waiting"]
+    lines.append(f"inbox waiting  {'not counted (IMAP)' if waiting is None else waiting}")
+    oldest = (f", oldest queued {state['oldest_queued']}{since(state['oldest_queued_age_seconds'])}"
+              if state["oldest_queued"] else "")
+    lines.append(f"outbox queued  {state['outbox_queued']}{oldest}")
+    nd = state["next_deadline"]
+    lines.append("next deadline  " + (f"{nd['at']} ({nd['game']}, {nd['phase']})" if nd
+                                      else "none"))
+    for mail in state.get("queued", []):
+        lines.append(f"  #{mail['id']} to {mail['to']}: {mail['subject']!r}, "
+                     f"{mail['attempts']} attempt(s), next {mail['next_attempt'] or 'now'}"
+                     + (f", last error: {mail['last_error']}" if mail["last_error"] else ""))
+    if "database_error" in state:
+        lines.append(f"database       {state['database_error']}")
+    return "\n".join(lines)
