@@ -15,7 +15,7 @@ FROM python:3.11-slim AS build
 WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY judge judge
-COPY games games
+COPY judge_games judge_games
 COPY templates templates
 COPY schemas schemas
 RUN python -m pip wheel --no-cache-dir --no-deps -w /wheels .

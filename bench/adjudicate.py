@@ -6,7 +6,7 @@ holds, moves, supports (of holds and of moves actually ordered), convoys
 and 90th percentile time per phase of
 
 * the resolver alone: matching and adjudicating already-bound orders
-  (:func:`games.diplomacy.resolver.adjudicate_movement`), and
+  (:func:`judge_games.diplomacy.resolver.adjudicate_movement`), and
 * one offline document: ``GAME.adjudicate_json`` on the JSON input, which
   also reads and checks every order line and writes the output.
 
@@ -51,15 +51,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.classic import GAME
-from games.diplomacy import DiplomacyGame
-from games.diplomacy.board import Board, Unit, sea_neighbours
-from games.diplomacy.legality import Situation, bind
-from games.diplomacy.orders import MOVEMENT, Order, read_order
-from games.diplomacy.resolver import Strengths, adjudicate_movement
-from games.diplomacy.variant import VariantRules
-from games.warring_states import GAME as WARRING_STATES
-from games.warring_states.rules import WarringStatesRules
+from judge_games.classic import GAME
+from judge_games.diplomacy import DiplomacyGame
+from judge_games.diplomacy.board import Board, Unit, sea_neighbours
+from judge_games.diplomacy.legality import Situation, bind
+from judge_games.diplomacy.orders import MOVEMENT, Order, read_order
+from judge_games.diplomacy.resolver import Strengths, adjudicate_movement
+from judge_games.diplomacy.variant import VariantRules
+from judge_games.warring_states import GAME as WARRING_STATES
+from judge_games.warring_states.rules import WarringStatesRules
 
 DM = GAME.map
 GAMES: dict[str, DiplomacyGame] = {"classic": GAME, "warring_states": WARRING_STATES}

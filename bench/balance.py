@@ -55,11 +55,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from games.conquest_tactics import GAME  # noqa: E402
-from games.conquest_tactics import field as F  # noqa: E402
-from games.conquest_tactics.cards import POOL  # noqa: E402
 from judge.engine import Decision, DecisionKind, RuleError, live  # noqa: E402
 from judge.rng import Rng  # noqa: E402
+from judge_games.conquest_tactics import GAME  # noqa: E402
+from judge_games.conquest_tactics import field as F  # noqa: E402
+from judge_games.conquest_tactics.cards import POOL  # noqa: E402
 
 State = dict[str, Any]
 STEP_LIMIT = 20_000

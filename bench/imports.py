@@ -14,7 +14,7 @@ importing itself), each with its members.
 
 Usage::
 
-    python bench/imports.py [--package games] [--json]
+    python bench/imports.py [--package judge_games] [--json]
 """
 
 from __future__ import annotations
@@ -219,7 +219,7 @@ def report(package: str, root: Path = ROOT) -> dict[str, object]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--package", default="games")
+    ap.add_argument("--package", default="judge_games")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     out = report(args.package)

@@ -125,15 +125,15 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.balance import Bot as CtBot  # noqa: E402
-from games.conflict_of_alliances import GAME  # noqa: E402
-from games.conquest_tactics import GAME as CT_GAME  # noqa: E402
-from games.kingdom_wars import GAME as KW_GAME  # noqa: E402
 from judge import adjudicator as adj  # noqa: E402
 from judge import config as cfg  # noqa: E402
 from judge.engine import Decision, DecisionKind, Game, RuleError, live  # noqa: E402
 from judge.rng import Rng  # noqa: E402
 from judge.service import Judge  # noqa: E402
 from judge.store import set_kdf_cost  # noqa: E402
+from judge_games.conflict_of_alliances import GAME  # noqa: E402
+from judge_games.conquest_tactics import GAME as CT_GAME  # noqa: E402
+from judge_games.kingdom_wars import GAME as KW_GAME  # noqa: E402
 
 State = dict[str, Any]
 

@@ -5,10 +5,10 @@ when ``[publish] dir`` is set) writes plain HTML and CSS, readable without
 JavaScript and on a phone:
 
 * ``index.html``: every game with its kind, status and phase, and the leagues;
-* ``games/<game>/index.html``: the game now (its public report and map), the
+* ``judge_games/<game>/index.html``: the game now (its public report and map), the
   history of its turns with every public event (in Diplomacy the orders and
   their results, public once adjudicated) and the press marked public;
-* ``games/<game>/<k>.html``: turn ``k`` (0 is the set-up): what happened in
+* ``judge_games/<game>/<k>.html``: turn ``k`` (0 is the set-up): what happened in
   it and the position it left, with its map;
 * ``leagues/<league>.html``: standings, ratings and reliability, addresses
   masked as they are for anyone outside the league.

@@ -1,6 +1,6 @@
-"""Finds games by id or alias. The only module of judge/ that imports games.*.
+"""Finds games by id or alias. The only module of judge/ that imports judge_games.*.
 
-A game lives in ``games/<id>/`` and exports ``GAME``, an object satisfying
+A game lives in ``judge_games/<id>/`` and exports ``GAME``, an object satisfying
 :class:`judge.engine.Game`. Games are imported lazily on first use. Tests may
 :func:`register` extra games (a test-only game) for the contract suite.
 """
@@ -50,9 +50,9 @@ def _load(game_id: str) -> Game | None:
     if game_id not in BUILTIN:
         return None
     try:
-        module = importlib.import_module(f"games.{game_id}")
+        module = importlib.import_module(f"judge_games.{game_id}")
     except ModuleNotFoundError as exc:
-        if exc.name in {f"games.{game_id}", "games"}:
+        if exc.name in {f"judge_games.{game_id}", "judge_games"}:
             return None  # not built yet
         raise
     game: Game | None = getattr(module, "GAME", None)
@@ -83,15 +83,15 @@ def get(name: str) -> Game:
 
 
 def drawing(game_id: str) -> Drawing | None:
-    """How the game draws pictures of itself (``games/<id>/picture.py``'s
+    """How the game draws pictures of itself (``judge_games/<id>/picture.py``'s
     ``DRAWING``), or ``None`` for a game with no pictures."""
     game = _load(game_id)
     if game is None:
         return None
     try:
-        module = importlib.import_module(f"games.{game.id}.picture")
+        module = importlib.import_module(f"judge_games.{game.id}.picture")
     except ModuleNotFoundError as exc:
-        if exc.name in (f"games.{game.id}", f"games.{game.id}.picture"):  # a test game
+        if exc.name in (f"judge_games.{game.id}", f"judge_games.{game.id}.picture"):  # a test game
             return None
         raise
     found: Drawing | None = getattr(module, "DRAWING", None)

@@ -13,7 +13,7 @@ carry their last phase's orders and results (``view["last"]``), which are
 drawn as arrows (moves), dashed lines (supports, convoys), crosses (failed
 orders) and dislodged units with their retreats.
 
-Each game draws itself in ``games/<id>/picture.py`` (a :class:`Drawing`
+Each game draws itself in ``judge_games/<id>/picture.py`` (a :class:`Drawing`
 named ``DRAWING``, found through :func:`judge.registry.drawing`), from its
 own map data and the region geometry next to its ``map.yaml``.
 

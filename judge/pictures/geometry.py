@@ -1,4 +1,4 @@
-"""Region geometry files (``games/<id>/geometry.yaml``): reading them, and
+"""Region geometry files (``judge_games/<id>/geometry.yaml``): reading them, and
 the checks that hold them to their map (used by the tests and by the script
 that writes them, :mod:`judge.pictures.layout`).
 

@@ -172,7 +172,7 @@ def toward(a: Point, b: Point, t: float) -> Point:
 
 
 class Drawing(Protocol):
-    """How one game draws a view of itself (``games/<id>/picture.py``).
+    """How one game draws a view of itself (``judge_games/<id>/picture.py``).
 
     A drawing may also say which top-level keys of a view its scene reads,
     as a ``reads`` attribute (a frozenset of names): readers whose views

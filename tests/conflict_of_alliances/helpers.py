@@ -14,11 +14,11 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from games.conflict_of_alliances import GAME
-from games.conflict_of_alliances import board as B
-from games.conflict_of_alliances.data import DATA, slug
 from judge.engine import Action, Event
 from judge.rng import Rng
+from judge_games.conflict_of_alliances import GAME
+from judge_games.conflict_of_alliances import board as B
+from judge_games.conflict_of_alliances.data import DATA, slug
 
 State = dict[str, Any]
 L, A = "Lianheng", "Alliance"

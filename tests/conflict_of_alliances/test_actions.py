@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.conflict_of_alliances import board as B
 from judge.engine import AmbiguousLine, IllegalLine
+from judge_games.conflict_of_alliances import board as B
 from tests.conflict_of_alliances.helpers import (
     A,
     L,

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from games.conflict_of_alliances import GAME
-from games.conflict_of_alliances import board as B
-from games.conflict_of_alliances.data import slug
 from judge.engine import AmbiguousLine, IllegalLine
+from judge_games.conflict_of_alliances import GAME
+from judge_games.conflict_of_alliances import board as B
+from judge_games.conflict_of_alliances.data import slug
 from tests.conflict_of_alliances.helpers import (
     A,
     L,

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from games.conflict_of_alliances import GAME
-from games.conflict_of_alliances import board as B
-from games.conflict_of_alliances.combat import TABLE, hits, strength
 from judge.engine import IllegalLine
+from judge_games.conflict_of_alliances import GAME
+from judge_games.conflict_of_alliances import board as B
+from judge_games.conflict_of_alliances.combat import TABLE, hits, strength
 from tests.conflict_of_alliances.helpers import (
     A,
     L,

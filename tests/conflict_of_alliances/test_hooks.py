@@ -16,9 +16,6 @@ from typing import Any
 
 import pytest
 
-from games.conflict_of_alliances import GAME
-from games.conflict_of_alliances import cards as C
-from games.conflict_of_alliances.data import DATA, SIDES, card_of, slug
 from judge import reports
 from judge.engine import (
     Decision,
@@ -30,6 +27,9 @@ from judge.engine import (
     Zone,
 )
 from judge.rng import Rng
+from judge_games.conflict_of_alliances import GAME
+from judge_games.conflict_of_alliances import cards as C
+from judge_games.conflict_of_alliances.data import DATA, SIDES, card_of, slug
 from tests.conflict_of_alliances.helpers import (
     SEED,
     A,

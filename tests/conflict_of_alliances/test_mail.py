@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from games.conflict_of_alliances import GAME
-from games.conflict_of_alliances.data import DATA, slug
 from judge import adjudicator as adj
 from judge.store import set_kdf_cost
+from judge_games.conflict_of_alliances import GAME
+from judge_games.conflict_of_alliances.data import DATA, slug
 from tests.core.conftest import Post
 from tests.core.helpers import GM_ADDR, token_in
 from tests.support.maildir import open_post, whole

@@ -10,8 +10,8 @@ import jsonschema
 import pytest
 import yaml
 
-from games.conflict_of_alliances.data import DATA, HERE
 from judge import reports
+from judge_games.conflict_of_alliances.data import DATA, HERE
 from tests.conflict_of_alliances.helpers import A, L, deal, empty, parse, put, stance
 
 NAMED = [

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from games.conflict_of_alliances import GAME
 from judge.cli import main
 from judge.store import set_kdf_cost
+from judge_games.conflict_of_alliances import GAME
 from tests.contract.test_contract import PROPERTIES
 from tests.core.conftest import Post
 from tests.core.helpers import GM_ADDR, token_in

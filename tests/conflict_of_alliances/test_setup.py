@@ -3,9 +3,9 @@ step (Turn Sequence)."""
 
 from __future__ import annotations
 
-from games.conflict_of_alliances import GAME
-from games.conflict_of_alliances import board as B
-from games.conflict_of_alliances.data import DATA
+from judge_games.conflict_of_alliances import GAME
+from judge_games.conflict_of_alliances import board as B
+from judge_games.conflict_of_alliances.data import DATA
 from tests.conflict_of_alliances.helpers import A, L, counts, deal, empty, new, play, put
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.conflict_of_alliances import GAME
-from games.conflict_of_alliances import board as B
 from judge.engine import IllegalLine
+from judge_games.conflict_of_alliances import GAME
+from judge_games.conflict_of_alliances import board as B
 from tests.conflict_of_alliances.helpers import A, L, State, deal, empty, play, put, stance, texts
 
 

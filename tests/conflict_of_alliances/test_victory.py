@@ -3,10 +3,10 @@ sealed bids, and the Two-Game Victory Rule."""
 
 from __future__ import annotations
 
-from games.conflict_of_alliances import GAME
-from games.conflict_of_alliances import board as B
 from judge.engine import DecisionKind, Event
 from judge.rng import Rng
+from judge_games.conflict_of_alliances import GAME
+from judge_games.conflict_of_alliances import board as B
 from tests.conflict_of_alliances.helpers import SEED, Dice, State, texts
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.conquest_tactics.game import GAME
-from games.conquest_tactics.table import Ctx
 from judge.engine import Event
 from judge.rng import Rng
+from judge_games.conquest_tactics.game import GAME
+from judge_games.conquest_tactics.table import Ctx
 
 SEED = bytes(range(32))
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from games.conquest_tactics.cards import POOL
+from judge_games.conquest_tactics.cards import POOL
 from tests.support.bench import load_bench
 
 ROOT = Path(__file__).resolve().parents[2]

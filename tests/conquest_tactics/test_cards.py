@@ -1,7 +1,7 @@
 """Conquest Tactics cards: the faction files fit their schema (a broken copy
 is refused with every problem named by file and card), every card the
 rulebook names exists with the rulebook's facts, troops upgrade as the
-Mobilize passage says, and the pool is what games/conquest_tactics/README.md
+Mobilize passage says, and the pool is what judge_games/conquest_tactics/README.md
 promises.
 
 Passages of the rulebook are quoted in docstrings on lines beginning with
@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 import yaml
 
-from games.conquest_tactics import cards as ct
-from games.conquest_tactics.cards import POOL, Card, DataError, can_upgrade, load
+from judge_games.conquest_tactics import cards as ct
+from judge_games.conquest_tactics.cards import POOL, Card, DataError, can_upgrade, load
 from tests.support import rulebooks
 
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from games.conquest_tactics import cards as ct
-from games.conquest_tactics.cards import POOL, DataError, load
-from games.conquest_tactics.decks import (
+from judge_games.conquest_tactics import cards as ct
+from judge_games.conquest_tactics.cards import POOL, DataError, load
+from judge_games.conquest_tactics.decks import (
     DECK_SIZE,
     Breach,
     DeckList,

@@ -41,14 +41,14 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from games.conquest_tactics import GAME
-from games.conquest_tactics import field as F
-from games.conquest_tactics.cards import POOL
 from judge import adjudicator as adj
 from judge.cli import main
 from judge.engine import DecisionKind, Event, RuleError
 from judge.rng import Rng
 from judge.store import set_kdf_cost
+from judge_games.conquest_tactics import GAME
+from judge_games.conquest_tactics import field as F
+from judge_games.conquest_tactics.cards import POOL
 from tests.core.conftest import Post
 from tests.core.helpers import GM_ADDR, token_in
 from tests.support.bench import load_bench
@@ -205,7 +205,7 @@ def _start(post: Post, options: str) -> Players:
 
 def _deck_block(faction: str, name: str, edit: dict[str, str] | None = None) -> list[str]:
     """A starter deck's list as a DECK ... END block, with lines replaced."""
-    lines = (ROOT / "games" / "conquest_tactics" / "decks" / f"{faction}.txt").read_text()
+    lines = (ROOT / "judge_games" / "conquest_tactics" / "decks" / f"{faction}.txt").read_text()
     body = [x for x in lines.splitlines() if x.strip() and not x.startswith("#")]
     for old, new in (edit or {}).items():
         body = [new if x == old else x for x in body]

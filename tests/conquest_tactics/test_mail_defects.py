@@ -16,14 +16,14 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from games.conquest_tactics import GAME
-from games.conquest_tactics import field as F
-from games.conquest_tactics.cards import POOL
-from games.conquest_tactics.table import Ctx, card
 from judge import adjudicator as adj
 from judge.cli import main
 from judge.rng import Rng
 from judge.store import set_kdf_cost
+from judge_games.conquest_tactics import GAME
+from judge_games.conquest_tactics import field as F
+from judge_games.conquest_tactics.cards import POOL
+from judge_games.conquest_tactics.table import Ctx, card
 from tests.conquest_tactics.test_mail import (
     ADDR,
     BALANCE,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from games.conquest_tactics import GAME
 from judge.engine import DecisionKind, live
 from judge.rng import Rng
+from judge_games.conquest_tactics import GAME
 
 
 def test_every_report_names_the_decision_it_asks_for() -> None:

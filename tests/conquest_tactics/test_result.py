@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.conquest_tactics import GAME, rules
-from games.conquest_tactics.table import Ctx
 from judge.rng import Rng
+from judge_games.conquest_tactics import GAME, rules
+from judge_games.conquest_tactics.table import Ctx
 
 
 def _finish(south: int, north: int, limit: bool = False) -> dict[str, object]:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from games.conquest_tactics import field as F
-from games.conquest_tactics import rules
-from games.conquest_tactics.cards import POOL
-from games.conquest_tactics.game import GAME
-from games.conquest_tactics.table import Ctx, tp_for_turn
 from judge.engine import Action, IllegalLine, RuleError
+from judge_games.conquest_tactics import field as F
+from judge_games.conquest_tactics import rules
+from judge_games.conquest_tactics.cards import POOL
+from judge_games.conquest_tactics.game import GAME
+from judge_games.conquest_tactics.table import Ctx, tp_for_turn
 from tests.conquest_tactics.scenario import act, at, hand, put, rng, table, texts
 
 

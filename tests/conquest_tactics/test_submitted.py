@@ -4,10 +4,10 @@ and Trophies from your deck")."""
 
 from __future__ import annotations
 
-from games.conquest_tactics import GAME
-from games.conquest_tactics.cards import POOL
-from games.conquest_tactics.decks import canonical
 from judge.rng import Rng
+from judge_games.conquest_tactics import GAME
+from judge_games.conquest_tactics.cards import POOL
+from judge_games.conquest_tactics.decks import canonical
 
 
 def test_the_decks_sent_are_the_decks_played() -> None:

@@ -32,7 +32,7 @@ def builtin_games() -> tuple[list[Game], dict[str, str]]:
     games: list[Game] = []
     broken: dict[str, str] = {}
     for game_id in registry.BUILTIN:
-        if importlib.util.find_spec(f"games.{game_id}") is None:
+        if importlib.util.find_spec(f"judge_games.{game_id}") is None:
             continue  # not written yet
         try:
             games.append(registry.get(game_id))

@@ -503,7 +503,7 @@ PROPERTIES = (
 
 
 def test_every_builtin_game_loads() -> None:
-    """Every games/<id> package of a built-in game imports and exports GAME."""
+    """Every judge_games/<id> package of a built-in game imports and exports GAME."""
     _, broken = builtin_games()
     assert not broken, "built-in games that do not load: " + "; ".join(
         f"{gid}: {why}" for gid, why in broken.items()

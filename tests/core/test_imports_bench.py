@@ -57,19 +57,19 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_no_game_imports_a_private_name_of_another_game() -> None:
     found = []
-    for path in sorted((ROOT / "games").rglob("*.py")):
-        mine = path.relative_to(ROOT / "games").parts[0]
+    for path in sorted((ROOT / "judge_games").rglob("*.py")):
+        mine = path.relative_to(ROOT / "judge_games").parts[0]
         for module, names in _imports(path):
             parts = module.split(".")
-            if parts[0] == "games" and len(parts) > 1 and parts[1] != mine:
+            if parts[0] == "judge_games" and len(parts) > 1 and parts[1] != mine:
                 found += [f"{path.relative_to(ROOT)}: {module}.{n}" for n in names if n[0] == "_"]
     assert found == []
 
 
 def test_the_diplomacy_map_imports_no_orders_and_no_variant() -> None:
-    """The variant record is held by the game, not the map (games/diplomacy/variant.py)."""
-    modules = {m for m, _ in _imports(ROOT / "games/diplomacy/geography.py")}
-    names = {n for _, ns in _imports(ROOT / "games/diplomacy/geography.py") for n in ns}
+    """The variant record is held by the game, not the map (judge_games/diplomacy/variant.py)."""
+    modules = {m for m, _ in _imports(ROOT / "judge_games/diplomacy/geography.py")}
+    names = {n for _, ns in _imports(ROOT / "judge_games/diplomacy/geography.py") for n in ns}
     assert not {"orders", "variant", "legality", "phases"} & (names | modules)
 
 

@@ -31,7 +31,7 @@ def _shipped(package: str, relative: str) -> bool:
 
 
 def test_the_package_list_is_the_source_tree_and_the_data() -> None:
-    code = set(find_packages(str(ROOT), include=["judge*", "games*"]))
+    code = set(find_packages(str(ROOT), include=["judge*", "judge_games*"]))
     assert set(SETUPTOOLS["packages"]) == code | {"judge._data.schemas",
                                                   "judge._data.templates"}
     assert SETUPTOOLS["package-dir"] == {"judge._data.schemas": "schemas",

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.classic import GAME
-from games.diplomacy.game import DiplomacyGame
 from judge.engine import State
 from judge.rng import Rng
+from judge_games.classic import GAME
+from judge_games.diplomacy.game import DiplomacyGame
 
 SEED = bytes(range(32))
 

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from games.classic import GAME
-from games.diplomacy.orders import MOVEMENT, read_order
 from judge import cli, league
 from judge.engine import InvalidLine
+from judge_games.classic import GAME
+from judge_games.diplomacy.orders import MOVEMENT, read_order
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -77,7 +77,7 @@ def test_adjudicate_does_not_import_the_mail_stack(
     assert out["units"]["FRANCE"] == ["F BRE", "A BUR", "A MAR"]
     line = next(x for x in run.stderr.splitlines() if x.startswith("MODULES "))
     modules = set(json.loads(line.removeprefix("MODULES ")))
-    assert "games.classic" in modules  # the probe did see the command run
+    assert "judge_games.classic" in modules  # the probe did see the command run
     absent = (*MAIL_STACK, *also_absent)
     loaded = sorted(m for m in modules if any(m == x or m.startswith(x + ".") for x in absent))
     assert loaded == []

@@ -8,8 +8,8 @@ import random
 from pathlib import Path
 from typing import Any
 
-from games.classic import GAME
-from games.diplomacy.resolver import adjudicate_movement
+from judge_games.classic import GAME
+from judge_games.diplomacy.resolver import adjudicate_movement
 from tests.support.bench import load_bench
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from bench.support.classic_mail import GM_ADDR, ClassicByMail, StillClock, address
-from games.classic import GAME
 from judge import config as cfg
 from judge.engine import Action, GameBase, IllegalLine
 from judge.service import Judge
 from judge.store import set_kdf_cost
+from judge_games.classic import GAME
 
 from .helpers import state
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from games.classic import GAME
-from games.diplomacy.serial import read_location, read_unit
+from judge_games.classic import GAME
+from judge_games.diplomacy.serial import read_location, read_unit
 from tests.datc.caseformat import CODES, Case, load_all
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "datc" / "cases"

@@ -9,9 +9,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from games.classic import GAME
 from judge import registry, reports
 from judge.engine import Action, DecisionKind, Event, Game, IllegalLine, State
+from judge_games.classic import GAME
 
 from .helpers import rng, state
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.classic import GAME
 from judge.engine import AmbiguousLine, IllegalLine, InvalidLine, RuleError
+from judge_games.classic import GAME
 
 from .helpers import state
 
@@ -224,7 +224,7 @@ def test_stray_characters_are_invalid(line: str) -> None:
 def test_quick_path_reads_like_the_general_reader() -> None:
     """The regular-expression path for common forms gives the same draft as
     the general reader, on every legal line of a played position."""
-    from games.diplomacy import orders as o
+    from judge_games.diplomacy import orders as o
 
     st = state()
     lines = [line for role in GAME.roles(st) for line in GAME.legal(st, role)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from games.diplomacy.resolver import adjudicate_movement
+from judge_games.diplomacy.resolver import adjudicate_movement
 from tests.support.bench import load_bench
 
 ROOT = Path(__file__).resolve().parents[2]

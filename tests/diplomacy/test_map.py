@@ -10,15 +10,15 @@ import jsonschema
 import pytest
 import yaml
 
-from games.classic import GAME
-from games.diplomacy.geography import MapError, build_map, normalize
+from judge_games.classic import GAME
+from judge_games.diplomacy.geography import MapError, build_map, normalize
 
 ROOT = Path(__file__).resolve().parents[2]
 DM = GAME.map
 
 
 def _raw() -> dict[str, Any]:
-    data: dict[str, Any] = yaml.safe_load((ROOT / "games/classic/map.yaml").read_text())
+    data: dict[str, Any] = yaml.safe_load((ROOT / "judge_games/classic/map.yaml").read_text())
     return data
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from games.diplomacy.geography import DipMap, load_map
+from judge_games.diplomacy.geography import DipMap, load_map
 
-CLASSIC = Path(__file__).resolve().parents[2] / "games" / "classic" / "map.yaml"
+CLASSIC = Path(__file__).resolve().parents[2] / "judge_games" / "classic" / "map.yaml"
 
 
 def _tables(dm: DipMap) -> tuple[object, ...]:

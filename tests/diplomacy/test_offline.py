@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 from referencing import Registry, Resource
 
-from games.classic import GAME
+from judge_games.classic import GAME
 
 ROOT = Path(__file__).resolve().parents[2]
 

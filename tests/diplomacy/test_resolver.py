@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.classic import GAME
-from games.diplomacy.legality import Situation, bind
-from games.diplomacy.orders import MOVEMENT, read_order
-from games.diplomacy.resolver import Strengths, adjudicate_movement
-from games.diplomacy.serial import read_units
+from judge_games.classic import GAME
+from judge_games.diplomacy.legality import Situation, bind
+from judge_games.diplomacy.orders import MOVEMENT, read_order
+from judge_games.diplomacy.resolver import Strengths, adjudicate_movement
+from judge_games.diplomacy.serial import read_units
 
 DM = GAME.map
 

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from games.classic import GAME
-from games.diplomacy import spelling
-from games.diplomacy.game import DiplomacyGame
-from games.diplomacy.orders import UnknownName
 from judge.engine import Grade
+from judge_games.classic import GAME
+from judge_games.diplomacy import spelling
+from judge_games.diplomacy.game import DiplomacyGame
+from judge_games.diplomacy.orders import UnknownName
 
 from .helpers import state, state_of
 

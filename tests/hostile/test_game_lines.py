@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-import games.conquest_tactics.decks as ct_decks
-import games.kingdom_wars.commands as kw_commands
-import games.kingdom_wars.data as kw_data
-import games.three_kingdoms.orders as tk_orders
+import judge_games.conquest_tactics.decks as ct_decks
+import judge_games.kingdom_wars.commands as kw_commands
+import judge_games.kingdom_wars.data as kw_data
+import judge_games.three_kingdoms.orders as tk_orders
 from tests.core.conftest import Post
 from tests.hostile.support import Table, mails_to, one_cycle, raw_mail, size, start_game
 

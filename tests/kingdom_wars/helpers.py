@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from games.kingdom_wars import GAME, flow, policy
-from games.kingdom_wars.data import DATA
-from games.kingdom_wars.table import Ctx, fresh_player
 from judge.engine import Decision, Event
 from judge.rng import Rng
+from judge_games.kingdom_wars import GAME, flow, policy
+from judge_games.kingdom_wars.data import DATA
+from judge_games.kingdom_wars.table import Ctx, fresh_player
 
 State = dict[str, Any]
 SEED = bytes(range(32))

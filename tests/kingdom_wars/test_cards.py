@@ -395,7 +395,7 @@ def test_rest_and_reorganization() -> None:
 
 
 def _labels(cids: list[str]) -> list[str]:
-    from games.kingdom_wars.table import label
+    from judge_games.kingdom_wars.table import label
 
     return [label(c) for c in cids]
 
@@ -497,7 +497,7 @@ def test_weapon_range_and_mounts() -> None:
     less; the example: D with a +1 mount is at 2 from C and E, 3 from B and F,
     4 from A, and D's own distances are unchanged."""
     s = table(SIX, equip={"D": [copy_of("shadowrunner")]})
-    from games.kingdom_wars.table import Ctx
+    from judge_games.kingdom_wars.table import Ctx
 
     g = Ctx(s)
     assert [g.distance(x, "D") for x in "CEBFA"] == [2, 2, 3, 3, 4]
@@ -511,7 +511,7 @@ def test_weapon_range_and_mounts() -> None:
 def test_eliminated_players_do_not_occupy_a_position() -> None:
     """Distance: "when any player is eliminated, players on both sides of
     him/her becomes adjacent"."""
-    from games.kingdom_wars.table import Ctx
+    from judge_games.kingdom_wars.table import Ctx
 
     s = table(SIX)
     s["p"]["B"]["alive"] = False
@@ -681,7 +681,7 @@ def test_yin_yang_swords_against_the_opposite_gender() -> None:
 def test_six_swords_of_wu_lengthens_the_kingdom_s_range() -> None:
     """Six Swords of Wu: "the attack range of all other players of your kingdom
     is increased by 1"."""
-    from games.kingdom_wars.table import Ctx
+    from judge_games.kingdom_wars.table import Ctx
 
     gens = {"A": ("sun-quan", "zhou-tai"), "B": ("gan-ning", "lv-meng"),
             "C": ("cao-cao", "xu-chu"), "D": ("lv-bu", "diao-chan")}

@@ -1,7 +1,7 @@
 """Kingdom Wars data: the three files load and fit their schemas, hold the
 rulebook's counts, names and numbers and the shared data files' facts, and a
 broken copy of any file is refused with an error that names the file and
-the field (games/kingdom_wars/README.md).
+the field (judge_games/kingdom_wars/README.md).
 
 Passages of the rulebook are quoted in docstrings on lines beginning with
 ``> ``; :func:`test_quoted_passages_are_the_rulebooks` checks each of them
@@ -23,9 +23,9 @@ from typing import Any
 import pytest
 import yaml
 
-from games.kingdom_wars import data as kw
-from games.kingdom_wars.data import DATA, DataError, load
 from judge import registry, reports
+from judge_games.kingdom_wars import data as kw
+from judge_games.kingdom_wars.data import DATA, DataError, load
 from tests.support import rulebooks
 
 
@@ -73,7 +73,7 @@ def test_the_files_load_into_typed_frozen_records() -> None:
 
 def test_the_package_is_offered_as_a_game_on_its_data() -> None:
     """The registry offers the game, by id and alias, built on these data."""
-    package = sys.modules["games.kingdom_wars"]
+    package = sys.modules["judge_games.kingdom_wars"]
     assert package.DATA is DATA
     assert "kingdom_wars" in [g.id for g in registry.available()]
     assert registry.get("kingdom_wars") is package.GAME

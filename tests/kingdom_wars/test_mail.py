@@ -43,15 +43,15 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from games.kingdom_wars import GAME
-from games.kingdom_wars.commands import canonical, syntax
-from games.kingdom_wars.data import DATA
-from games.kingdom_wars.table import SLOTS, label
 from judge import adjudicator as adj
 from judge.cli import main
 from judge.engine import DecisionKind, Event
 from judge.service import Judge
 from judge.store import set_kdf_cost
+from judge_games.kingdom_wars import GAME
+from judge_games.kingdom_wars.commands import canonical, syntax
+from judge_games.kingdom_wars.data import DATA
+from judge_games.kingdom_wars.table import SLOTS, label
 from tests.core.conftest import Post
 from tests.core.helpers import GM_ADDR, token_in
 from tests.support.maildir import Outbox, open_post, whole

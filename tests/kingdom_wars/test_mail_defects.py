@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from games.kingdom_wars import GAME
-from games.kingdom_wars.table import label
 from judge import adjudicator as adj
 from judge.store import set_kdf_cost
+from judge_games.kingdom_wars import GAME
+from judge_games.kingdom_wars.table import label
 from tests.core.conftest import Post
 from tests.core.helpers import GM_ADDR, token_in
 from tests.kingdom_wars.test_mail import (

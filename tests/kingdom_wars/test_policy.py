@@ -1,4 +1,4 @@
-"""Standing answers for Kingdom Wars windows (games/kingdom_wars/policy.py):
+"""Standing answers for Kingdom Wars windows (judge_games/kingdom_wars/policy.py):
 the conditions the issue names ("play a Dodge when attacked while I hold one;
 never Negate unless a spell targets me or my kingdom; Peach a dying seat of my
 kingdom or myself"), each tested on the seat's own view and the window's
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.kingdom_wars import GAME, policy
 from judge.engine import IllegalLine
+from judge_games.kingdom_wars import GAME, policy
 from tests.kingdom_wars.helpers import answer, ask, copy_of, decision, play, skip_idle, table
 
 GENS = {"A": ("cao-cao", "xu-chu"), "B": ("liu-bei", "guan-yu"),
@@ -74,8 +74,8 @@ def test_peach_a_dying_seat_of_my_kingdom_or_myself() -> None:
     s = table(GENS, hands={"A": [copy_of("attack", "spades", 7)], "B": [copy_of("peach")]},
               shown={"B": ["main"], "C": ["main"]}, hp={"C": 1}, turn="A")
     # A cannot reach C (distance 2): hurt C by hand to open the rescue window
-    from games.kingdom_wars import flow
-    from games.kingdom_wars.table import Ctx
+    from judge_games.kingdom_wars import flow
+    from judge_games.kingdom_wars.table import Ctx
     from tests.kingdom_wars.helpers import rng
 
     g = Ctx(s, rng(5))

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from games.kingdom_wars import GAME, flow
-from games.kingdom_wars.data import DATA
-from games.kingdom_wars.table import Ctx, fresh_player
 from judge.engine import Action, IllegalLine
+from judge_games.kingdom_wars import GAME, flow
+from judge_games.kingdom_wars.data import DATA
+from judge_games.kingdom_wars.table import Ctx, fresh_player
 from tests.kingdom_wars.helpers import (
     answer,
     ask,

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from games.kingdom_wars import GAME
-from games.kingdom_wars.table import Ctx, label
 from judge.engine import IllegalLine
+from judge_games.kingdom_wars import GAME
+from judge_games.kingdom_wars.table import Ctx, label
 from tests.kingdom_wars.helpers import State, answer, ask, copy_of, hp, pass_all, play, table, texts
 
 WU = ("sun-quan", "gan-ning")

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from games.kingdom_wars import GAME
-from games.kingdom_wars.table import Ctx
 from judge.engine import Event, IllegalLine
+from judge_games.kingdom_wars import GAME
+from judge_games.kingdom_wars.table import Ctx
 from tests.kingdom_wars.helpers import State, answer, ask, copy_of, hp, play, table, texts
 
 WINDOWS = ("respond", "negate", "trigger")
@@ -588,7 +588,7 @@ def test_saint_of_war_red_card_as_attack() -> None:
 
 
 def label_of(cid: str) -> str:
-    from games.kingdom_wars.table import label
+    from judge_games.kingdom_wars.table import label
 
     return label(cid)
 
@@ -617,7 +617,7 @@ def test_linked_chains_club_as_iron_chains_or_recast() -> None:
     "Use it as Iron Chains, or recast it (discard it and draw one card)"."""
     c1, c2, red = cards(("attack", "clubs", None), ("dodge", None, None), ("peach", None, None))
     c2 = copy_of("attack", "clubs", None, taken=[c1])
-    from games.kingdom_wars.table import label
+    from judge_games.kingdom_wars.table import label
 
     s = table({"A": ("pang-tong", "younger-zhuge-liang"), "B": WEI, "C": WU, "D": QUN},
               hands={"A": [c1, c2, red]}, shown={"A": ["main"]})

@@ -8,8 +8,8 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from games.kingdom_wars import GAME
 from judge.engine import Event, IllegalLine, RuleError
+from judge_games.kingdom_wars import GAME
 from tests.kingdom_wars.helpers import State, ask, copy_of, hp, pass_all, play, table, texts
 
 # Opponents whose skills answer no moment: Wu (B), Shu (C); D stays hidden.
@@ -189,7 +189,7 @@ def test_devilish_wit_replaces_an_acedia_judgement() -> None:
 
 
 def _label(cid: str) -> str:
-    from games.kingdom_wars.table import label
+    from judge_games.kingdom_wars.table import label
 
     return label(cid)
 
@@ -461,13 +461,13 @@ def test_godspeed_skips_play_for_an_equipment_card() -> None:
 
 
 def _has(kind: str) -> bool:
-    from games.kingdom_wars.data import DATA
+    from judge_games.kingdom_wars.data import DATA
 
     return kind in DATA.cards
 
 
 def _a_mount() -> str:
-    from games.kingdom_wars.data import DATA
+    from judge_games.kingdom_wars.data import DATA
 
     return next(c.id for c in DATA.deck if c.subtype == "mount")
 
@@ -613,7 +613,7 @@ def _exists(kind: str, suit: str, rank: int) -> bool:
 
 
 def _rank(rank: int) -> str:
-    from games.kingdom_wars.data import DATA
+    from judge_games.kingdom_wars.data import DATA
 
     return next(c.id for c in DATA.deck if c.rank == rank and c.type == "basic")
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from games.kingdom_wars.table import label
 from judge.engine import IllegalLine
+from judge_games.kingdom_wars.table import label
 from tests.kingdom_wars.helpers import (
     GAME,
     answer,

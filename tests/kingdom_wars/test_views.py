@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from games.kingdom_wars import play as plays
-from games.kingdom_wars import skills, views
-from games.kingdom_wars.table import Ctx
 from judge import registry
 from judge.engine import Action, RuleError
+from judge_games.kingdom_wars import play as plays
+from judge_games.kingdom_wars import skills, views
+from judge_games.kingdom_wars.table import Ctx
 from tests.kingdom_wars.helpers import copy_of, table
 from tests.support.driver import play
 

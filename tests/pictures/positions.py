@@ -39,7 +39,7 @@ def three_kingdoms() -> dict[str, Any]:
     bounce (29 and 35 into 24), supports (one holding) and a militia
     dislodged from 5 by Shu's army and leader, waiting to retreat: the
     public view of :func:`dislodged_three_kingdoms`."""
-    from games.three_kingdoms import GAME
+    from judge_games.three_kingdoms import GAME
 
     return dict(GAME.view(dislodged_three_kingdoms(), None))
 
@@ -86,7 +86,7 @@ def conflict_of_alliances_state() -> dict[str, Any]:
     (its armies tired in Xiao Han), a card face up each, Qi turned to Serve
     Qin, and Qin's second attack, on Yiqu in Longxi, waiting for the
     Alliance's answer before combat."""
-    from games.conflict_of_alliances import GAME
+    from judge_games.conflict_of_alliances import GAME
 
     rng = Rng(bytes(32))
     state = GAME.setup({}, rng)
@@ -96,7 +96,7 @@ def conflict_of_alliances_state() -> dict[str, Any]:
 
 
 def conflict_of_alliances() -> dict[str, Any]:
-    from games.conflict_of_alliances import GAME
+    from judge_games.conflict_of_alliances import GAME
 
     return dict(GAME.view(conflict_of_alliances_state(), None))
 
@@ -117,7 +117,7 @@ def conquest_tactics_steps() -> list[dict[str, Any]]:
     South's frame) waits for South's instant."""
     import random
 
-    from games.conquest_tactics import GAME
+    from judge_games.conquest_tactics import GAME
 
     rng = Rng(bytes(32))
     state = GAME.setup({}, rng)
@@ -135,7 +135,7 @@ def conquest_tactics_steps() -> list[dict[str, Any]]:
 
 
 def conquest_tactics(role: str | None = None) -> dict[str, Any]:
-    from games.conquest_tactics import GAME
+    from judge_games.conquest_tactics import GAME
 
     return dict(GAME.view(conquest_tactics_steps()[-1], role))
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import re
 from xml.sax.saxutils import escape
 
-from games.conflict_of_alliances import GAME
-from games.conflict_of_alliances.data import slug
-from games.conflict_of_alliances.picture import COLOURS, DRAWING, MOUNTAIN, WATERWAY
 from judge.pictures import picture
 from judge.rng import Rng
+from judge_games.conflict_of_alliances import GAME
+from judge_games.conflict_of_alliances.data import slug
+from judge_games.conflict_of_alliances.picture import COLOURS, DRAWING, MOUNTAIN, WATERWAY
 from tests.pictures.positions import COA_LINES, position
 
 

@@ -13,11 +13,11 @@ import re
 from functools import cache
 from typing import Any
 
-from games.conquest_tactics import GAME
-from games.conquest_tactics import field as F
-from games.conquest_tactics import picture as ct
-from games.conquest_tactics.table import card
 from judge.pictures import picture
+from judge_games.conquest_tactics import GAME
+from judge_games.conquest_tactics import field as F
+from judge_games.conquest_tactics import picture as ct
+from judge_games.conquest_tactics.table import card
 from tests.pictures.positions import GOLDEN, conquest_tactics, conquest_tactics_steps
 from tests.pictures.test_kingdom_wars import differing, texts
 
@@ -202,7 +202,7 @@ def test_names_stay_legible() -> None:
 
 
 def test_every_troop_name_fits_its_token() -> None:
-    from games.conquest_tactics.cards import POOL
+    from judge_games.conquest_tactics.cards import POOL
 
     for c in POOL.cards.values():
         if c.type == "troop":

@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
-from games.kingdom_wars import GAME
-from games.kingdom_wars import picture as kw
-from games.kingdom_wars.data import DATA
 from judge.pictures import picture
+from judge_games.kingdom_wars import GAME
+from judge_games.kingdom_wars import picture as kw
+from judge_games.kingdom_wars.data import DATA
 from tests.kingdom_wars.helpers import answer, ask, copy_of, play, rng, table
 from tests.pictures.positions import GOLDEN
 from tests.support.scramble import scramble

@@ -24,7 +24,7 @@ def _frame(game: str, s: Scene) -> labels.Box:
 
 
 def _retreated_three_kingdoms() -> dict[str, Any]:
-    from games.three_kingdoms import GAME
+    from judge_games.three_kingdoms import GAME
     from tests.pictures.positions import dislodged_three_kingdoms
     from tests.three_kingdoms.helpers import play
 
@@ -87,7 +87,7 @@ def test_a_label_by_the_edge_stays_inside_the_frame() -> None:
 
 def test_conflict_of_alliances_counters_stay_inside_the_map() -> None:
     """A stack's label by the map's left edge is moved in, not cut."""
-    from games.conflict_of_alliances.picture import DRAWING
+    from judge_games.conflict_of_alliances.picture import DRAWING
 
     view = position("conflict_of_alliances")
     s = pictures.scene("conflict_of_alliances", view)

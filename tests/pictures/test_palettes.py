@@ -10,12 +10,12 @@ import math
 
 import pytest
 
-from games.classic.picture import COLOURS as CLASSIC
-from games.conflict_of_alliances import picture as coa
-from games.diplomacy.picture import LAND, RIVER, SEA, VOID_FILL, blend
-from games.three_kingdoms import picture as tk
-from games.warring_states.picture import COLOURS as WARRING_STATES
 from judge.pictures.colour import ciede2000, deuteranopia, distance, lab
+from judge_games.classic.picture import COLOURS as CLASSIC
+from judge_games.conflict_of_alliances import picture as coa
+from judge_games.diplomacy.picture import LAND, RIVER, SEA, VOID_FILL, blend
+from judge_games.three_kingdoms import picture as tk
+from judge_games.warring_states.picture import COLOURS as WARRING_STATES
 
 #: A unit's colour against another's, or against the water or impassable land
 #: it stands beside: (as seen, as a deuteranope sees it).

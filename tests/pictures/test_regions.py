@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from games.conflict_of_alliances.picture import DRAWING as ALLIANCES
-from games.three_kingdoms.picture import DRAWING as KINGDOMS
 from judge.pictures import geometry, picture
 from judge.pictures.layout import build
+from judge_games.conflict_of_alliances.picture import DRAWING as ALLIANCES
+from judge_games.three_kingdoms.picture import DRAWING as KINGDOMS
 from tests.pictures.positions import GOLDEN, position
 from tests.pictures.test_pictures import _pixels_differing
 

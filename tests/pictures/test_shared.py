@@ -50,7 +50,7 @@ def _states() -> dict[str, Any]:
         orders = {role: [game.parse(state, role, line) for line in lines]
                   for role, lines in positions.ORDERS[game_id].items()}
         out[game_id] = game.resolve(state, orders, Rng(bytes(32)))[0]
-    from games.three_kingdoms import GAME as TK
+    from judge_games.three_kingdoms import GAME as TK
 
     out["three_kingdoms"] = TK.setup({}, Rng(bytes(32)))
     out["conflict_of_alliances"] = positions.conflict_of_alliances_state()

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from xml.sax.saxutils import escape
 
-from games.three_kingdoms.picture import DRAWING
 from judge.pictures import picture
+from judge_games.three_kingdoms.picture import DRAWING
 from tests.pictures.positions import position
 
 
@@ -63,8 +63,8 @@ def test_the_retreats_after_the_campaign_are_drawn() -> None:
     adjacent province ... A militia may elect to be removed from retreat."
     Once the retreat phase is over the picture shows each retreat as a
     dashed orange arrow, and a red cross where a militia was disbanded."""
-    from games.diplomacy.picture import RETREAT
-    from games.three_kingdoms import GAME
+    from judge_games.diplomacy.picture import RETREAT
+    from judge_games.three_kingdoms import GAME
     from tests.pictures.positions import dislodged_three_kingdoms
     from tests.three_kingdoms.helpers import play
 

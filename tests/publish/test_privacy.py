@@ -19,9 +19,9 @@ import random
 from collections.abc import Mapping
 from pathlib import Path
 
-from games.conflict_of_alliances.data import DATA, slug
 from judge import publish
 from judge.engine import JSON
+from judge_games.conflict_of_alliances.data import DATA, slug
 from tests.core.conftest import Post
 from tests.core.helpers import GM_ADDR
 from tests.publish.conftest import address_of, play, site_text, start

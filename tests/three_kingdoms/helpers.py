@@ -12,10 +12,10 @@ import hashlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from games.three_kingdoms import GAME
-from games.three_kingdoms.rules import SUGGESTED
 from judge.engine import Action, Event
 from judge.rng import Rng
+from judge_games.three_kingdoms import GAME
+from judge_games.three_kingdoms.rules import SUGGESTED
 
 State = dict[str, Any]
 SEED = hashlib.sha256(b"three-kingdoms tests").digest()

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from games.three_kingdoms import GAME
 from judge.engine import IllegalLine
+from judge_games.three_kingdoms import GAME
 
 from .helpers import play, position, texts, where
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.three_kingdoms import GAME
 from judge import reports
 from judge.engine import IllegalLine
+from judge_games.three_kingdoms import GAME
 
 from .helpers import play, position, results, texts, where
 

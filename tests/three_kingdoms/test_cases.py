@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from games.three_kingdoms import GAME
-from games.three_kingdoms.board import KINGDOMS
 from judge.engine import Action, Event, Role, RuleError
+from judge_games.three_kingdoms import GAME
+from judge_games.three_kingdoms.board import KINGDOMS
 from tests.datc.caseformat import Case, CaseSyntax, PhaseCase, load_all, parse_cases
 from tests.support import rulebooks
 

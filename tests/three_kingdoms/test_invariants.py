@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from games.three_kingdoms import GAME
+from judge_games.three_kingdoms import GAME
 from tests.support.driver import play, playthrough_options
 
 ALL_ON = {

@@ -1,4 +1,4 @@
-"""The map (games/three_kingdoms/map.yaml): the rulebook's facts about it, and
+"""The map (judge_games/three_kingdoms/map.yaml): the rulebook's facts about it, and
 the province numbers its examples use."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-from games.three_kingdoms.board import BOARD, KINGDOMS, MAP_FILE
+from judge_games.three_kingdoms.board import BOARD, KINGDOMS, MAP_FILE
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from games.three_kingdoms import GAME
-from games.three_kingdoms.orders import ProvinceName
 from judge.engine import IllegalLine, InvalidLine
+from judge_games.three_kingdoms import GAME
+from judge_games.three_kingdoms.orders import ProvinceName
 
 from .helpers import position, rng
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.three_kingdoms import GAME
+from judge_games.three_kingdoms import GAME
 from tests.contract.test_contract import PROPERTIES
 from tests.support.driver import play, playthrough_options
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.diplomacy.orders import MOVE, SUPPORT
-from games.diplomacy.resolver import Force, ForceResult, Strengths, adjudicate_forces
-from games.three_kingdoms.resolver import Campaign, adjudicate_campaign
-from games.three_kingdoms.rules import STRENGTH
+from judge_games.diplomacy.orders import MOVE, SUPPORT
+from judge_games.diplomacy.resolver import Force, ForceResult, Strengths, adjudicate_forces
+from judge_games.three_kingdoms.resolver import Campaign, adjudicate_campaign
+from judge_games.three_kingdoms.rules import STRENGTH
 
 OWNERS = ["x", "y", "z"]
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from games.three_kingdoms import GAME
 from judge.engine import DecisionKind, IllegalLine
 from judge.rng import Rng
+from judge_games.three_kingdoms import GAME
 
 from .helpers import rng
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.three_kingdoms import GAME
 from judge.engine import IllegalLine
+from judge_games.three_kingdoms import GAME
 
 from .helpers import play, position, results, texts, where
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from games.three_kingdoms import GAME
-from games.three_kingdoms.board import BOARD
+from judge_games.three_kingdoms import GAME
+from judge_games.three_kingdoms.board import BOARD
 
 from .helpers import play, position, texts
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.warring_states import GAME
 from judge.engine import Action, Event, State
+from judge_games.warring_states import GAME
 from tests.diplomacy.helpers import rng, state_of
 
 __all__ = ["orders", "play", "rng", "state"]

@@ -9,9 +9,9 @@ import random
 from pathlib import Path
 from typing import Any
 
-from games.diplomacy.orders import CONVERT, MOVE
-from games.diplomacy.resolver import adjudicate_movement
-from games.warring_states import GAME
+from judge_games.diplomacy.orders import CONVERT, MOVE
+from judge_games.diplomacy.resolver import adjudicate_movement
+from judge_games.warring_states import GAME
 from tests.support.bench import load_bench
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from games.diplomacy.serial import read_location, read_unit
-from games.warring_states import GAME
+from judge_games.diplomacy.serial import read_location, read_unit
+from judge_games.warring_states import GAME
 from tests.datc.caseformat import CODES, Case, load_all
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"

@@ -10,12 +10,12 @@ from pathlib import Path
 import jsonschema
 from click.testing import CliRunner
 
-from games.warring_states import GAME
 from judge import registry, reports
 from judge.cli import main
 from judge.demo import run_demo
 from judge.engine import DecisionKind, Game
 from judge.service import Judge
+from judge_games.warring_states import GAME
 from tests.core.conftest import Clock
 
 from .helpers import play, rng, state

@@ -1,4 +1,4 @@
-"""The map (games/warring_states/map.yaml) against every fact the rulebook
+"""The map (judge_games/warring_states/map.yaml) against every fact the rulebook
 gives and every promise of the README."""
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-from games.warring_states import GAME
-from games.warring_states.rules import WarringStatesRules
+from judge_games.warring_states import GAME
+from judge_games.warring_states.rules import WarringStatesRules
 
 ROOT = Path(__file__).resolve().parents[2]
 DM = GAME.map
 RULES = GAME.variant.rules
 assert isinstance(RULES, WarringStatesRules)
-RAW = yaml.safe_load((ROOT / "games/warring_states/map.yaml").read_text(encoding="utf-8"))
+RAW = yaml.safe_load((ROOT / "judge_games/warring_states/map.yaml").read_text(encoding="utf-8"))
 
 
 def _names(provinces: tuple[int, ...]) -> set[str]:
@@ -155,7 +155,7 @@ def test_fleets_stand_only_by_water() -> None:
 
 
 def test_readme_documents_every_province() -> None:
-    text = (ROOT / "games/warring_states/README.md").read_text(encoding="utf-8")
+    text = (ROOT / "judge_games/warring_states/README.md").read_text(encoding="utf-8")
     for p in DM.provinces:
         assert f"`{p.id}`" in text and p.name in text, p.id
 

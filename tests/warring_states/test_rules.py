@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from games.diplomacy.board import Board, Unit
-from games.diplomacy.legality import Situation, bind
-from games.diplomacy.orders import MOVE, MOVEMENT, SUPPORT, Order, UnknownName, read_order
-from games.warring_states import GAME
-from games.warring_states.rules import WarringStatesRules
 from judge.engine import AmbiguousLine, IllegalLine, InvalidLine, RuleError
+from judge_games.diplomacy.board import Board, Unit
+from judge_games.diplomacy.legality import Situation, bind
+from judge_games.diplomacy.orders import MOVE, MOVEMENT, SUPPORT, Order, UnknownName, read_order
+from judge_games.warring_states import GAME
+from judge_games.warring_states.rules import WarringStatesRules
 
 from .helpers import play, rng, state
 

@@ -1,9 +1,0 @@
-"""Diplomacy of the Three Kingdoms (Edi Birsan): leaders, militia and diplomatic status."""
-
-from __future__ import annotations
-
-from games.three_kingdoms.game import ThreeKingdomsGame
-
-GAME = ThreeKingdomsGame()
-
-__all__ = ["GAME", "ThreeKingdomsGame"]
