@@ -275,6 +275,7 @@ def game_create(ctx: click.Context, name: str, kind: str, options: tuple[str, ..
     Example:
       judge game create league42 --game classic --option max_year=1910 --gm gm@example.org
     """
+    from judge import lifecycle
     from judge.session import CommandError
 
     judge = _open(ctx)
@@ -289,12 +290,7 @@ def game_create(ctx: click.Context, name: str, kind: str, options: tuple[str, ..
             token = judge.create_game(name, kind, opts, gm or judge.config.address)
             mail = bool(gm) and not no_mail
             if mail:
-                judge.queue_mail(
-                    gm.lower(), f"[{name.lower()}] you are the GM",
-                    f"The judge's operator has created {name.lower()} with you as its GM.\n"
-                    f"Your GM token is: {token}\nKeep it private. Sign GM commands with "
-                    f"SIGNON {name.lower()} GM {token}\nSend HELP for the commands.\n",
-                    "notice", game=name.lower())
+                lifecycle.send(judge, [lifecycle.operator_gm_notice(name, gm, token)])
         if mail:
             judge.relay()
             click.echo(f"created {name}; the GM's token was mailed to {gm.lower()}")
@@ -321,6 +317,7 @@ def game_seat(ctx: click.Context, name: str, address: str, role: str | None,
     Example:
       judge game seat league42 marie@example.fr --role France
     """
+    from judge import lifecycle
     from judge.session import CommandError
 
     judge = _open(ctx)
@@ -328,14 +325,7 @@ def game_seat(ctx: click.Context, name: str, address: str, role: str | None,
         with judge.store.atomic():
             token = judge.join(name, address, role)
             if not no_mail:
-                how = role or "<role>"
-                judge.queue_mail(
-                    address.lower(), f"[{name.lower()}] you have a seat",
-                    f"The judge's operator has given you a seat in {name.lower()}"
-                    + (f" as {role}" if role else "") + f".\nYour secret token is: {token}\n"
-                    f"Keep it private. Sign your mails with SIGNON {name.lower()} {how} {token}"
-                    + ("" if role else ", with the role the start report gives you") + ".\n",
-                    "notice", game=name.lower())
+                lifecycle.send(judge, [lifecycle.operator_seat_notice(name, address, role, token)])
         if no_mail:
             click.echo(f"{address} joined {name}; token: {token}")
         else:

@@ -13,7 +13,7 @@ import json
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
-from judge.commands import setup
+from judge import lifecycle
 
 if TYPE_CHECKING:
     from judge.service import Judge
@@ -60,7 +60,7 @@ def _queue(judge: Judge, name: str, seats: list[dict[str, Any]],
            fresh: list[dict[str, Any]]) -> None:
     ws = judge.workspace()
     g = ws.get(name)
-    capacity = setup.seat_count(g)
+    capacity = lifecycle.seat_count(g)
     taken = [s for s in seats if s["status"] != "pending"]
     lines = []
     for s in fresh:

@@ -15,8 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from judge import adjudicator as adj
-from judge import notify, scheduler
-from judge.commands import setup
+from judge import lifecycle, notify, scheduler
 from judge.session import Loaded, Workspace
 
 GM_TIMEZONE = "gm_timezone"
@@ -88,7 +87,7 @@ def gm_status(ws: Workspace, g: Loaded) -> dict[str, Any]:
         "settings_changed": sorted(k for k in own if k in judge.config.settings),
         "daily_deadline": own.get(scheduler.DAILY),
         "seats_taken": len([x for x in g.seats if x.status != "pending"]),
-        "seats_wanted": setup.seat_count(g) if g.status == "forming" else None,
+        "seats_wanted": lifecycle.seat_count(g) if g.status == "forming" else None,
         "clock": clock, "open": open_, "owed": sorted(owed),
         "seats": seats, "outcome": outcome, "position": position,
     }

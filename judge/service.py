@@ -31,6 +31,7 @@ from judge import (
     budget,
     gmnotice,
     gmview,
+    lifecycle,
     mailconfig,
     notify,
     pipeline,
@@ -42,7 +43,6 @@ from judge import (
 from judge import config as cfg
 from judge.commands import gm as gm_commands
 from judge.commands import league as league_commands
-from judge.commands import setup
 from judge.engine import Game
 from judge.mailin import InboundTransport, IncomingMail, MaildirInbound, parse_mail
 from judge.mailout import (
@@ -202,32 +202,25 @@ class Judge:
 
     def create_game(self, name: str, kind: str, options: dict[str, str], gm_address: str) -> str:
         """Create a forming game; returns the GM's token (shown once)."""
-        return str(self._one(lambda ws: setup.create(ws, name, kind, options, gm_address)))
+        return str(self._one(lambda ws: lifecycle.create(ws, name, kind, options, gm_address)))
 
     def end_game(self, name: str, result: str, names: list[str]) -> str:
         """End a running game as its GM declares (``draw``, ``win``,
-        ``cancel``: see :func:`judge.commands.gm.end_game`); the final
+        ``cancel``: see :func:`judge.lifecycle.end`); the final
         reports are queued. Returns what was done, in words."""
-        return str(self._one(lambda ws: gm_commands.end_game(ws, ws.get(name), result, names)))
+        return str(self._one(lambda ws: lifecycle.end(ws, ws.get(name), result, names)))
 
     def join(self, name: str, address: str, wanted: str | None) -> str:
         """Give ``address`` a seat in a forming game (as its GM would); returns its token."""
-        return str(self._one(lambda ws: setup.join(ws, name, address, wanted, by_gm=True)))
+        return str(self._one(lambda ws: lifecycle.join(ws, name, address, wanted, by_gm=True)))
 
     def unseat(self, name: str, who: str) -> str:
         """Remove a seat of a forming game by address or role; returns its address."""
-        def work(ws: Workspace) -> str:
-            g = ws.get(name)
-            if g.status != "forming":
-                raise CommandError(f"{name} has started", "EJECT or REPLACE a seat instead")
-            seat = gm_commands.forming_seat(g, who)
-            gm_commands.unseat(ws, g, seat)
-            return seat.address
-        return str(self._one(work))
+        return str(self._one(lambda ws: lifecycle.remove(ws, ws.get(name), who).address))
 
     def start(self, name: str, message_id: str = "") -> list[str]:
-        """Start a forming game (see :func:`judge.commands.setup.start`)."""
-        notes: list[str] = self._one(lambda ws: setup.start(ws, name, message_id))
+        """Start a forming game (see :func:`judge.lifecycle.start`)."""
+        notes: list[str] = self._one(lambda ws: lifecycle.start(ws, name, message_id))
         return notes
 
     def rollback(self, name: str) -> str:

@@ -8,22 +8,19 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from judge import adjudicator as adj
-from judge import gmview, grammar, notify, scheduler
-from judge.commands import league, setup
+from judge import gmview, grammar, lifecycle, notify, scheduler
 from judge.commands.base import Ctx, handles
 from judge.engine import RuleError
 from judge.session import CommandError, Loaded, Workspace
-from judge.store import Seat, hash_token, new_token
+from judge.store import Seat
 
-#: One plain addr-spec (no lists, no display names, no routes).
-ADDRESS = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*")
 MAX_DEADLINE_DAYS = 365
 
 
 @handles("START")
 def start(ctx: Ctx, command: grammar.Command) -> None:
     s, _g = ctx.gm_game()
-    ctx.mail.sections.extend(setup.start(ctx.ws, s.game, ctx.message_id))
+    ctx.mail.sections.extend(lifecycle.start(ctx.ws, s.game, ctx.message_id))
     ctx.mail.touched.add(s.game)
     ctx.mail.ok(command.line, f"{s.game} started")
 
@@ -221,7 +218,7 @@ def set_option(ctx: Ctx, g: Loaded, key: str, value: str) -> None:
     g.row["options"] = json.dumps(current, sort_keys=True)
     taken = len([x for x in g.seats if x.status != "pending"])
     try:
-        capacity = setup.seat_count(g)
+        capacity = lifecycle.seat_count(g)
     except (ValueError, TypeError, KeyError, RuleError) as exc:  # the game refuses it
         g.row["options"] = before
         raise CommandError(f"{g.game.title} cannot be set up with {key}={value}: {exc}") from exc
@@ -243,58 +240,19 @@ WORD_SETTINGS: dict[str, tuple[str, ...]] = {
 }
 
 
-def forming_seat(g: Loaded, who: str) -> Seat:
-    low = who.strip("<>").lower()
-    seat = next((s for s in g.seats if s.address == low
-                 or (s.wanted or "").lower() == low or (s.role or "").lower() == low), None)
-    if seat is None:
-        known = ", ".join(f"{s.address}" + (f" ({s.wanted})" if s.wanted else "")
-                          for s in g.seats) or "none"
-        raise CommandError(f"no seat of {who!r} in {g.name}", f"seats: {known}")
-    return seat
-
-
 @handles("ADMIT")
 def admit(ctx: Ctx, command: grammar.Command) -> None:
-    s, g = ctx.gm_game()
-    if g.status != "forming":
-        raise CommandError(f"{s.game} has started: seats change hands by REPLACE")
-    seat = forming_seat(g, command.args["who"])
-    if seat.status != "pending":
-        raise CommandError(f"{seat.address} already has a seat in {s.game}")
-    taken = len([x for x in g.seats if x.status != "pending"])
-    if taken >= setup.seat_count(g):
-        raise CommandError(f"{s.game} is full: it has {taken} seats",
-                           "REMOVE a seat first")
-    token = new_token()
-    g.set_seat(seat, status="joined", token_hash=hash_token(token))
-    how = seat.wanted or "<role>"
-    ctx.judge.queue_mail(
-        seat.address, f"[{s.game}] you have a seat",
-        f"The GM of {s.game} has admitted you.\nYour secret token is: {token}\n"
-        f"Keep it private. Sign your mails with SIGNON {s.game} {how} {token}"
-        + ("" if seat.wanted else ", with the role the start report gives you") + ".\n",
-        "notice", game=s.game)
-    ctx.mail.ok(command.line, f"{seat.address} is admitted; the token went there")
+    _s, g = ctx.gm_game()
+    done = lifecycle.admit(g, command.args["who"])
+    lifecycle.send(ctx.judge, done.notices)
+    ctx.mail.ok(command.line, f"{done.seat.address} is admitted; the token went there")
 
 
 @handles("REMOVE")
 def remove(ctx: Ctx, command: grammar.Command) -> None:
     s, g = ctx.gm_game()
-    if g.status != "forming":
-        raise CommandError(f"{s.game} has started", "EJECT or REPLACE a seat instead")
-    seat = forming_seat(g, command.args["who"])
-    unseat(ctx.ws, g, seat)
+    seat = lifecycle.remove(ctx.ws, g, command.args["who"])
     ctx.mail.ok(command.line, f"{seat.address} no longer has a seat in {s.game}")
-
-
-def unseat(ws: Workspace, g: Loaded, seat: Seat) -> None:
-    """Remove a seat before the game starts; its address is told."""
-    ws.judge.store.delete_seat(seat.id)
-    g.seats = [x for x in g.seats if x.id != seat.id]
-    ws.judge.queue_mail(seat.address, f"[{g.name}] no seat for you",
-                        f"The GM of {g.name} has removed your seat (or your request "
-                        "for one) before the game started.\n", "notice", game=g.name)
 
 
 @handles("EXTEND")
@@ -355,56 +313,31 @@ def process(ctx: Ctx, command: grammar.Command) -> None:
     ctx.mail.ok(command.line, "processed")
 
 
+def _tell_seats(ctx: Ctx, g: Loaded, done: lifecycle.Change, skip: int | None = None) -> None:
+    """Queue the mails of a seat change and tell every other seat of it
+    (with whatever else this mail tells them: :func:`send_notices`)."""
+    lifecycle.send(ctx.judge, done.notices)
+    if done.announce is not None:
+        what, text = done.announce
+        announce(ctx, g, what, lambda _seat: text, skip=skip)
+
+
 @handles("REPLACE")
 def replace(ctx: Ctx, command: grammar.Command) -> None:
-    s, g = ctx.gm_game()
-    seat = g.seat(command.args["role"])
-    if seat is None:
-        raise CommandError(f"no seat {command.args['role']!r} in {s.game}")
-    address = command.args["address"].strip("<>").lower()
-    if not ADDRESS.fullmatch(address):
-        raise CommandError(f"{command.args['address']!r} is not one mail address",
-                           "e.g. REPLACE Italy anna@example.org")
-    league.before_replace(ctx.ws, g, seat, address)
-    token = new_token()
-    old = seat.address
-    g.set_seat(seat, address=address, token_hash=hash_token(token), status="active")
-    if old != address:
-        ctx.judge.queue_mail(old, f"[{s.game}] your seat has a new player",
-                             f"The GM of {s.game} has given the seat of {seat.role} to another "
-                             "player; your token no longer works.\n", "notice", game=s.game)
-    announce(ctx, g, f"{seat.role} has a new player",
-             lambda _x: f"The GM of {g.name} has given the seat of {seat.role} to a new "
-                        "player.\n", skip=seat.id)
-    ctx.judge.queue_mail(
-        address,
-        f"[{s.game}] you now play {seat.role}",
-        f"The GM of {s.game} has given you the seat of {seat.role}.\n"
-        f"Your secret token is: {token}\n"
-        f"Sign your mails with: SIGNON {s.game} {seat.role} {token}\n"
-        "Send STATUS to see the game.\n",
-        "notice",
-        game=s.game,
-    )
-    ctx.mail.ok(command.line, f"{seat.role} now belongs to {address}; the token went there")
+    _s, g = ctx.gm_game()
+    done = lifecycle.replace(ctx.ws, g, command.args["role"], command.args["address"])
+    _tell_seats(ctx, g, done, skip=done.seat.id)
+    ctx.mail.ok(command.line,
+                f"{done.seat.role} now belongs to {done.seat.address}; the token went there")
 
 
 @handles("EJECT")
 def eject(ctx: Ctx, command: grammar.Command) -> None:
-    s, g = ctx.gm_game()
-    seat = g.seat(command.args["role"])
-    if seat is None:
-        raise CommandError(f"no seat {command.args['role']!r} in {s.game}")
-    league.seat_left(ctx.ws, g, seat, "ejected")
-    g.set_seat(seat, status="ejected", token_hash="")
-    ctx.mail.touched.add(s.game)
-    ctx.judge.queue_mail(seat.address, f"[{s.game}] you have been removed",
-                         f"The GM of {s.game} has removed you from the seat of {seat.role}; "
-                         "your token no longer works.\n", "notice", game=s.game)
-    announce(ctx, g, f"{seat.role} is in civil disorder",
-             lambda _seat: f"The GM of {g.name} has removed the player of {seat.role}: the "
-                           "seat is in civil disorder (the game's defaults act for it).\n")
-    ctx.mail.ok(command.line, f"{seat.role} is ejected and in civil disorder")
+    _s, g = ctx.gm_game()
+    done = lifecycle.eject(ctx.ws, g, command.args["role"])
+    ctx.mail.touched.add(g.name)
+    _tell_seats(ctx, g, done)
+    ctx.mail.ok(command.line, f"{done.seat.role} is ejected and in civil disorder")
 
 
 @handles("ROLLBACK")
@@ -509,52 +442,10 @@ def gm_press(ctx: Ctx, command: grammar.Command) -> None:
                 + (" and kept for the game's public page" if public else ""))
 
 
-def _running(g: Loaded) -> adj.Table:
-    if g.status == "forming" or g.table is None:
-        raise CommandError(f"{g.name} has not started",
-                           "a forming game ends by REMOVE of its seats; START it first to "
-                           "play it")
-    if g.table.outcome is not None:
-        raise CommandError(f"{g.name} is over already")
-    return g.table
-
-
-def end_game(ws: Workspace, g: Loaded, result: str, names: list[str],
-             message_id: str = "") -> str:
-    """End running game ``g`` as its GM declares: ``draw`` shared by the
-    seats ``names`` (``["ALL"]``: every seat still in it), ``win`` by the one
-    seat named, or ``cancel`` (no result). Returns what was done, in words;
-    CommandError (nothing changed) for a result that cannot be."""
-    table = _running(g)
-    roles = {r.lower(): r for r in g.game.roles(table.state)}
-    if result == "cancel":
-        ws.apply(g, adj.declare(g.game, table, [], draw=False, cancelled=True), message_id)
-        return f"{g.name} is cancelled: it ends with no result"
-    if [n.upper() for n in names] == ["ALL"] and result == "draw":
-        gone = g.absent()
-        chosen = [r for r in g.game.survivors(table.state) if r not in gone]
-    else:
-        unknown = [n for n in names if n.lower() not in roles]
-        if unknown or not names:
-            raise CommandError(f"no seat called {', '.join(unknown) or '(none named)'} in "
-                               f"{g.name}", "seats: " + ", ".join(roles.values()))
-        chosen = list(dict.fromkeys(roles[n.lower()] for n in names))
-    if result == "draw" and len(chosen) < 2:
-        raise CommandError("a draw is shared by two seats or more",
-                           f"for one seat, END WIN {chosen[0]}" if chosen else
-                           "e.g. END DRAW France, England")
-    if result == "win" and len(chosen) != 1:
-        raise CommandError("one seat wins", "for several, END DRAW " + ", ".join(chosen))
-    ws.apply(g, adj.declare(g.game, table, chosen, draw=result == "draw"), message_id)
-    if result == "draw":
-        return f"{g.name} ends in a draw shared by {', '.join(sorted(chosen))}"
-    return f"{g.name} ends: {chosen[0]} wins"
-
-
 @handles("END DRAW")
 def end_draw(ctx: Ctx, command: grammar.Command) -> None:
     _s, g = ctx.gm_game()
-    done = end_game(ctx.ws, g, "draw", grammar.split_roles(command.args["roles"]),
+    done = lifecycle.end(ctx.ws, g, "draw", grammar.split_roles(command.args["roles"]),
                     ctx.message_id)
     ctx.mail.touched.add(g.name)
     ctx.mail.ok(command.line, done)
@@ -563,7 +454,7 @@ def end_draw(ctx: Ctx, command: grammar.Command) -> None:
 @handles("END WIN")
 def end_win(ctx: Ctx, command: grammar.Command) -> None:
     _s, g = ctx.gm_game()
-    done = end_game(ctx.ws, g, "win", [command.args["role"]], ctx.message_id)
+    done = lifecycle.end(ctx.ws, g, "win", [command.args["role"]], ctx.message_id)
     ctx.mail.touched.add(g.name)
     ctx.mail.ok(command.line, done)
 
@@ -571,6 +462,6 @@ def end_win(ctx: Ctx, command: grammar.Command) -> None:
 @handles("CANCEL GAME")
 def cancel_game(ctx: Ctx, command: grammar.Command) -> None:
     _s, g = ctx.gm_game()
-    done = end_game(ctx.ws, g, "cancel", [], ctx.message_id)
+    done = lifecycle.cancel(ctx.ws, g, ctx.message_id)
     ctx.mail.touched.add(g.name)
     ctx.mail.ok(command.line, done)

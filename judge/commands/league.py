@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 from judge import adjudicator as adj
 from judge import grammar, league, registry, reports, scheduler
 from judge.commands.base import Ctx, handles
-from judge.commands.setup import GAME_NAME
 from judge.engine import JSON, RuleError
+from judge.lifecycle import GAME_NAME
 from judge.session import CommandError, Loaded, Workspace
 from judge.store import Seat, Store
 

@@ -1,25 +1,18 @@
-"""Commands anyone may send: SIGNON, HELP, LIST, JOIN, CREATE; and the set-up
-of a game (create, join, start) that the CLI shares with them."""
+"""Commands anyone may send: SIGNON, HELP, LIST, JOIN, CREATE. A game's set-up
+itself (create, join, start) is :mod:`judge.lifecycle`, which the CLI shares."""
 
 from __future__ import annotations
 
 import base64
 import hashlib
 import hmac
-import json
-import re
 
-from judge import adjudicator as adj
-from judge import grammar, redact, registry, scheduler
+from judge import grammar, lifecycle, redact, registry, scheduler
 from judge.bounds import echo
 from judge.commands.base import GM, Ctx, Signon, handles
-from judge.engine import Game, option_values
-from judge.rng import Rng, commitment
-from judge.session import CommandError, Loaded, Workspace
-from judge.store import hash_token, new_token
-
-#: Game names: ASCII letters and digits, - and _ (no look-alike letters).
-GAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
+from judge.engine import Game
+from judge.lifecycle import open_to_join, seat_count
+from judge.session import CommandError
 
 
 @handles("SIGNON")
@@ -165,7 +158,7 @@ def join_(ctx: Ctx, command: grammar.Command) -> None:
         raise CommandError("your mail has no usable From address")
     name = command.args["game"]
     wanted = command.args.get("role")
-    token = join(ctx.ws, name, address, wanted)
+    token = lifecycle.join(ctx.ws, name, address, wanted)
     ctx.mail.reply_to = ctx.mail.reply_to or address
     if not token:
         ctx.mail.sections.append(
@@ -203,7 +196,7 @@ def create_(ctx: Ctx, command: grammar.Command) -> None:
         k, v = word.split("=", 1)
         options[k] = v
     name = command.args["game"].lower()
-    token = create(ctx.ws, command.args["game"], command.args["kind"], options, address)
+    token = lifecycle.create(ctx.ws, command.args["game"], command.args["kind"], options, address)
     ctx.judge.store.use("create", address, scheduler.iso(ctx.ws.now))
     ctx.mail.reply_to = ctx.mail.reply_to or address
     ctx.mail.sections.append(
@@ -211,157 +204,3 @@ def create_(ctx: Ctx, command: grammar.Command) -> None:
         f"Sign GM commands with SIGNON {name} GM {token}."
     )
     ctx.mail.ok(command.line, f"created {name}")
-
-
-# --------------------------------------------------------------------------- set-up
-
-
-def create(ws: Workspace, name: str, kind: str, options: dict[str, str], gm_address: str) -> str:
-    """Create a forming game; returns the GM's token (shown once)."""
-    judge = ws.judge
-    if not GAME_NAME.fullmatch(name):
-        raise CommandError(
-            f"{name!r} is not a usable game name",
-            "use the ASCII letters a-z, digits, - and _, at most 40 characters",
-        )
-    name = name.lower()  # game names compare case-folded: SPRING26 is spring26
-    if name.upper() == GM or ws.find(name) is not None:
-        raise CommandError(f"a game called {name!r} already exists", "choose another name")
-    try:
-        game = registry.get(kind)
-    except registry.UnknownGame as exc:
-        raise CommandError(str(exc)) from exc
-    try:
-        values = option_values(game, options)
-    except ValueError as exc:
-        raise CommandError(str(exc)) from exc
-    seed = judge.seed_source()
-    token = new_token()
-    now = scheduler.iso(ws.now)
-    judge.store.insert_game(
-        {
-            "name": name,
-            "game": game.id,
-            "status": "forming",
-            "options": json.dumps(values, sort_keys=True),
-            "settings": json.dumps({}),
-            "seed": seed.hex(),
-            "seed_hash": commitment(seed),
-            "table_json": "",
-            "phase": "forming",
-            "gm_address": gm_address.lower(),
-            "gm_token_hash": hash_token(token),
-            "created": now,
-            "updated": now,
-        }
-    )
-    return token
-
-
-def roster(g: Loaded) -> list[str]:
-    """Every role a seat of ``g`` may ask for: the roles of the game set up
-    with its options at the largest table its ``players`` option allows."""
-    options = json.loads(g.row["options"])
-    spec = next((o for o in g.game.options if o.name == "players"), None)
-    if spec is not None and spec.choices:
-        options["players"] = max(int(c) for c in spec.choices)
-    return g.game.roles(g.game.setup(options, Rng(g.seed, 0)))
-
-
-def seat_count(g: Loaded) -> int:
-    """How many seats ``g`` may have (the largest table it allows)."""
-    return len(roster(g))
-
-
-def open_to_join(g: Loaded) -> bool:
-    taken = [s for s in g.seats if s.status != "pending"]
-    return g.status == "forming" and len(taken) < seat_count(g)
-
-
-def join(ws: Workspace, name: str, address: str, wanted: str | None, *,
-         by_gm: bool = False) -> str:
-    """Add a seat to a forming game; returns its token ("" when the GM must
-    admit it first: the game's ``joins`` setting is ``approval``, unless the
-    seat is given ``by_gm``, as the CLI's ``game seat`` does)."""
-    g = ws.get(name)
-    if g.status != "forming":
-        raise CommandError(f"{name} has already started", "ask its GM for a REPLACE")
-    address = address.lower()
-    if any(s.address == address for s in g.seats):
-        raise CommandError(f"{address} already has a seat in {name}")
-    roles = roster(g)
-    if wanted:
-        match = next((r for r in roles if r.lower() == wanted.lower()), None)
-        if match is None:
-            raise CommandError(f"{g.game.title} has no role {wanted!r}",
-                               "roles: " + ", ".join(roles) + "; or JOIN without a role")
-        wanted = match
-        if any((s.wanted or "").lower() == wanted.lower() for s in g.seats):
-            raise CommandError(
-                f"{wanted} is already taken in {name}", "JOIN without a role to get one by lot"
-            )
-    if not open_to_join(g):
-        raise CommandError(f"{name} is full: it has {seat_count(g)} seats",
-                           "ask its GM for a standby place")
-    store = ws.judge.store
-    approval = not by_gm and g.settings(ws.judge.config.settings).get("joins") == "approval"
-    if approval:
-        store.add_seat(name, address, "", wanted=wanted, status="pending",
-                       now=scheduler.iso(ws.now))
-        g.seats = store.seats(name)  # its GM is told at the end of the cycle (gmnotice)
-        return ""
-    token = new_token()
-    store.add_seat(name, address, hash_token(token), wanted=wanted,
-                   now=scheduler.iso(ws.now))
-    g.seats = store.seats(name)
-    return token
-
-
-def start(ws: Workspace, name: str, message_id: str = "") -> list[str]:
-    """Set the game up, give every seat a role (chosen, else by lot), open
-    the first decision. Returns notices."""
-    g = ws.get(name)
-    game = g.game
-    if g.status != "forming":
-        raise CommandError(f"{name} has already started")
-    seats = [s for s in g.seats if s.status != "pending"]
-    options = json.loads(g.row["options"])
-    spec = next((o for o in game.options if o.name == "players"), None)
-    if spec is not None and seats and (not spec.choices or len(seats) in spec.choices):
-        options["players"] = len(seats)  # the table decides how many play
-    seed = g.seed
-    step = adj.start(game, options, seed)
-    roles = game.roles(step.table.state)
-    if len(seats) != len(roles):
-        raise CommandError(
-            f"{name} needs {len(roles)} players and has {len(seats)}",
-            "wait for more JOINs, or create the game with fewer players",
-        )
-    by_name = {r.lower(): r for r in roles}
-    taken: dict[int, str] = {}
-    for seat in seats:
-        if seat.wanted:
-            role = by_name.get(seat.wanted.lower())
-            if role is None:
-                raise CommandError(
-                    f"{seat.address} asked for {seat.wanted!r}, which {game.title} does "
-                    f"not have (roles: {', '.join(roles)})"
-                )
-            taken[seat.id] = role
-    free = [r for r in roles if r not in taken.values()]
-    lot = adj.assign_seats(step.table, seed, len(free))
-    order = lot.entries[0].payload["order"]
-    unassigned = [s for s in seats if s.id not in taken]
-    for seat, idx in zip(unassigned, order, strict=True):
-        taken[seat.id] = free[idx]
-    lot.entries[0].payload["roles"] = {str(k): v for k, v in taken.items()}
-    for seat in seats:
-        g.set_seat(seat, role=taken[seat.id], status="active")
-    from judge.commands.gm import unseat  # requests never admitted lapse
-
-    for seat in [s for s in g.seats if s.status == "pending"]:
-        unseat(ws, g, seat)
-    g.set_row(status="active")
-    ws.apply(g, adj.Step(lot.table, step.entries + lot.entries, step.events), message_id)
-    ws.settle(g, message_id)
-    return [f"{name} has started: " + ", ".join(f"{taken[s.id]} ({s.address})" for s in seats)]
