@@ -17,6 +17,7 @@ missing font is an error here, not a silent fallback to another).
 from __future__ import annotations
 
 import io
+import logging
 import zlib
 from functools import cache
 from pathlib import Path
@@ -46,6 +47,9 @@ def vips() -> Any:
                           "(install Debian's fonts-dejavu-core)")
     import pyvips  # type: ignore[import-untyped]  # no type hints published
 
+    # libvips reports each render's thread pool at INFO through this logger:
+    # noise in the judge's log, one line per picture.
+    logging.getLogger("pyvips").setLevel(logging.WARNING)
     pyvips.cache_set_max(0)  # every SVG is new: keep no operations
     return pyvips
 
