@@ -39,7 +39,7 @@ from judge import config as cfg
 from judge.scheduler import iso
 
 if TYPE_CHECKING:
-    from judge.service import Judge
+    from judge.store import Store
 
 __all__ = ["Backup", "DatabaseRefused", "backup", "check_database", "read_backup", "restore"]
 
@@ -253,7 +253,7 @@ def restore(home: Path, source: Path, *, extend_hours: float = 24.0,
     judge must not be running: the caller holds the home's lock) and carry
     the judge on from it (see the module docstring). Returns what was done,
     line by line."""
-    from judge.service import Judge
+    from judge.store import Store
 
     config = cfg.load(home)
     db_path = config.db_path
@@ -279,22 +279,23 @@ def restore(home: Path, source: Path, *, extend_hours: float = 24.0,
         key_tmp.write_bytes(key)
         os.replace(key_tmp, home / TOKEN_KEY_FILE)
     told = _written_to_since(moved[0], info.made) if moved else set()
-    judge = Judge.open(home, now=lambda: moment)
+    store = Store.open(db_path)  # brought up to this judge's schema
     try:
-        done += _carry_on(judge, info.made, moment, extend_hours, told)
+        done += _carry_on(store, config, info.made, moment, extend_hours, told)
     finally:
-        judge.close()
+        store.close()
     return done
 
 
-def _carry_on(judge: Judge, made: datetime, now: datetime, extend_hours: float,
-              told: set[str]) -> list[str]:
+def _carry_on(store: Store, config: cfg.Config, made: datetime, now: datetime,
+              extend_hours: float, told: set[str]) -> list[str]:
     """In one transaction: move the deadlines that passed since the backup
     (or fall too soon) and queue the notices."""
     from judge import reports
     from judge import scheduler as sched
+    from judge.outbox import Outbox
 
-    store = judge.store
+    outbox = Outbox(store, config, now)
     done: list[str] = []
     until = now + timedelta(hours=extend_hours)
     when_made = made.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -339,7 +340,7 @@ def _carry_on(judge: Judge, made: datetime, now: datetime, extend_hours: float,
                 "in a new mail. Tokens given out after it no longer work: JOIN again if "
                 "you joined since. Send STATUS to see where you stand."
             )
-            judge.queue_mail(address, "The judge was restored from a backup",
+            outbox.queue(address, "The judge was restored from a backup",
                              reports.render("common/notice.txt.j2", text=text), "notice")
         done.append(f"{len(notices)} notice(s) queued: every seat and GM of a running game"
                     + (f" and {len(told)} address(es) written to since the backup"

@@ -32,9 +32,10 @@ from typing import TYPE_CHECKING, Any
 from judge import reports
 from judge.mailin import delivery_report
 from judge.mailout import verp_token
+from judge.outbox import Outbox
 
 if TYPE_CHECKING:
-    from judge.service import Judge
+    from judge.hub import Hub
 
 log = logging.getLogger("judge.bounces")
 
@@ -43,7 +44,7 @@ _VERP_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "X-Envelope-To"
 agents write the first ones; bouncing MTAs put the return path in To)."""
 
 
-def bounced(judge: Judge, mail: dict[str, Any], reason: str, *, reported: bool) -> list[str]:
+def bounced(judge: Hub, mail: dict[str, Any], reason: str, *, reported: bool) -> list[str]:
     """Record that outbox row ``mail`` bounced for ``reason``; ``reported``:
     it came back as a delivery report (else the relay's server refused it).
     Returns one line per seat marked bouncing."""
@@ -58,7 +59,7 @@ def bounced(judge: Judge, mail: dict[str, Any], reason: str, *, reported: bool) 
         row = judge.store.game(seat.game)
         if row is None or not row["gm_address"] or row["gm_address"] == address:
             continue
-        judge.queue_mail(
+        Outbox(judge.store, judge.config, judge.now()).queue(
             row["gm_address"],
             f"[{seat.game}] mail to {who} bounced",
             reports.render(
@@ -79,7 +80,7 @@ def bounced(judge: Judge, mail: dict[str, Any], reason: str, *, reported: bool) 
     return lines
 
 
-def _outbox_row(judge: Judge, raw: bytes, original_id: str) -> dict[str, Any] | None:
+def _outbox_row(judge: Hub, raw: bytes, original_id: str) -> dict[str, Any] | None:
     """The mail a report returns: by the VERP address it was delivered to,
     else by the returned Message-ID."""
     try:
@@ -108,7 +109,7 @@ def _outbox_row(judge: Judge, raw: bytes, original_id: str) -> dict[str, Any] | 
     return None
 
 
-def read_report(judge: Judge, raw: bytes) -> str:
+def read_report(judge: Hub, raw: bytes) -> str:
     """Act on a delivery report that arrived in the inbox; returns what it
     did, for the inbox row's reason."""
     report = delivery_report(raw)

@@ -290,7 +290,7 @@ def game_create(ctx: click.Context, name: str, kind: str, options: tuple[str, ..
             token = judge.create_game(name, kind, opts, gm or judge.config.address)
             mail = bool(gm) and not no_mail
             if mail:
-                lifecycle.send(judge, [lifecycle.operator_gm_notice(name, gm, token)])
+                lifecycle.send(judge.outbox(), [lifecycle.operator_gm_notice(name, gm, token)])
         if mail:
             judge.relay()
             click.echo(f"created {name}; the GM's token was mailed to {gm.lower()}")
@@ -325,7 +325,8 @@ def game_seat(ctx: click.Context, name: str, address: str, role: str | None,
         with judge.store.atomic():
             token = judge.join(name, address, role)
             if not no_mail:
-                lifecycle.send(judge, [lifecycle.operator_seat_notice(name, address, role, token)])
+                lifecycle.send(judge.outbox(),
+                               [lifecycle.operator_seat_notice(name, address, role, token)])
         if no_mail:
             click.echo(f"{address} joined {name}; token: {token}")
         else:

@@ -14,15 +14,16 @@ from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
 from judge import lifecycle
+from judge.session import Workspace
 
 if TYPE_CHECKING:
-    from judge.service import Judge
+    from judge.hub import Hub
 
 TOLD = "gm_told_seat"
 """The game setting holding the id of the last seat its GM was told of."""
 
 
-def send_join_digests(judge: Judge) -> int:
+def send_join_digests(judge: Hub) -> int:
     """Queue, per forming game with new seats or requests, one mail to its
     GM; returns how many were queued."""
     if not _fresh(judge.store.forming_seats()):  # a read: most cycles end here, unlocked
@@ -56,9 +57,9 @@ def _fresh(rows: list[dict[str, Any]]) -> bool:
     return False
 
 
-def _queue(judge: Judge, name: str, seats: list[dict[str, Any]],
+def _queue(judge: Hub, name: str, seats: list[dict[str, Any]],
            fresh: list[dict[str, Any]]) -> None:
-    ws = judge.workspace()
+    ws = Workspace(judge, judge.now())
     g = ws.get(name)
     capacity = lifecycle.seat_count(g)
     taken = [s for s in seats if s["status"] != "pending"]
@@ -80,4 +81,4 @@ def _queue(judge: Judge, name: str, seats: list[dict[str, Any]],
     if full:
         body += "\nThe table is full: send START (signed on as GM) when you are ready.\n"
     subject = f"[{name}] {head}" + ("; the table is full" if full else "")
-    judge.queue_mail(str(seats[0]["gm_address"]), subject, body, "notice", game=name)
+    ws.outbox.queue(str(seats[0]["gm_address"]), subject, body, "notice", game=name)

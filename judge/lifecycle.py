@@ -23,7 +23,7 @@ from judge.session import CommandError, Loaded, Workspace
 from judge.store import Seat, hash_token, new_token
 
 if TYPE_CHECKING:
-    from judge.service import Judge
+    from judge.outbox import Outbox
 
 #: Game names: ASCII letters and digits, - and _ (no look-alike letters).
 GAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
@@ -53,10 +53,10 @@ class Change:
     token: str = ""
 
 
-def send(judge: Judge, notices: list[Notice]) -> None:
-    """Queue ``notices`` in ``judge``'s outbox."""
+def send(outbox: Outbox, notices: list[Notice]) -> None:
+    """Queue ``notices`` in ``outbox`` (a session's: :attr:`Workspace.outbox`)."""
     for n in notices:
-        judge.queue_mail(n.address, n.subject, n.text, "notice", game=n.game)
+        outbox.queue(n.address, n.subject, n.text, "notice", game=n.game)
 
 
 # --------------------------------------------------------------------------- create
@@ -228,7 +228,7 @@ def unseat(ws: Workspace, g: Loaded, seat: Seat) -> None:
     """Remove a seat before the game starts; its address is told."""
     ws.judge.store.delete_seat(seat.id)
     g.seats = [x for x in g.seats if x.id != seat.id]
-    send(ws.judge, [Notice(seat.address, f"[{g.name}] no seat for you",
+    send(ws.outbox, [Notice(seat.address, f"[{g.name}] no seat for you",
                      f"The GM of {g.name} has removed your seat (or your request "
                      "for one) before the game started.\n", g.name)])
 

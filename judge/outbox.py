@@ -28,10 +28,13 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
+from email.utils import format_datetime
 from typing import Any
 
-from judge import pictures, redact
-from judge.mailout import Attachment, OutgoingMail, check_type, compose
+from judge import mailconfig, pictures, redact, scheduler
+from judge.config import Config
+from judge.mailout import Attachment, OutgoingMail, check, check_type, compose, make_message_id
 from judge.store import Store, is_fault
 
 log = logging.getLogger("judge")
@@ -149,6 +152,113 @@ def compose_spec(spec: str) -> tuple[bytes, bytes]:
     outbox keeps of it once it has left (:func:`kept_copy`)."""
     mail = mail_of(spec)
     return compose(mail), compose(kept_copy(mail))
+
+
+# --------------------------------------------------------------------------- queueing
+
+
+class Outbox:
+    """The mail one unit of work queues (a mail's handling, a run of the
+    clock, a command of the CLI), carried by its session
+    (:attr:`judge.session.Workspace.outbox`): each mail is written as an
+    outbox row, in the caller's transaction, the moment it is queued (so
+    the rows keep the order they were decided in, and a rollback takes them
+    back with everything else). :attr:`queued` lists their Message-IDs, so
+    that the caller knows there is new mail for the relay."""
+
+    def __init__(self, store: Store, config: Config, now: datetime) -> None:
+        self.store = store
+        self.config = config
+        self.now = now
+        #: The Message-IDs of the mails queued here, in order.
+        self.queued: list[str] = []
+
+    def queue(
+        self,
+        to_addr: str,
+        subject: str,
+        body: str,
+        kind: str,
+        game: str = "",
+        in_reply_to: str = "",
+        references: Sequence[str] = (),
+        attachments: Sequence[Part] = (),
+        decision: str = "",
+    ) -> str:
+        """Queue one mail; returns its Message-ID, or ``""`` when it is a
+        reply over ``limits.replies_per_hour`` for that address (not queued).
+        ``decision`` names the decision a request asks for, so that a reply
+        to it is bound to that decision.
+
+        What is queued is the mail's spec (:func:`spec_of`): its fields and
+        attachments, pictures to be drawn (:class:`Drawn`) as the views they
+        draw. It is composed after the commit (:func:`compose_queued`); what
+        could never be composed raises ValueError here."""
+        now = self.now
+        if (
+            in_reply_to
+            and self.store.replies_since(to_addr, scheduler.iso(now - timedelta(hours=1)))
+            >= self.config.replies_per_hour
+        ):
+            log.warning("not answering %s: %d replies in the last hour (limits.replies_per_hour)",
+                        to_addr, self.config.replies_per_hour)  # fmt: skip
+            return ""
+        message_id = make_message_id(self.config.domain)
+        subject = redact.mask_secrets(subject)
+        mail = OutgoingMail(
+            message_id=message_id,
+            from_addr=self.config.address,
+            to_addr=to_addr,
+            subject=subject,
+            body=body,
+            auto_submitted="auto-replied" if in_reply_to else "auto-generated",
+            in_reply_to=in_reply_to,
+            references=tuple(references),
+            date=format_datetime(now),
+            html=True,
+        )
+        check(mail)
+        self.store.queue_mail(
+            {
+                "message_id": message_id,
+                "to_addr": to_addr,
+                "envelope_from": mailconfig.envelope_sender(self.config, message_id),
+                "subject": subject,
+                "in_reply_to": in_reply_to,
+                "kind": kind,
+                "game": game,
+                "next_attempt": scheduler.iso(now),
+                "created": scheduler.iso(now),
+                "decision": decision,
+                "spec": spec_of(mail, attachments),
+            }
+        )
+        self.queued.append(message_id)
+        return message_id
+
+    def may_answer(self, address: str) -> bool:
+        """Whether a mail from ``address`` may be answered: always for a
+        registered address (within ``replies_per_hour``); for an address no
+        game knows, once an hour, and only while fewer than
+        ``limits.strangers_per_hour`` different strangers were answered in
+        the last hour (a flood of forged senders earns no backscatter).
+        A yes counts as the stranger's answer of the hour."""
+        if not address:
+            return False
+        if self.store.is_registered(address):
+            return True
+        now = self.now
+        since = scheduler.iso(now - timedelta(hours=1))
+        if self.store.users("stranger", since) >= self.config.strangers_per_hour:
+            log.warning("not answering %s: %d strangers answered in the last hour "
+                        "(limits.strangers_per_hour)", address, self.config.strangers_per_hour)
+            return False
+        if not self.store.allow(address, "stranger", scheduler.iso(now), since):
+            log.warning("not answering %s: an address no game knows is answered once an "
+                        "hour, and it was answered in the last hour", address)
+            return False
+        self.store.use("stranger", address, scheduler.iso(now))
+        return True
 
 
 # --------------------------------------------------------------------------- composing

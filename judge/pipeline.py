@@ -32,7 +32,7 @@ from judge.mailin import IncomingMail
 from judge.session import CommandError, Workspace
 
 if TYPE_CHECKING:
-    from judge.service import Judge
+    from judge.hub import Hub
 
 log = logging.getLogger("judge")
 
@@ -76,7 +76,7 @@ def failure_key(address: str, name: str, role: str) -> str:
     return f"{address} {name.lower()}/{role.lower()}"
 
 
-def prepare(judge: Judge, mail: IncomingMail) -> Prepared:
+def prepare(judge: Hub, mail: IncomingMail) -> Prepared:
     """Parse the mail and check its tokens; reads only, outside any transaction.
 
     A token is checked (a scrypt: the costly part) only for a SIGNON sent
@@ -116,14 +116,17 @@ class Handled:
     reason: str
     line: str
     games: str = ""
+    #: The Message-IDs of the mails its handling queued (replies, reports).
+    queued: tuple[str, ...] = ()
 
 
-def handle(judge: Judge, mail: IncomingMail, raw: bytes = b"",
+def handle(judge: Hub, mail: IncomingMail, raw: bytes = b"",
            pre: Prepared | None = None) -> Handled:
     """Handle one decoded mail (inside the caller's transaction); returns
     what became of it, for the caller to record in the inbox."""
     store = judge.store
     now = judge.now()
+    ws = Workspace(judge, now)  # the session: its games, and the outbox it queues in
     if store.seen_message(mail.message_id):
         return Handled("duplicate", "Message-ID seen before",
                        "duplicate (Message-ID seen before)")
@@ -169,8 +172,8 @@ def handle(judge: Judge, mail: IncomingMail, raw: bytes = b"",
         refusal = (f"it holds {signons} SIGNON lines, and one mail may hold "
                    f"{judge.config.max_signons} (limits.max_signons)")
     if refusal:
-        if judge.stranger_may_get_reply(mail.from_addr):
-            judge.queue_mail(
+        if ws.outbox.may_answer(mail.from_addr):
+            ws.outbox.queue(
                 mail.from_addr,
                 grammar.reply_subject(mail.subject, judge.config.max_echo_chars),
                 reports.render(
@@ -182,23 +185,25 @@ def handle(judge: Judge, mail: IncomingMail, raw: bytes = b"",
                 "notice",
                 in_reply_to=mail.message_id,
             )
-        return Handled("refused", refusal[:500], f"refused: {refusal}")
+        return Handled("refused", refusal[:500], f"refused: {refusal}",
+                       queued=tuple(ws.outbox.queued))
 
-    ws = Workspace(judge, now)
     failure = authenticate(judge, ws, mail, commands, pre.checked, pre.locked)
     if failure is not None:
-        return Handled("auth-failure", failure, f"auth-failure: {failure}")
+        return Handled("auth-failure", failure, f"auth-failure: {failure}",
+                       queued=tuple(ws.outbox.queued))
 
     exceeded = over_limits(judge, ws, mail, commands)
     if exceeded:
-        if judge.stranger_may_get_reply(mail.from_addr):
-            judge.queue_mail(
+        if ws.outbox.may_answer(mail.from_addr):
+            ws.outbox.queue(
                 mail.from_addr, grammar.reply_subject(mail.subject, judge.config.max_echo_chars),
                 reports.render("common/notice.txt.j2", text=(
                     f"Your mail was not carried out: {exceeded}.\n"
                     "Nothing in it was done. Send it again within the limit.")),
                 "notice", in_reply_to=mail.message_id)
-        return Handled("refused", exceeded[:500], f"refused: {exceeded}")
+        return Handled("refused", exceeded[:500], f"refused: {exceeded}",
+                       queued=tuple(ws.outbox.queued))
 
     session = MailSession(mail, now)
     session.echo = judge.config.max_echo_chars
@@ -241,7 +246,7 @@ def handle(judge: Judge, mail: IncomingMail, raw: bytes = b"",
     games = ",".join(sorted(session.touched))
     counts = f"{len(session.rows)} lines, {len(session.errors)} errors"
     return Handled("processed", counts, f"processed: {counts}" + (f" ({games})" if games else ""),
-                   games)
+                   games, tuple(ws.outbox.queued))
 
 
 FOOTER_LISTED = 5
@@ -264,7 +269,7 @@ def _list_footer(session: MailSession, mail: IncomingMail) -> None:
                    "not read: the rest of the signature or footer")
 
 
-def over_limits(judge: Judge, ws: Workspace, mail: IncomingMail,
+def over_limits(judge: Hub, ws: Workspace, mail: IncomingMail,
                 commands: Sequence[grammar.Command]) -> str:
     """The limit this mail would break, in words ("" if none): CREATE and JOIN
     commands per mail, games created per address and day, press recipients per
@@ -350,7 +355,7 @@ def run(ctx: Ctx, command: grammar.Command) -> None:
         ctx.mail.error(command.line, f"{exc.grade.value}: {exc.message}", exc.hint)
 
 
-def _replied_decision(judge: Judge, mail: IncomingMail) -> str:
+def _replied_decision(judge: Hub, mail: IncomingMail) -> str:
     """The decision the request this mail replies to asked for ("" if none)."""
     if not mail.in_reply_to:
         return ""
@@ -369,7 +374,7 @@ def _acknowledge(ctx: Ctx) -> None:
     session.rows.sort(key=lambda r: r.number)
     session.errors.sort(key=lambda e: e.number)
     to = session.reply_to
-    if to is None and judge.stranger_may_get_reply(mail.from_addr):
+    if to is None and ctx.ws.outbox.may_answer(mail.from_addr):
         to = mail.from_addr
     if not to:
         return
@@ -391,7 +396,7 @@ def _acknowledge(ctx: Ctx) -> None:
             notify.fold_ack(g, seat, body)
             return
     refs = (*mail.references, mail.message_id)
-    judge.queue_mail(
+    ctx.ws.outbox.queue(
         to,
         (grammar.reply_subject(mail.subject, judge.config.max_echo_chars) if mail.subject
          else "Your orders"),
@@ -430,7 +435,7 @@ def _where_you_stand(ctx: Ctx) -> list[str]:
     return ["\n".join(out)] if out else []
 
 
-def authenticate(judge: Judge, ws: Workspace, mail: IncomingMail,
+def authenticate(judge: Hub, ws: Workspace, mail: IncomingMail,
                  commands: Iterable[grammar.Command],
                  checked: dict[tuple[str, str], tuple[str, bool]] | None = None,
                  locked: set[tuple[str, str]] | None = None) -> str | None:
@@ -493,7 +498,7 @@ def authenticate(judge: Judge, ws: Workspace, mail: IncomingMail,
         for address in sorted(targets):
             if store.allow(address, "auth-failure", scheduler.iso(now),
                            scheduler.iso(now - timedelta(hours=1))):
-                judge.queue_mail(
+                ws.outbox.queue(
                     address,
                     f"[{name}] sign-on refused",
                     reports.render(

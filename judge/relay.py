@@ -32,14 +32,18 @@ from collections.abc import Iterator
 from concurrent.futures import Future
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from judge import bounces, outbox, scheduler
-from judge.mailout import PermanentFailure, ServerUnavailable, TemporaryFailure
+from judge.hub import Hub
+from judge.mailout import (
+    BackgroundOutbound,
+    OutboundTransport,
+    PermanentFailure,
+    ServerUnavailable,
+    TemporaryFailure,
+)
 from judge.store import is_fault
-
-if TYPE_CHECKING:
-    from judge.service import Judge
 
 log = logging.getLogger("judge")
 
@@ -88,10 +92,22 @@ def claimant_gone(claimant: str) -> bool:
 
 
 class Relay:
-    """The relay of one judge: what is on its way, and whether the server is away."""
+    """The relay of one judge and its state: its claims, what is on its
+    way, what was sent but not yet recorded, whether there is new mail to
+    start, and whether the server is away. It reads the outbox and records
+    each outcome (sent, retry later, failed) itself; the judge only tells
+    it when new mail was queued (:attr:`fresh`) and when a cycle's pass
+    begins and ends (:meth:`one_pass`)."""
 
-    def __init__(self, judge: Judge) -> None:
+    def __init__(self, judge: Hub) -> None:
         self.judge = judge
+        #: Whether mail was queued since the relay last looked (between
+        #: mails, a relay with nothing new starts nothing).
+        self.fresh = True
+        #: Whether a pass of the judge's cycle is under way (:meth:`one_pass`).
+        self.cycling = False
+        self._transport: OutboundTransport | None = None
+        self._background: BackgroundOutbound | None = None
         #: Outbox mails being sent in the background, by id.
         self.in_flight: dict[int, tuple[dict[str, Any], Future[None]]] = {}
         #: Mails whose outcome could not be recorded yet (the database was
@@ -108,6 +124,29 @@ class Relay:
         self.seen_back = False
         #: Set when mail that waited for the server was made due again.
         self.resumed = False
+
+    @property
+    def background(self) -> BackgroundOutbound | None:
+        """The judge's outbound transport, when it sends in the background
+        (checked once per transport: a runtime protocol check costs too
+        much per mail)."""
+        transport = self.judge.outbound
+        if transport is not self._transport:
+            self._transport = transport
+            self._background = (transport if isinstance(transport, BackgroundOutbound)
+                                else None)
+        return self._background
+
+    @contextlib.contextmanager
+    def one_pass(self) -> Iterator[None]:
+        """One pass of the judge's cycle: the server is taken as there again
+        at its start, and every :meth:`run` within it is part of the pass."""
+        self.down = False
+        self.cycling = True
+        try:
+            yield
+        finally:
+            self.cycling = False
 
     def run(self, *, wait: bool = True) -> list[str]:
         """Send what the outbox holds, with retries on temporary failures;
@@ -138,15 +177,15 @@ class Relay:
         propagates: nothing more starts, and what was sent but not recorded
         is recorded at the next pass, not sent again."""
         sent: list[str] = []
-        if wait and not self.judge.cycling:
+        if wait and not self.cycling:
             self.down = False  # a pass of its own (a cycle is one pass)
         if wait:
             self._free_stale()
-        background = self.judge.background is not None
+        background = self.background is not None
         while True:
             # Between mails (not waiting), only what was queued since the
             # last look needs starting; retries wait for the full pass.
-            started = self._start(sent) if wait or self.judge.fresh_mail else 0
+            started = self._start(sent) if wait or self.fresh else 0
             if not background:
                 if self.resumed and not self.down:  # what waited for the server goes now
                     self.resumed = False
@@ -208,14 +247,14 @@ class Relay:
         if self.down:
             return 0
         started = 0
-        self.judge.fresh_mail = False
-        background = self.judge.background
+        self.fresh = False
+        background = self.background
         self.compose()
         due = self._due(scheduler.iso(self.judge.now()))
         while not self.down:
             room = RELAY_WINDOW - len(self.in_flight) if background is not None else RELAY_WINDOW
             if room <= 0:
-                self.judge.fresh_mail = True  # the rest starts at the next call
+                self.fresh = True  # the rest starts at the next call
                 break
             batch = list(itertools.islice(due, room))
             if not batch:
@@ -389,5 +428,5 @@ class Relay:
             back = self.judge.store.server_back(scheduler.iso(now))
             if back:
                 log.info("relay: the server is back; %d mail(s) that waited for it go now", back)
-                self.judge.fresh_mail = True
+                self.fresh = True
                 self.resumed = True

@@ -20,7 +20,6 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
-from email.utils import format_datetime
 from pathlib import Path
 from typing import Any
 
@@ -48,11 +47,8 @@ from judge.mailin import InboundTransport, IncomingMail, MaildirInbound, parse_m
 from judge.mailout import (
     BackgroundOutbound,
     OutboundTransport,
-    OutgoingMail,
-    check,
-    make_message_id,
 )
-from judge.outbox import Part, body_of, kept_copy, spec_of
+from judge.outbox import Outbox, Part, body_of, kept_copy
 from judge.relay import RELAY_WINDOW, Relay
 from judge.rng import Draw, VerifyError, commitment, new_seed, recompute
 from judge.session import CommandError, Loaded, Workspace, seats_for
@@ -105,14 +101,13 @@ class Judge:
         self.config = config
         self.store = store
         self.inbound = inbound
-        self.outbound = outbound
+        #: Where the relay sends mail (tests may swap it).
+        self.outbound: OutboundTransport = outbound
         self.now = now
         self.faults: Callable[[str], None] | None = None
         #: Where new games get their seed (tests may fix it to replay a game).
         self.seed_source: Callable[[], bytes] = new_seed
         self.relayer = Relay(self)
-        self.cycling = False
-        self.fresh_mail = True
         #: When the outbox and the token tags were last pruned (:meth:`prune`).
         self.pruned: datetime | None = None
         #: Mails recorded as failed whose move to Failed has not happened yet
@@ -120,17 +115,9 @@ class Judge:
         self._aside: set[str] = set()
 
     @property
-    def outbound(self) -> OutboundTransport:
-        """Where the relay sends mail."""
-        return self._outbound
-
-    @outbound.setter
-    def outbound(self, transport: OutboundTransport) -> None:
-        self._outbound = transport
-        # Checked once here: a runtime protocol check costs too much per mail.
-        self.background: BackgroundOutbound | None = (
-            transport if isinstance(transport, BackgroundOutbound) else None
-        )
+    def background(self) -> BackgroundOutbound | None:
+        """The outbound transport, when it sends in the background (SMTP)."""
+        return self.relayer.background
 
     @property
     def fault(self) -> Callable[[str], None]:
@@ -174,6 +161,11 @@ class Judge:
 
     def workspace(self) -> Workspace:
         return Workspace(self, self.now())
+
+    def outbox(self) -> Outbox:
+        """An outbox for mail queued outside a session (the CLI's notices)."""
+        self.relayer.fresh = True
+        return Outbox(self.store, self.config, self.now())
 
     def game_of(self, name: str) -> tuple[dict[str, Any], Game]:
         row = self.store.game(name)
@@ -273,56 +265,14 @@ class Judge:
         attachments: Sequence[Part] = (),
         decision: str = "",
     ) -> str:
-        """Queue one mail; returns its Message-ID, or ``""`` when it is a
-        reply over ``limits.replies_per_hour`` for that address (not queued).
-        ``decision`` names the decision a request asks for, so that a reply
-        to it is bound to that decision.
-
-        What is queued is the mail's spec (:mod:`judge.outbox`): its fields
-        and attachments, pictures to be drawn (:class:`judge.outbox.Drawn`)
-        as the views they draw. It is composed after the commit, by the
-        relay; what could never be composed raises ValueError here."""
-        now = self.now()
-        if (
-            in_reply_to
-            and self.store.replies_since(to_addr, scheduler.iso(now - timedelta(hours=1)))
-            >= self.config.replies_per_hour
-        ):
-            log.warning("not answering %s: %d replies in the last hour (limits.replies_per_hour)",
-                        to_addr, self.config.replies_per_hour)  # fmt: skip
-            return ""
-        message_id = make_message_id(self.config.domain)
-        subject = redact.mask_secrets(subject)
-        mail = OutgoingMail(
-            message_id=message_id,
-            from_addr=self.config.address,
-            to_addr=to_addr,
-            subject=subject,
-            body=body,
-            auto_submitted="auto-replied" if in_reply_to else "auto-generated",
-            in_reply_to=in_reply_to,
-            references=tuple(references),
-            date=format_datetime(now),
-            html=True,
-        )
-        check(mail)
-        spec = spec_of(mail, attachments)
-        self.fresh_mail = True  # the relay has something new to start
-        self.store.queue_mail(
-            {
-                "message_id": message_id,
-                "to_addr": to_addr,
-                "envelope_from": mailconfig.envelope_sender(self.config, message_id),
-                "subject": subject,
-                "in_reply_to": in_reply_to,
-                "kind": kind,
-                "game": game,
-                "next_attempt": scheduler.iso(now),
-                "created": scheduler.iso(now),
-                "decision": decision,
-                "spec": spec,
-            }
-        )
+        """Queue one mail outside any session (the CLI's and the tests'
+        way; the stations queue in their session's outbox): see
+        :meth:`judge.outbox.Outbox.queue`."""
+        message_id = Outbox(self.store, self.config, self.now()).queue(
+            to_addr, subject, body, kind, game=game, in_reply_to=in_reply_to,
+            references=references, attachments=attachments, decision=decision)
+        if message_id:
+            self.relayer.fresh = True  # the relay has something new to start
         return message_id
 
     # ================================================================== mail in
@@ -338,6 +288,8 @@ class Judge:
             self.record(mail, key, handled.status, handled.reason, handled.games, raw=raw)
             self.fault("applied")
         self.fault("committed")
+        if handled.queued:
+            self.relayer.fresh = True  # the relay has something new to start
         line = f"{mail.message_id} from {mail.from_addr or '?'}: {handled.line}"
         log.debug(line)  # the daemon (or the demo) prints it: once
         return line
@@ -381,29 +333,6 @@ class Judge:
                 "transport_key": key,
             }
         )
-
-    def stranger_may_get_reply(self, address: str) -> bool:
-        """Whether a mail from ``address`` may be answered: always for a
-        registered address (within ``replies_per_hour``); for an address no
-        game knows, once an hour, and only while fewer than
-        ``limits.strangers_per_hour`` different strangers were answered in
-        the last hour (a flood of forged senders earns no backscatter)."""
-        if not address:
-            return False
-        if self.store.is_registered(address):
-            return True
-        now = self.now()
-        since = scheduler.iso(now - timedelta(hours=1))
-        if self.store.users("stranger", since) >= self.config.strangers_per_hour:
-            log.warning("not answering %s: %d strangers answered in the last hour "
-                        "(limits.strangers_per_hour)", address, self.config.strangers_per_hour)
-            return False
-        if not self.store.allow(address, "stranger", scheduler.iso(now), since):
-            log.warning("not answering %s: an address no game knows is answered once an "
-                        "hour, and it was answered in the last hour", address)
-            return False
-        self.store.use("stranger", address, scheduler.iso(now))
-        return True
 
     # ================================================================== replay
 
@@ -517,7 +446,7 @@ class Judge:
         for seat in seats_for(g, owed):
             moment = clock.grace_until if late and clock.grace_until else clock.deadline
             when = scheduler.local(scheduler.iso(moment), seat.tz)
-            self.queue_mail(
+            ws.outbox.queue(
                 seat.address,
                 f"[{g.name}] {'late' if late else 'reminder'}: {clock.phase}",
                 reports.render(
@@ -535,7 +464,7 @@ class Judge:
         late_seats = seats_for(g, owed)
         if late and late_seats:  # the GM hears who is late, and until when
             until = clock.grace_until or clock.deadline
-            self.queue_mail(
+            ws.outbox.queue(
                 g.row["gm_address"], f"[{g.name}] late: {clock.phase}",
                 f"The deadline of {clock.phase} in {g.name} has passed and the judge has "
                 "nothing from: " + ", ".join(f"{s.role} ({s.address})" for s in late_seats)
@@ -562,9 +491,7 @@ class Judge:
         keeps its mail; one warning and one line say what waited and why."""
         lines: list[str] = []
         waited: dict[str, list[str]] = {}
-        self.relayer.down = False
-        self.cycling = True
-        try:
+        with self.relayer.one_pass():
             for part, step in (("the mail", lambda: self._read_mail(lines)),
                                ("the GM's notices", lambda: gmnotice.send_join_digests(self)),
                                ("the deadlines", lambda: lines.extend(self.run_due())),
@@ -583,8 +510,6 @@ class Judge:
                 if not is_fault(exc):
                     raise
                 self._rollback()
-        finally:
-            self.cycling = False
         for why, parts in waited.items():
             line = f"{why}: {', '.join(parts)} waited for the next cycle"
             log.warning("%s", line)
@@ -709,8 +634,9 @@ class Judge:
         mail = aside.headers_only(raw)
         with self.store.atomic():
             self.record(mail, key, "failed", reason)
-            if told and self.stranger_may_get_reply(mail.from_addr):
-                self.queue_mail(
+            box = Outbox(self.store, self.config, self.now())
+            if told and box.may_answer(mail.from_addr):
+                box.queue(
                     mail.from_addr, "Your mail was not carried out",
                     reports.render("common/notice.txt.j2", text=(
                         f"Your mail{_which(mail)} was not carried out: {told}.\n"

@@ -6,8 +6,9 @@ and clock), lets the commands change them in memory through
 early processing, windows that may close, queued lines and standing
 answers), and writes everything once in :meth:`Workspace.flush`: the log
 entries, the game row, the seats, the clock, a snapshot at each new turn,
-and the mails :mod:`judge.notify` decides on. The caller holds the
-transaction; nothing here commits.
+and the mails :mod:`judge.notify` decides on. Every mail the work queues
+goes into the workspace's :attr:`Workspace.outbox` (:class:`judge.outbox.Outbox`).
+The caller holds the transaction; nothing here commits.
 """
 
 from __future__ import annotations
@@ -16,15 +17,14 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from judge import adjudicator as adj
 from judge import notify, registry, scheduler
 from judge.engine import DecisionKind, Event, Game
+from judge.hub import Hub
+from judge.outbox import Outbox
 from judge.store import Seat
-
-if TYPE_CHECKING:
-    from judge.service import Judge
 
 
 class CommandError(Exception):
@@ -98,10 +98,12 @@ class Loaded:
 class Workspace:
     """The games one mail (or one run of the clock) works on."""
 
-    def __init__(self, judge: Judge, now: datetime) -> None:
+    def __init__(self, judge: Hub, now: datetime) -> None:
         self.judge = judge
         self.now = now
         self.games: dict[str, Loaded] = {}
+        #: The mails this work queues (written in the caller's transaction).
+        self.outbox = Outbox(judge.store, judge.config, now)
 
     # ------------------------------------------------------------------ loading
 
@@ -277,8 +279,8 @@ class Workspace:
     def queue(self, mails: Sequence[notify.Mail]) -> None:
         """Queue ``mails`` (what :mod:`judge.notify` decided on) in the outbox."""
         for m in mails:
-            self.judge.queue_mail(m.to_addr, m.subject, m.body, m.kind, game=m.game,
-                                  attachments=m.attachments, decision=m.decision)
+            self.outbox.queue(m.to_addr, m.subject, m.body, m.kind, game=m.game,
+                              attachments=m.attachments, decision=m.decision)
 
 
 def seats_for(g: Loaded, roles: Sequence[str] | set[str]) -> list[Seat]:

@@ -23,7 +23,7 @@ from judge.session import CommandError, Loaded, Workspace
 from judge.store import Seat
 
 if TYPE_CHECKING:
-    from judge.service import Judge
+    from judge.hub import Hub
 
 GM = "GM"
 
@@ -92,7 +92,7 @@ class MailSession:
 class Ctx:
     """One mail at work: the judge, its workspace of games, the mail's record."""
 
-    judge: Judge
+    judge: Hub
     ws: Workspace
     mail: MailSession
 

@@ -55,7 +55,7 @@ def send_notices(ctx: Ctx) -> None:
                 g, seat, notify.must_decide(g, seat)):
             notify.fold_ack(g, seat, "From the GM: " + "; ".join(heads) + "\n\n" + text)
             continue
-        ctx.judge.queue_mail(address, f"[{game}] from the GM: " + "; ".join(heads), text,
+        ctx.ws.outbox.queue(address, f"[{game}] from the GM: " + "; ".join(heads), text,
                              "notice", game=game)
     ctx.mail.notices.clear()
 
@@ -244,7 +244,7 @@ WORD_SETTINGS: dict[str, tuple[str, ...]] = {
 def admit(ctx: Ctx, command: grammar.Command) -> None:
     _s, g = ctx.gm_game()
     done = lifecycle.admit(g, command.args["who"])
-    lifecycle.send(ctx.judge, done.notices)
+    lifecycle.send(ctx.ws.outbox, done.notices)
     ctx.mail.ok(command.line, f"{done.seat.address} is admitted; the token went there")
 
 
@@ -316,7 +316,7 @@ def process(ctx: Ctx, command: grammar.Command) -> None:
 def _tell_seats(ctx: Ctx, g: Loaded, done: lifecycle.Change, skip: int | None = None) -> None:
     """Queue the mails of a seat change and tell every other seat of it
     (with whatever else this mail tells them: :func:`send_notices`)."""
-    lifecycle.send(ctx.judge, done.notices)
+    lifecycle.send(ctx.ws.outbox, done.notices)
     if done.announce is not None:
         what, text = done.announce
         announce(ctx, g, what, lambda _seat: text, skip=skip)

@@ -29,7 +29,7 @@ from judge.session import CommandError, Loaded, Workspace
 from judge.store import Seat, Store
 
 if TYPE_CHECKING:
-    from judge.service import Judge
+    from judge.hub import Hub
 
 log = logging.getLogger("judge.league")
 
@@ -45,7 +45,7 @@ def _league(store: Store, name: str) -> dict[str, Any]:
     return row
 
 
-def create_league(judge: Judge, name: str, scoring: str, gm_address: str) -> str:
+def create_league(judge: Hub, name: str, scoring: str, gm_address: str) -> str:
     """Create a league; returns its name (case-folded)."""
     if not GAME_NAME.fullmatch(name):
         raise CommandError(f"{name!r} is not a usable league name",
@@ -59,7 +59,7 @@ def create_league(judge: Judge, name: str, scoring: str, gm_address: str) -> str
     return name.lower()
 
 
-def add_game(judge: Judge, name: str, game: str, status: str,
+def add_game(judge: Hub, name: str, game: str, status: str,
              gm_address: str | None = None) -> str:
     """Put forming game ``game`` (whose status is ``status``) in league
     ``name``; by mail (``gm_address``: the game's GM) only a game of the
@@ -78,7 +78,7 @@ def add_game(judge: Judge, name: str, game: str, status: str,
 # --------------------------------------------------------------------------- results
 
 
-def _summary(judge: Judge, row: dict[str, Any]) -> dict[str, Any]:
+def _summary(judge: Hub, row: dict[str, Any]) -> dict[str, Any]:
     """A finished game's log summary: kept, or made now and kept."""
     store = judge.store
     name = row["name"]
@@ -120,7 +120,7 @@ def _seats(store: Store, game: str) -> tuple[league.Seat, ...]:
                  for s in store.seats(game) if s.role)
 
 
-def results(judge: Judge, name: str) -> tuple[dict[str, Any], list[league.GameResult],
+def results(judge: Hub, name: str) -> tuple[dict[str, Any], list[league.GameResult],
                                              list[str]]:
     """League ``name``: its row, its finished games' results, its other games."""
     store = judge.store
@@ -148,7 +148,7 @@ def _mask(address: str) -> str:
     return f"{local[:2]}...@{domain}"
 
 
-def members(judge: Judge, row: dict[str, Any]) -> set[str]:
+def members(judge: Hub, row: dict[str, Any]) -> set[str]:
     """Who may read the league's addresses: its GM and everyone who has held
     a seat in one of its games."""
     store = judge.store
@@ -159,7 +159,7 @@ def members(judge: Judge, row: dict[str, Any]) -> set[str]:
     return out
 
 
-def show(judge: Judge, name: str, viewer: str | None = None) -> str:
+def show(judge: Hub, name: str, viewer: str | None = None) -> str:
     """The league's standings, ratings and reliability as text, for
     ``viewer`` (None: the operator, who sees everything, the standby list
     too; the league's GM sees that list as well)."""
@@ -176,7 +176,7 @@ def show(judge: Judge, name: str, viewer: str | None = None) -> str:
     return text
 
 
-def show_json(judge: Judge, name: str) -> dict[str, JSON]:
+def show_json(judge: Hub, name: str) -> dict[str, JSON]:
     row, done, running = results(judge, name)
     out = league.to_json(row["name"], row["scoring"], done, running)
     out["gm"] = row["gm_address"]
@@ -262,7 +262,7 @@ def _offer(ws: Workspace, g: Loaded, name: str, seat: Seat, reason: str) -> None
         text += (f"Nobody is on {name}'s standby list (players join it by mailing "
                  f"STANDBY {name}). When you find a player, send REPLACE {role} <address>.")
     for to in sorted({g.row["gm_address"], row["gm_address"]} - {""}):
-        ws.judge.queue_mail(to, f"[{g.name}] {role} {how}: a standby for the seat",
+        ws.outbox.queue(to, f"[{g.name}] {role} {how}: a standby for the seat",
                             reports.render("common/notice.txt.j2", text=text + "\n"),
                             "notice", game=g.name)
 

@@ -429,7 +429,7 @@ def _announce_vote(ctx: Ctx, what: str) -> None:
         return
     for seat in g.active_seats():
         if seat.role != s.role:
-            ctx.judge.queue_mail(seat.address, f"[{g.name}] {s.role} {what}",
+            ctx.ws.outbox.queue(seat.address, f"[{g.name}] {s.role} {what}",
                                  f"In {g.name}, {s.role} {what}.\n", "notice", game=g.name)
 
 
@@ -649,7 +649,7 @@ def press(ctx: Ctx, command: grammar.Command) -> None:
             ctx.judge.store.last_action(s.game) + len(g.entries), text,
             scheduler.iso(ctx.ws.now))
     for address in copies:
-        ctx.judge.queue_mail(
+        ctx.ws.outbox.queue(
             address,
             f"[{s.game}] press from {sender}",
             f"Press from {sender} to {to_names}:\n\n{text}\n",
