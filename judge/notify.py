@@ -30,11 +30,11 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from judge import adjudicator as adj
-from judge import choices, pictures, reports, scheduler
-from judge.engine import Decision, DecisionKind, Event, Game, Role
+from judge import pictures, reports, scheduler
+from judge.engine import Decision, DecisionKind, Event
 from judge.mailout import Attachment
 from judge.outbox import Drawn, Part
 from judge.store import Seat
@@ -56,6 +56,9 @@ class Mail:
     game: str
     attachments: tuple[Part, ...] = ()
     decision: str = ""
+    #: A report's data (:func:`report_of`; its view is the first attachment):
+    #: the text (``body`` is empty) is rendered from it after the commit.
+    report: dict[str, Any] | None = None
 
 
 def must_decide(g: Loaded, seat: Seat) -> Decision | None:
@@ -163,13 +166,13 @@ def observers_after(ws: Workspace, g: Loaded) -> list[Mail]:
     watchers = ws.judge.store.observers(g.name)
     if not watchers:
         return []
-    text, attachment, phase = public_report(ws, g)
+    data, attachment, phase = public_report(ws, g)
     kind = "final report" if g.ended_now else "report"
     parts: tuple[Part, ...] = (
         Attachment(f"{g.name}-public.json", "application/json", attachment),
         *picture_attachments(ws, g, attachment))
-    return [Mail(address, f"[{g.name}] {kind} for observers: {phase}", text, "report", g.name,
-                 parts) for address in watchers]
+    return [Mail(address, f"[{g.name}] {kind} for observers: {phase}", "", "report", g.name,
+                 parts, report=data) for address in watchers]
 
 
 def gm_after(ws: Workspace, g: Loaded) -> list[Mail]:
@@ -180,19 +183,20 @@ def gm_after(ws: Workspace, g: Loaded) -> list[Mail]:
     copies = g.settings(ws.judge.config.settings).get("gm_copies") == "yes"
     if not (g.ended_now or (copies and g.new_turn)):
         return []
-    text, attachment, phase = public_report(ws, g)
+    data, attachment, phase = public_report(ws, g)
     kind = "final report" if g.ended_now else "report"
-    return [Mail(g.row["gm_address"], f"[{g.name}] {kind} for the GM: {phase}", text, "report",
+    return [Mail(g.row["gm_address"], f"[{g.name}] {kind} for the GM: {phase}", "", "report",
                  g.name, (Attachment(f"{g.name}-public.json", "application/json", attachment),
-                          *picture_attachments(ws, g, attachment)))]
+                          *picture_attachments(ws, g, attachment)), report=data)]
 
 
-def public_report(ws: Workspace, g: Loaded) -> tuple[str, bytes, str]:
-    """The public report of what ``g``'s new entries did (text, attachment,
-    phase): built once per write of the game, for the GM and every observer."""
+def public_report(ws: Workspace, g: Loaded) -> tuple[dict[str, Any], bytes, str]:
+    """The public report of what ``g``'s new entries did (its data,
+    attachment and phase: :func:`report_of`): built once per write of the
+    game, for the GM and every observer."""
     if g.public is None:
         events = [e for _entry, evs in g.entries for e in evs if e.visible_to(None)]
-        g.public = report_text(ws, g, None, events)
+        g.public = report_of(ws, g, None, events)
     return g.public
 
 
@@ -201,10 +205,10 @@ def report_mail(ws: Workspace, g: Loaded, seat: Seat, events: Sequence[Event],
     """The report ``seat`` gets now (``why``: see :func:`report_due`)."""
     role = seat.role
     assert role is not None
-    text, attachment, phase = report_text(ws, g, role, events, first=why == "start",
-                                          tz=seat.tz, decision=decision)
-    if seat.held_ack:
-        text = seat.held_ack.rstrip("\n") + "\n\n" + "-" * 60 + "\n\n" + text
+    data, attachment, phase = report_of(ws, g, role, events, first=why == "start",
+                                        tz=seat.tz, decision=decision)
+    if seat.held_ack:  # the acknowledgement it held, above the report
+        data["before"] = seat.held_ack
         g.set_seat(seat, held_ack="")
     if why == "request":
         subject = f"[{g.name}] your decision ({role}): {phase}"
@@ -212,80 +216,57 @@ def report_mail(ws: Workspace, g: Loaded, seat: Seat, events: Sequence[Event],
         kind = "final report" if why == "final" else "report"
         asks = " - your decision" if decision is not None and why != "final" else ""
         subject = f"[{g.name}] {kind} for {role}: {phase}{asks}"
-    return Mail(seat.address, subject, text, "report", g.name,
+    return Mail(seat.address, subject, "", "report", g.name,
                 (Attachment(f"{g.name}-{role}.json".replace(" ", "_"), "application/json",
                             attachment), *picture_attachments(ws, g, attachment)),
-                decision.id if decision is not None else "")
+                decision.id if decision is not None else "", report=data)
 
 
-def deadline_text(ws: Workspace, g: Loaded, tz: str) -> str:
+def report_of(ws: Workspace, g: Loaded, role: str | None, events: Sequence[Event] = (),
+              first: bool = False, tz: str = "UTC",
+              decision: Decision | None = None) -> tuple[dict[str, Any], bytes, str]:
+    """The data of the report of ``role`` (None: observers), its JSON
+    attachment (the view) and its phase: what a transaction queues. The text
+    is rendered from the data and the view alone (:func:`judge.reports.turn_report`),
+    when the mail is composed after the commit; nothing here renders."""
+    table = g.need_table()
+    game = g.game
+    view = game.view(table.state, role)
+    owe: dict[str, Any] | None = None
+    if role is not None and decision is not None:
+        owe = {"kind": decision.kind.value, "phase": decision.phase,
+               "window": decision.window or "", "prompt": decision.prompt,
+               "default": decision.default or "",
+               "legal": ([] if decision.kind is DecisionKind.ORDERS
+                         else list(game.legal(table.state, role)))}
     clock = g.clock
-    if clock is None or g.table is None or g.table.outcome is not None:
-        return ""
-    return scheduler.local(scheduler.iso(clock.deadline), tz)
-
-
-def owe_text(game: Game, table: adj.Table, role: Role, decision: Decision | None) -> str:
-    """What the seat must do now, with its choices."""
-    if decision is None:
-        return ""
-    lines: list[str] = []
-    if decision.kind is DecisionKind.ORDERS:
-        lines.append(f"orders for {decision.phase}")
-    elif decision.kind is DecisionKind.RESPONSE:
-        lines.append(f"an answer in the {decision.window or 'response'} window "
-                     f"({decision.phase}): {decision.prompt}")
-    else:
-        lines.append(f"an action ({decision.phase}): {decision.prompt}")
-    if decision.default:
-        lines.append(f"If you send nothing by the deadline: {decision.default}.")
-    if decision.kind is not DecisionKind.ORDERS:
-        legal = game.legal(table.state, role)
-        if legal:
-            shown = choices.compact(legal)
-            bar = " (x|y: send one of them)" if any(choices.BAR in x for x in shown) else ""
-            lines.append(f"Your choices{bar}:")
-            lines.extend(f"  {line}" for line in shown)
-        if decision.kind is DecisionKind.RESPONSE:
-            lines.append("Reply to this mail with your answer; it stays secret until the "
-                         "window closes.")
-    return "\n".join(lines)
+    data: dict[str, Any] = {
+        "game": game.id,
+        "name": g.name,
+        "role": role,
+        "first": first,
+        "events": [e.to_json() for e in events],
+        "outcome": table.outcome,
+        "seed_hash": g.row["seed_hash"],
+        "seed": g.row["seed"] if table.outcome is not None else "",
+        "deadline": (scheduler.iso(clock.deadline)
+                     if clock is not None and table.outcome is None else ""),
+        "tz": tz,
+        "owe": owe,
+        "intro": game.introduction(table.state, role) if first and role is not None else "",
+        "orders_in": orders_in_data(ws, g),
+        "before": "",
+    }
+    return data, reports.view_attachment(game, view), str(view.get("phase", ""))
 
 
 def report_text(ws: Workspace, g: Loaded, role: str | None, events: Sequence[Event] = (),
                 first: bool = False, tz: str = "UTC",
                 decision: Decision | None = None) -> tuple[str, bytes, str]:
-    """The report of ``role`` (None: observers), its JSON attachment, and its phase."""
-    table = g.need_table()
-    game = g.game
-    view = game.view(table.state, role)
-    body = reports.game_report(game, view, events, role, g.name)
-    outcome = ""
-    if table.outcome is not None:
-        o = table.outcome
-        outcome = "cancelled by the GM, with no result" if o.get("cancelled") else (
-            ("a draw shared by " if o.get("draw") else "won by ")
-            + (", ".join(o.get("winners") or []) or "nobody")
-            + (f" ({o['reason']})" if o.get("reason") else "")
-        )
-    intro = game.introduction(table.state, role) if first and role is not None else ""
-    text = reports.render(
-        "common/report.txt.j2",
-        game_name=g.name,
-        title=game.title,
-        role=role,
-        phase=view.get("phase", ""),
-        seed_hash=g.row["seed_hash"],
-        first=first,
-        body=body.rstrip("\n"),
-        outcome=outcome,
-        seed=g.row["seed"] if table.outcome is not None else "",
-        deadline=deadline_text(ws, g, tz),
-        owe=owe_text(game, table, role, decision) if role is not None else "",
-        intro=intro.rstrip("\n"),
-        orders_in=orders_in_text(ws, g),
-    )
-    return text, reports.view_attachment(game, view), str(view.get("phase", ""))
+    """The report of ``role`` (None: observers) as text now (STATUS, the
+    CLI), its JSON attachment, and its phase."""
+    data, attachment, phase = report_of(ws, g, role, events, first, tz, decision)
+    return reports.turn_report(data, json.loads(attachment)), attachment, phase
 
 
 def picture_attachments(ws: Workspace, g: Loaded, view_json: bytes) -> list[Drawn]:
@@ -311,19 +292,18 @@ def file_part(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9.-]+", "_", text).strip("_")
 
 
-def orders_in_text(ws: Workspace, g: Loaded) -> str:
-    """Who has sent orders for the open order set, when the game shows it to
-    all (setting ``orders_in all``; with ``gm``, only the GM's STATUS does)."""
+def orders_in_data(ws: Workspace, g: Loaded) -> dict[str, list[str]] | None:
+    """Who has sent orders for the open order set and who has not, when the
+    game shows it to all (setting ``orders_in all``; with ``gm``, only the
+    GM's STATUS does)."""
     table = g.table
     if table is None or g.settings(ws.judge.config.settings).get("orders_in") != "all":
-        return ""
+        return None
     ordering = adj.ordering_roles(g.game, table) - g.absent()
     if not ordering:
-        return ""
-    sent = sorted(ordering & set(table.submitted))
-    due = sorted(ordering - set(table.submitted))
-    return ("Orders are in from: " + (", ".join(sent) or "nobody yet")
-            + ("; still due from: " + ", ".join(due) if due else "") + ".")
+        return None
+    return {"sent": sorted(ordering & set(table.submitted)),
+            "due": sorted(ordering - set(table.submitted))}
 
 
 def fold_ack(g: Loaded, seat: Seat, text: str) -> None:

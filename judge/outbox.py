@@ -32,7 +32,7 @@ from datetime import datetime, timedelta
 from email.utils import format_datetime
 from typing import Any
 
-from judge import mailconfig, pictures, redact, scheduler
+from judge import mailconfig, pictures, redact, reports, scheduler
 from judge.config import Config
 from judge.mailout import Attachment, OutgoingMail, check, check_type, compose, make_message_id
 from judge.store import Store, is_fault
@@ -87,13 +87,19 @@ def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
 
 
-def spec_of(mail: OutgoingMail, parts: Sequence[Part]) -> str:
+def spec_of(mail: OutgoingMail, parts: Sequence[Part],
+            report: dict[str, Any] | None = None) -> str:
     """The spec of ``mail`` (its attachments ``parts``, in order; those of
     ``mail`` itself are not read), as the outbox stores it: JSON text.
     A drawn picture's view that is also one of the attachments (the
-    report's JSON view) is stored once."""
+    report's JSON view) is stored once. With ``report`` (a turn report's
+    data), the mail's text is rendered from it and from the view in the
+    first of ``parts`` (:func:`judge.reports.turn_report`) when the mail is
+    composed."""
     for part in parts:
         check_type(part.content_type)
+    if report is not None and (mail.body or not parts or not isinstance(parts[0], Attachment)):
+        raise ValueError("a report's mail has no text of its own, and its view first")
     fields: dict[str, Any] = {name: getattr(mail, name) for name in _FIELDS}
     stored: list[dict[str, Any]] = []
     for part in parts:
@@ -110,8 +116,10 @@ def spec_of(mail: OutgoingMail, parts: Sequence[Part]) -> str:
         else:
             item["view"] = _b64(part.view)
         stored.append(item)
-    return json.dumps({"v": SPEC_VERSION, "mail": fields, "parts": stored},
-                      separators=(",", ":"))
+    spec: dict[str, Any] = {"v": SPEC_VERSION, "mail": fields, "parts": stored}
+    if report is not None:
+        spec["report"] = report
+    return json.dumps(spec, separators=(",", ":"))
 
 
 def _decode(spec: str) -> tuple[OutgoingMail, list[Part]]:
@@ -132,12 +140,17 @@ def _decode(spec: str) -> tuple[OutgoingMail, list[Part]]:
         view = (made[item["view_of"]] if "view_of" in item else base64.b64decode(item["view"]))
         parts.append(Drawn(item["filename"], item["content_type"], item["draw"], item["fmt"],
                            view))
+    if "report" in data:  # a turn report: its text from its data and its view
+        fields["body"] = reports.turn_report(data["report"], json.loads(made[0]))
     return OutgoingMail(**fields), parts
 
 
 def body_of(spec: str) -> str:
     """The text part of the mail ``spec`` describes (composed or not)."""
-    return str(json.loads(spec)["mail"]["body"])
+    data = json.loads(spec)
+    if "report" in data:
+        return _decode(spec)[0].body
+    return str(data["mail"]["body"])
 
 
 def mail_of(spec: str) -> OutgoingMail:
@@ -184,16 +197,20 @@ class Outbox:
         references: Sequence[str] = (),
         attachments: Sequence[Part] = (),
         decision: str = "",
+        report: dict[str, Any] | None = None,
     ) -> str:
         """Queue one mail; returns its Message-ID, or ``""`` when it is a
         reply over ``limits.replies_per_hour`` for that address (not queued).
         ``decision`` names the decision a request asks for, so that a reply
-        to it is bound to that decision.
+        to it is bound to that decision. ``report``: the data of a turn
+        report (:func:`judge.notify.report_of`; its view is the first of
+        ``attachments``), whose text is the mail's body (``body`` is empty).
 
         What is queued is the mail's spec (:func:`spec_of`): its fields and
         attachments, pictures to be drawn (:class:`Drawn`) as the views they
-        draw. It is composed after the commit (:func:`compose_queued`); what
-        could never be composed raises ValueError here."""
+        draw, a report's data. It is composed after the commit
+        (:func:`compose_queued`); what could never be composed raises
+        ValueError here."""
         now = self.now
         if (
             in_reply_to
@@ -230,7 +247,7 @@ class Outbox:
                 "next_attempt": scheduler.iso(now),
                 "created": scheduler.iso(now),
                 "decision": decision,
-                "spec": spec_of(mail, attachments),
+                "spec": spec_of(mail, attachments, report),
             }
         )
         self.queued.append(message_id)

@@ -19,8 +19,8 @@ from typing import Any
 import jinja2
 import jsonschema
 
-from judge import _data
-from judge.engine import JSON, Event, Game, Role
+from judge import _data, choices, registry, scheduler
+from judge.engine import JSON, DecisionKind, Event, Game, Role
 
 TEMPLATE_DIRS: list[Path] = [_data.folder("templates")]
 SCHEMA_DIRS: list[Path] = [_data.folder("schemas")]
@@ -134,3 +134,86 @@ def json_lines(document: Mapping[str, Any]) -> str:
         return "{}\n"
     body = ",\n".join(f"  {_compact(str(k))}: {_compact(v)}" for k, v in sorted(document.items()))
     return "{\n" + body + "\n}\n"
+
+
+# --------------------------------------------------------------------------- turn reports
+
+
+def turn_report(data: Mapping[str, Any], view: Mapping[str, JSON]) -> str:
+    """The text of a turn report, from what the transaction that queued it
+    kept (:func:`judge.notify.report_of`: the reader, the events it may see,
+    the outcome, the deadline, what it owes) and the reader's ``view``
+    alone: rendered when the mail is composed, after the commit, and the
+    same text whenever it is rendered."""
+    game = registry.get(str(data["game"]))
+    role = data["role"]
+    events = [Event.from_json(e) for e in data["events"]]
+    body = game_report(game, view, events, role, str(data["name"]))
+    outcome = ""
+    o = data["outcome"]
+    if o is not None:
+        outcome = "cancelled by the GM, with no result" if o.get("cancelled") else (
+            ("a draw shared by " if o.get("draw") else "won by ")
+            + (", ".join(o.get("winners") or []) or "nobody")
+            + (f" ({o['reason']})" if o.get("reason") else "")
+        )
+    deadline = (scheduler.local(str(data["deadline"]), str(data["tz"]))
+                if data["deadline"] else "")
+    text = render(
+        "common/report.txt.j2",
+        game_name=data["name"],
+        title=game.title,
+        role=role,
+        phase=view.get("phase", ""),
+        seed_hash=data["seed_hash"],
+        first=data["first"],
+        body=body.rstrip("\n"),
+        outcome=outcome,
+        seed=data["seed"],
+        deadline=deadline,
+        owe=owe_text(data["owe"]) if role is not None else "",
+        intro=str(data["intro"]).rstrip("\n"),
+        orders_in=orders_in_text(data["orders_in"]),
+    )
+    before = str(data.get("before") or "")
+    if before:  # an acknowledgement held for this mail (SET ACK errors)
+        text = before.rstrip("\n") + "\n\n" + "-" * 60 + "\n\n" + text
+    return text
+
+
+def owe_text(owe: Mapping[str, Any] | None) -> str:
+    """What the seat must do now (a decision, as :func:`judge.notify.report_of`
+    keeps it), with its choices."""
+    if owe is None:
+        return ""
+    kind = DecisionKind(owe["kind"])
+    lines: list[str] = []
+    if kind is DecisionKind.ORDERS:
+        lines.append(f"orders for {owe['phase']}")
+    elif kind is DecisionKind.RESPONSE:
+        lines.append(f"an answer in the {owe['window'] or 'response'} window "
+                     f"({owe['phase']}): {owe['prompt']}")
+    else:
+        lines.append(f"an action ({owe['phase']}): {owe['prompt']}")
+    if owe["default"]:
+        lines.append(f"If you send nothing by the deadline: {owe['default']}.")
+    if kind is not DecisionKind.ORDERS:
+        legal = owe["legal"]
+        if legal:
+            shown = choices.compact(legal)
+            bar = " (x|y: send one of them)" if any(choices.BAR in x for x in shown) else ""
+            lines.append(f"Your choices{bar}:")
+            lines.extend(f"  {line}" for line in shown)
+        if kind is DecisionKind.RESPONSE:
+            lines.append("Reply to this mail with your answer; it stays secret until the "
+                         "window closes.")
+    return "\n".join(lines)
+
+
+def orders_in_text(orders_in: Mapping[str, Sequence[str]] | None) -> str:
+    """Who has sent orders and who still owes them (``orders_in all``)."""
+    if not orders_in:
+        return ""
+    sent, due = orders_in["sent"], orders_in["due"]
+    return ("Orders are in from: " + (", ".join(sent) or "nobody yet")
+            + ("; still due from: " + ", ".join(due) if due else "") + ".")

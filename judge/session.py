@@ -55,7 +55,7 @@ class Loaded:
     ended_now: bool = False
     message_ids: list[str] = field(default_factory=list)
     #: The public report of this write (:func:`judge.notify.public_report`).
-    public: tuple[str, bytes, str] | None = None
+    public: tuple[dict[str, Any], bytes, str] | None = None
 
     @property
     def seed(self) -> bytes:
@@ -280,7 +280,8 @@ class Workspace:
         """Queue ``mails`` (what :mod:`judge.notify` decided on) in the outbox."""
         for m in mails:
             self.outbox.queue(m.to_addr, m.subject, m.body, m.kind, game=m.game,
-                              attachments=m.attachments, decision=m.decision)
+                              attachments=m.attachments, decision=m.decision,
+                              report=m.report)
 
 
 def seats_for(g: Loaded, roles: Sequence[str] | set[str]) -> list[Seat]:

@@ -528,18 +528,18 @@ def test_the_comparison_catches_a_leak_in_the_html_part(
     from judge import mailhtml, notify
 
     held: list[str] = [""]
-    report_text, render = notify.report_text, mailhtml.render
+    report_of, render = notify.report_of, mailhtml.render
 
     def reading_the_state(ws: object, g: object, *args: object,
-                          **kw: object) -> tuple[str, bytes, str]:
+                          **kw: object) -> tuple[dict[str, object], bytes, str]:
         state = g.need_table().state  # type: ignore[attr-defined]
         held[0] = " ".join(sorted(state["hands"]["North"]))
-        return report_text(ws, g, *args, **kw)  # type: ignore[arg-type]
+        return report_of(ws, g, *args, **kw)  # type: ignore[arg-type]
 
     def leaky(text: str, pictures: tuple[mailhtml.Picture, ...] = ()) -> str:
         return render(text, pictures).replace("</body>", f"<!-- North: {held[0]} --></body>")
 
-    monkeypatch.setattr(notify, "report_text", reading_the_state)
+    monkeypatch.setattr(notify, "report_of", reading_the_state)
     monkeypatch.setattr(mailhtml, "render", leaky)
     with pytest.raises(AssertionError, match=r"the mails to East differ: .*'text/html'"):
         scrambled_run(SEALED_BIDS, "policy", homes)

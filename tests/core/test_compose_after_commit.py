@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import json
 import logging
 import shutil
 from collections.abc import Iterator
@@ -20,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from bench.support.classic_mail import ClassicByMail, address
-from judge import outbox, pictures
+from judge import outbox, pictures, reports
 from judge.service import Crash, Judge
 from tests.core.conftest import Clock
 
@@ -86,6 +87,47 @@ def test_pictures_and_mime_are_made_outside_the_write_transaction(
     assert len(ours) == 1
     names = [part.get_filename() for part in ours[0].walk() if part.get_filename()]
     assert any(n.endswith(".json") for n in names) and any(n.endswith(".png") for n in names)
+
+
+def test_report_text_is_rendered_after_the_commit_from_the_queued_data(
+        game: ClassicByMail, judge: Judge, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The transaction keeps each report's data (its reader, the events it
+    may see, the deadline, what it owes) and its view; the text is rendered
+    from them when the mail is composed, and it is the text the reader gets."""
+    conn = judge.store.db.conn
+    rendered: list[bool] = []
+    game_report = reports.game_report
+
+    def rendering(*args: object, **kw: object) -> str:
+        rendered.append(conn.in_transaction)
+        return game_report(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(reports, "game_report", rendering)
+    raw = _last_orders(game)
+    before = len(judge.store.outbox())
+    rendered.clear()
+    judge.handle("last-orders", raw)
+    queued = [r for r in judge.store.outbox()[before:] if r["kind"] == "report"]
+    assert len(queued) == 7
+    assert rendered == []  # no report's text was made while the write lock was held
+    specs = {r["message_id"]: json.loads(r["spec"]) for r in queued}
+    assert all(s["mail"]["body"] == "" and s["report"]["role"] for s in specs.values())
+    # What a reply may quote (the outbox's copy) is that same text, rendered on demand.
+    texts = {m: outbox.body_of(r["spec"]) for m, r in zip(specs, queued, strict=True)}
+    rendered.clear()
+    judge.relay()
+    assert rendered and not any(rendered)
+    for path in (game.home / "mail" / "out").glob("*/*"):
+        msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        if str(msg["Message-ID"]) not in texts:
+            continue
+        body = msg.get_body(("plain",))
+        assert body is not None
+        text = body.get_content()
+        assert text == texts.pop(str(msg["Message-ID"]))
+        role = specs[str(msg["Message-ID"])]["report"]["role"]
+        assert f"report for {role}" in text and "Deadline: " in text and "You owe: " in text
+    assert texts == {}  # each report delivered, with the text it was queued as
 
 
 def _delivered(home: Path) -> dict[str, bytes]:

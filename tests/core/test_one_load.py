@@ -155,4 +155,4 @@ def test_the_mail_that_resolves_a_phase_reads_once_and_views_once_per_report(
     assert sorted(r["to_addr"] for r in reports) == sorted(address(r) for r in roles)
     assert len(views) <= len(reports) == 7, views
     assert sorted(str(role) for role, _ in views) == sorted(roles), views
-    assert all("notify.py" in where and "report_text" in where for _, where in views), views
+    assert all("notify.py" in where and "report_of" in where for _, where in views), views
