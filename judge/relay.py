@@ -5,7 +5,7 @@ can), and records how each send went, with retries and backoff.
 Claims. Every outgoing row is claimed before it is sent: in one short write
 transaction the relay writes its id (``host:pid:random``, one per relay) and
 the end of a lease (:data:`CLAIM_LEASE`) into the row, and sends only the
-rows whose claim took (:meth:`judge.store.Store.claim_mail`). So two relays
+rows whose claim took (:meth:`Ledger.claim`). So two relays
 on one database, in one process or in two, never send one row twice: the
 second finds the row claimed, or already sent. Recording the outcome
 (sent, retry later, failed) clears the claim; so does :meth:`Relay.close`
@@ -28,7 +28,7 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -43,7 +43,7 @@ from judge.mailout import (
     ServerUnavailable,
     TemporaryFailure,
 )
-from judge.store import is_fault
+from judge.store import Store, is_fault
 
 log = logging.getLogger("judge")
 
@@ -91,6 +91,138 @@ def claimant_gone(claimant: str) -> bool:
     return stat.rsplit(")", 1)[-1].split()[:1] in (["Z"], ["X"])
 
 
+_UNCLAIMED = {"claimed_by": "", "claimed_until": ""}
+
+
+class Ledger:
+    """The relay's own records in the outbox table: which rows are due,
+    their texts, the claims on them, and how each send went (sent, retry
+    later and when, failed, waiting for the server). Only the relay writes
+    them (a delivery report read later marks a row bounced:
+    :meth:`judge.store.Store.mark_bounced`)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    #: The outbox columns :meth:`due_mail` reads: all but the texts.
+    _MAIL_META = ("id, message_id, to_addr, envelope_from, subject, kind, game, status, "
+                  "attempts, next_attempt, last_error, created, sent, in_reply_to, decision, "
+                  "claimed_by, claimed_until, waits_for_server")
+
+    def due_mail(self, now: str, claimant: str | None = None, *, after: int = 0,
+                 limit: int | None = None) -> list[dict[str, Any]]:
+        """Queued mail due at ``now``, oldest first, without its text (the
+        relay reads that per batch: :meth:`mail_texts`); only rows after id
+        ``after``, at most ``limit`` of them. With ``claimant``, rows another
+        relay holds a live claim on are left out (the others may still be
+        taken before the caller claims them: :meth:`claim`)."""
+        sql = (f"select {self._MAIL_META} from outbox where status = 'queued' "
+               "and next_attempt <= ? and id > ?")
+        params: list[Any] = [now, after]
+        if claimant is not None:
+            sql += " and (claimed_until = '' or claimed_until < ? or claimed_by = ?)"
+            params += [now, claimant]
+        sql += " order by id"
+        if limit is not None:
+            sql += f" limit {int(limit)}"
+        return list(self.store._query(sql, params))
+
+    def mail_texts(self, ids: Sequence[int]) -> dict[int, bytes]:
+        """The message text (``raw``) of those outbox rows ``ids`` that
+        are composed (:mod:`judge.outbox`)."""
+        if not ids:
+            return {}
+        marks = ", ".join("?" * len(ids))
+        return {int(r["id"]): bytes(r["raw"]) for r in self.store._query(
+            f"select id, raw from outbox where id in ({marks}) and raw is not null", list(ids))}
+
+    # Claims: a relay claims an outbox row before it sends it:
+    # ``claimed_by`` names the relay (``host:pid:random``), ``claimed_until``
+    # ends the lease. The marks below clear the claim. A claim whose lease
+    # ran out, or whose process is gone (the relay releases those), may be
+    # taken again: that is the one place where a mail that was on its way
+    # when its process died is sent a second time, under its Message-ID.
+
+    def claim(self, ids: Sequence[int], claimant: str, now: str, until: str) -> list[int]:
+        """Claim the queued, due outbox rows ``ids`` for ``claimant`` until
+        ``until``, in one short write transaction; returns the ids whose
+        claim took, in the order given. A row can be claimed when nobody
+        holds it, when its claim expired (``claimed_until < now``) or when
+        ``claimant`` holds it already; not once another relay has sent,
+        failed or rescheduled it."""
+        took: list[int] = []
+        if not ids:
+            return took
+        with self.store.atomic():
+            for mail_id in ids:
+                cursor = self.store.db.conn.execute(
+                    "UPDATE outbox SET claimed_by = ?, claimed_until = ? "
+                    "WHERE id = ? AND status = 'queued' AND next_attempt <= ? "
+                    "AND (claimed_until = '' OR claimed_until < ? OR claimed_by = ?)",
+                    [claimant, until, mail_id, now, now, claimant],
+                )
+                if cursor.rowcount == 1:
+                    took.append(mail_id)
+        return took
+
+    def release_claims(self, claimant: str, ids: Sequence[int] | None = None) -> int:
+        """Drop ``claimant``'s claims on queued rows (only on ``ids``, if
+        given), so that any relay may send them; returns how many."""
+        sql = ("UPDATE outbox SET claimed_by = '', claimed_until = '' "
+               "WHERE claimed_by = ? AND status = 'queued'")
+        params: list[Any] = [claimant]
+        if ids is not None:
+            if not ids:
+                return 0
+            sql += f" AND id IN ({', '.join('?' * len(ids))})"
+            params += list(ids)
+        return int(self.store._write(sql, params).rowcount)
+
+    def claimants(self) -> list[str]:
+        """Who holds claims (live or expired) on queued rows."""
+        return [r["claimed_by"] for r in self.store._query(
+            "select distinct claimed_by from outbox where status = 'queued' "
+            "and claimed_by != '' order by claimed_by")]
+
+    def _forget_secrets(self, mail_id: int) -> None:
+        """A mail that has left (or never will): its redacted copy replaces it."""
+        self.store._write(
+            "update outbox set raw = kept, kept = null where id = ? and kept is not null",
+            [mail_id])
+
+    def mark_sent(self, mail_id: int, now: str) -> None:
+        """``mail_id`` has left. A mail whose delivery report was read before
+        its send was recorded (a background send, the inbox read meanwhile)
+        stays ``bounced``."""
+        self.store._write(
+            "update outbox set status = case when status = 'bounced' then status "
+            "else 'sent' end, sent = ?, waits_for_server = 0, claimed_by = '', "
+            "claimed_until = '' where id = ?", [now, mail_id])
+        self._forget_secrets(mail_id)
+
+    def mark_retry(self, mail_id: int, attempts: int, next_attempt: str, error: str, *,
+                   unreachable: bool = False) -> None:
+        """Try ``mail_id`` again at ``next_attempt``; ``unreachable``: it
+        failed because the server could not be reached at all (see
+        :meth:`server_back`)."""
+        fields = {"attempts": attempts, "next_attempt": next_attempt, "last_error": error,
+                  "waits_for_server": int(unreachable), **_UNCLAIMED}
+        self.store._update("outbox", "id", mail_id, fields)
+
+    def server_back(self, now: str) -> int:
+        """The server answers again: every queued mail that waits out a
+        backoff only because it could not be reached is due at ``now``;
+        returns how many."""
+        return int(self.store._write(
+            "update outbox set next_attempt = ?, waits_for_server = 0 "
+            "where status = 'queued' and waits_for_server = 1", [now]).rowcount)
+
+    def mark_failed(self, mail_id: int, error: str) -> None:
+        self.store._update("outbox", "id", mail_id,
+                     {"status": "failed", "last_error": error, **_UNCLAIMED})
+        self._forget_secrets(mail_id)
+
+
 class Relay:
     """The relay of one judge and its state: its claims, what is on its
     way, what was sent but not yet recorded, whether there is new mail to
@@ -124,6 +256,11 @@ class Relay:
         self.seen_back = False
         #: Set when mail that waited for the server was made due again.
         self.resumed = False
+
+    @property
+    def ledger(self) -> Ledger:
+        """This relay's records in the judge's outbox."""
+        return Ledger(self.judge.store)
 
     @property
     def background(self) -> BackgroundOutbound | None:
@@ -209,7 +346,7 @@ class Relay:
         if not self.claimed:
             return
         try:
-            self.judge.store.release_claims(self.claimant)
+            self.ledger.release_claims(self.claimant)
             self.claimed = False
         except Exception as exc:  # the lease runs out by itself
             log.warning("relay: could not release its claims (%s); they lapse in %s",
@@ -218,18 +355,16 @@ class Relay:
     # ----------------------------------------------------------------- claims
 
     def _claim(self, ids: list[int], now: datetime) -> set[int]:
-        store = self.judge.store
         self.claimed = True
-        return set(store.claim_mail(ids, self.claimant, scheduler.iso(now),
+        return set(self.ledger.claim(ids, self.claimant, scheduler.iso(now),
                                     scheduler.iso(now + CLAIM_LEASE)))  # fmt: skip
 
     def _free_stale(self) -> None:
         """Release the claims of relays whose process is gone (this host only)."""
-        store = self.judge.store
-        for claimant in store.claimants():
+        for claimant in self.ledger.claimants():
             if claimant == self.claimant or not claimant_gone(claimant):
                 continue
-            count = store.release_claims(claimant)
+            count = self.ledger.release_claims(claimant)
             if count:
                 log.warning(
                     "relay: %s is gone; the %d mail(s) it had claimed go again (one it had "
@@ -275,10 +410,9 @@ class Relay:
         """The due mail not on its way already, oldest first, read from the
         outbox a page at a time and without its text (a backlog of any size
         costs one page of rows in memory)."""
-        store = self.judge.store
         after = 0
         while True:
-            page = store.due_mail(now, self.claimant, after=after, limit=DUE_PAGE)
+            page = self.ledger.due_mail(now, self.claimant, after=after, limit=DUE_PAGE)
             if not page:
                 return
             after = int(page[-1]["id"])
@@ -296,10 +430,10 @@ class Relay:
         these; a row queued since this pass composed the outbox (by another
         process) is composed first."""
         ids = [m["id"] for m in rows]
-        texts = self.judge.store.mail_texts(ids)
+        texts = self.ledger.mail_texts(ids)
         if len(texts) < len(ids):
             self.compose([i for i in ids if i not in texts])
-            texts = self.judge.store.mail_texts(ids)
+            texts = self.ledger.mail_texts(ids)
         return [{**m, "raw": texts[m["id"]]} for m in rows if m["id"] in texts]
 
     def _send_each(self, rows: list[dict[str, Any]], sent: list[str]) -> int:
@@ -333,7 +467,7 @@ class Relay:
                 rest = [m["id"] for m in rows[tried:]]
                 if rest:
                     with contextlib.suppress(Exception):  # else they lapse with the lease
-                        self.judge.store.release_claims(self.claimant, rest)
+                        self.ledger.release_claims(self.claimant, rest)
         return tried
 
     def _record(self, outcomes: list[tuple[dict[str, Any], Failure]],
@@ -387,7 +521,7 @@ class Relay:
         if isinstance(failure, ServerUnavailable) and self.down:
             # The server is away: this pass already counted it; the mail
             # waits, free for any relay.
-            self.judge.store.release_claims(self.claimant, [mail_id])
+            self.ledger.release_claims(self.claimant, [mail_id])
             return
         self._relayed(mrow, failure, sent)
 
@@ -406,7 +540,7 @@ class Relay:
             attempts = int(mrow["attempts"]) + 1
             wait = min(60 * 2**attempts, 6 * 3600)
             away = isinstance(failure, ServerUnavailable)
-            self.judge.store.mark_retry(
+            self.ledger.mark_retry(
                 mrow["id"], attempts, scheduler.iso(now + timedelta(seconds=wait)), str(failure),
                 unreachable=away)
             if away:
@@ -416,16 +550,16 @@ class Relay:
             return
         if isinstance(failure, PermanentFailure):
             with self.judge.store.atomic():  # 5xx: the address is bouncing; tell the GM
-                self.judge.store.mark_failed(mrow["id"], str(failure))
+                self.ledger.mark_failed(mrow["id"], str(failure))
                 bounces.bounced(self.judge, mrow, str(failure), reported=False)
             return
         if not reached:
             self.judge.fault("sent")
-        self.judge.store.mark_sent(mrow["id"], scheduler.iso(now))
+        self.ledger.mark_sent(mrow["id"], scheduler.iso(now))
         sent.append(mrow["message_id"])
         if not self.seen_back:  # the server takes mail: nothing waits for it any more
             self.seen_back = True
-            back = self.judge.store.server_back(scheduler.iso(now))
+            back = self.ledger.server_back(scheduler.iso(now))
             if back:
                 log.info("relay: the server is back; %d mail(s) that waited for it go now", back)
                 self.fresh = True

@@ -406,9 +406,6 @@ def private_file(path: Path) -> None:
 
 
 #: The outbox columns of a row nobody has claimed.
-_UNCLAIMED = {"claimed_by": "", "claimed_until": ""}
-
-
 def _sql_value(value: Any) -> Any:
     """A column value as sqlite3 takes it (containers as JSON, as sqlite-utils stores them)."""
     if isinstance(value, dict | list | tuple):
@@ -897,38 +894,6 @@ class Store:
             ignore=True,
         )
 
-    #: The outbox columns :meth:`due_mail` reads: all but the texts.
-    _MAIL_META = ("id, message_id, to_addr, envelope_from, subject, kind, game, status, "
-                  "attempts, next_attempt, last_error, created, sent, in_reply_to, decision, "
-                  "claimed_by, claimed_until, waits_for_server")
-
-    def due_mail(self, now: str, claimant: str | None = None, *, after: int = 0,
-                 limit: int | None = None) -> list[dict[str, Any]]:
-        """Queued mail due at ``now``, oldest first, without its text (the
-        relay reads that per batch: :meth:`mail_texts`); only rows after id
-        ``after``, at most ``limit`` of them. With ``claimant``, rows another
-        relay holds a live claim on are left out (the others may still be
-        taken before the caller claims them: :meth:`claim_mail`)."""
-        sql = (f"select {self._MAIL_META} from outbox where status = 'queued' "
-               "and next_attempt <= ? and id > ?")
-        params: list[Any] = [now, after]
-        if claimant is not None:
-            sql += " and (claimed_until = '' or claimed_until < ? or claimed_by = ?)"
-            params += [now, claimant]
-        sql += " order by id"
-        if limit is not None:
-            sql += f" limit {int(limit)}"
-        return list(self._query(sql, params))
-
-    def mail_texts(self, ids: Sequence[int]) -> dict[int, bytes]:
-        """The message text (``raw``) of those outbox rows ``ids`` that
-        are composed (:mod:`judge.outbox`)."""
-        if not ids:
-            return {}
-        marks = ", ".join("?" * len(ids))
-        return {int(r["id"]): bytes(r["raw"]) for r in self._query(
-            f"select id, raw from outbox where id in ({marks}) and raw is not null", list(ids))}
-
     # Composition (judge.outbox): a row is queued with its spec and no text;
     # the text is written once, after the commit, and the spec dropped.
 
@@ -962,91 +927,6 @@ class Store:
         self._write("update outbox set status = 'failed', last_error = ?, spec = null, "
                     "claimed_by = '', claimed_until = '' where id = ? and raw is null",
                     [error, mail_id])
-
-    # Claims: a relay (judge.relay) claims an outbox row before it sends it:
-    # ``claimed_by`` names the relay (``host:pid:random``), ``claimed_until``
-    # ends the lease. The marks below clear the claim. A claim whose lease
-    # ran out, or whose process is gone (the relay releases those), may be
-    # taken again: that is the one place where a mail that was on its way
-    # when its process died is sent a second time, under its Message-ID.
-
-    def claim_mail(self, ids: Sequence[int], claimant: str, now: str, until: str) -> list[int]:
-        """Claim the queued, due outbox rows ``ids`` for ``claimant`` until
-        ``until``, in one short write transaction; returns the ids whose
-        claim took, in the order given. A row can be claimed when nobody
-        holds it, when its claim expired (``claimed_until < now``) or when
-        ``claimant`` holds it already; not once another relay has sent,
-        failed or rescheduled it."""
-        took: list[int] = []
-        if not ids:
-            return took
-        with self.atomic():
-            for mail_id in ids:
-                cursor = self.db.conn.execute(
-                    "UPDATE outbox SET claimed_by = ?, claimed_until = ? "
-                    "WHERE id = ? AND status = 'queued' AND next_attempt <= ? "
-                    "AND (claimed_until = '' OR claimed_until < ? OR claimed_by = ?)",
-                    [claimant, until, mail_id, now, now, claimant],
-                )
-                if cursor.rowcount == 1:
-                    took.append(mail_id)
-        return took
-
-    def release_claims(self, claimant: str, ids: Sequence[int] | None = None) -> int:
-        """Drop ``claimant``'s claims on queued rows (only on ``ids``, if
-        given), so that any relay may send them; returns how many."""
-        sql = ("UPDATE outbox SET claimed_by = '', claimed_until = '' "
-               "WHERE claimed_by = ? AND status = 'queued'")
-        params: list[Any] = [claimant]
-        if ids is not None:
-            if not ids:
-                return 0
-            sql += f" AND id IN ({', '.join('?' * len(ids))})"
-            params += list(ids)
-        return int(self._write(sql, params).rowcount)
-
-    def claimants(self) -> list[str]:
-        """Who holds claims (live or expired) on queued rows."""
-        return [r["claimed_by"] for r in self._query(
-            "select distinct claimed_by from outbox where status = 'queued' "
-            "and claimed_by != '' order by claimed_by")]
-
-    def _forget_secrets(self, mail_id: int) -> None:
-        """A mail that has left (or never will): its redacted copy replaces it."""
-        self._write("update outbox set raw = kept, kept = null where id = ? and kept is not null",
-                    [mail_id])
-
-    def mark_sent(self, mail_id: int, now: str) -> None:
-        """``mail_id`` has left. A mail whose delivery report was read before
-        its send was recorded (a background send, the inbox read meanwhile)
-        stays ``bounced``."""
-        self._write(
-            "update outbox set status = case when status = 'bounced' then status "
-            "else 'sent' end, sent = ?, waits_for_server = 0, claimed_by = '', "
-            "claimed_until = '' where id = ?", [now, mail_id])
-        self._forget_secrets(mail_id)
-
-    def mark_retry(self, mail_id: int, attempts: int, next_attempt: str, error: str, *,
-                   unreachable: bool = False) -> None:
-        """Try ``mail_id`` again at ``next_attempt``; ``unreachable``: it
-        failed because the server could not be reached at all (see
-        :meth:`server_back`)."""
-        fields = {"attempts": attempts, "next_attempt": next_attempt, "last_error": error,
-                  "waits_for_server": int(unreachable), **_UNCLAIMED}
-        self._update("outbox", "id", mail_id, fields)
-
-    def server_back(self, now: str) -> int:
-        """The server answers again: every queued mail that waits out a
-        backoff only because it could not be reached is due at ``now``;
-        returns how many."""
-        return int(self._write(
-            "update outbox set next_attempt = ?, waits_for_server = 0 "
-            "where status = 'queued' and waits_for_server = 1", [now]).rowcount)
-
-    def mark_failed(self, mail_id: int, error: str) -> None:
-        self._update("outbox", "id", mail_id,
-                     {"status": "failed", "last_error": error, **_UNCLAIMED})
-        self._forget_secrets(mail_id)
 
     def prune_sent(self, before: str) -> int:
         """Delete the outbox rows of mail that left (sent, failed for good,

@@ -16,6 +16,7 @@ import pytest
 from judge import scheduler
 from judge import store as store_module
 from judge.mailout import Attachment
+from judge.relay import Ledger
 from judge.service import TOKEN_KEY_FILE, Judge
 from judge.store import Store, hash_token, load_token_key, new_token
 
@@ -72,13 +73,13 @@ def test_due_mail_comes_a_page_at_a_time_without_its_text(judge: Judge) -> None:
     for i in range(5):
         judge.queue_mail(f"p{i}@players.example", "hello", "body\n", "notice")
     now = scheduler.iso(judge.now())
-    page = judge.store.due_mail(now, limit=2)
+    page = Ledger(judge.store).due_mail(now, limit=2)
     assert len(page) == 2 and all(k not in r for r in page for k in ("raw", "kept", "spec"))
-    rest = judge.store.due_mail(now, after=page[-1]["id"])
+    rest = Ledger(judge.store).due_mail(now, after=page[-1]["id"])
     assert [r["id"] for r in page + rest] == [r["id"] for r in judge.store.outbox()]
-    assert judge.store.mail_texts([r["id"] for r in rest]) == {}  # composed by the relay
+    assert Ledger(judge.store).mail_texts([r["id"] for r in rest]) == {}  # composed by the relay
     assert judge.relayer.compose() == 5
-    texts = judge.store.mail_texts([r["id"] for r in rest])
+    texts = Ledger(judge.store).mail_texts([r["id"] for r in rest])
     assert all(b"body" in texts[r["id"]] for r in rest)
 
 

@@ -23,7 +23,7 @@ import pytest
 
 from judge import scheduler
 from judge.mailout import PermanentFailure, ServerUnavailable, TemporaryFailure
-from judge.relay import CLAIM_LEASE, RELAY_WINDOW, claimant_gone
+from judge.relay import CLAIM_LEASE, RELAY_WINDOW, Ledger, claimant_gone
 from judge.service import Crash, Judge
 from tests.core.conftest import Clock
 
@@ -91,7 +91,7 @@ def test_two_judges_relaying_at_once_never_send_a_row_twice(
         other = Judge.open(home, now=clock)  # its own connection, its own relay
         try:
             other.outbound = transport
-            while other.store.due_mail(scheduler.iso(clock())):
+            while Ledger(other.store).due_mail(scheduler.iso(clock())):
                 other.relay()
         except BaseException as exc:
             errors.append(exc)
@@ -221,12 +221,12 @@ def test_a_claim_skips_rows_another_relay_rescheduled(judge: Judge, clock: Clock
     _queue(judge, 1)
     [row] = judge.store.outbox()
     later = scheduler.iso(clock() + timedelta(minutes=2))
-    judge.store.mark_retry(row["id"], 1, later, "451 busy")
+    Ledger(judge.store).mark_retry(row["id"], 1, later, "451 busy")
     now = clock()
-    assert judge.store.claim_mail([row["id"]], "me", scheduler.iso(now),
+    assert Ledger(judge.store).claim([row["id"]], "me", scheduler.iso(now),
                                   scheduler.iso(now + CLAIM_LEASE)) == []  # fmt: skip
-    judge.store.mark_sent(row["id"], scheduler.iso(now))
+    Ledger(judge.store).mark_sent(row["id"], scheduler.iso(now))
     clock.advance(minutes=5)
     now = clock()
-    assert judge.store.claim_mail([row["id"]], "me", scheduler.iso(now),
+    assert Ledger(judge.store).claim([row["id"]], "me", scheduler.iso(now),
                                   scheduler.iso(now + CLAIM_LEASE)) == []  # fmt: skip

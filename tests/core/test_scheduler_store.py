@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from judge import scheduler as sch
+from judge.relay import Ledger
 from judge.store import MIGRATIONS, Store, check_token, hash_token, new_token, set_kdf_cost
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -161,10 +162,10 @@ def test_a_mail_reported_bounced_before_its_send_is_recorded_stays_bounced(
     store.queue_mail(_mail("<b@x>"))
     a, b = store.outbox()
     now, until = "2026-01-01T00:00:00+00:00", "2026-01-01T00:05:00+00:00"
-    assert store.claim_mail([a["id"], b["id"]], "relay-1", now, until) == [a["id"], b["id"]]
+    assert Ledger(store).claim([a["id"], b["id"]], "relay-1", now, until) == [a["id"], b["id"]]
     store.mark_bounced(a["id"], "5.1.1 user unknown")
-    store.mark_sent(a["id"], "2026-01-01T00:01:00+00:00")
-    store.mark_sent(b["id"], "2026-01-01T00:01:00+00:00")
+    Ledger(store).mark_sent(a["id"], "2026-01-01T00:01:00+00:00")
+    Ledger(store).mark_sent(b["id"], "2026-01-01T00:01:00+00:00")
     a, b = store.outbox()
     assert (a["status"], a["last_error"], a["sent"], a["claimed_by"]) == (
         "bounced", "5.1.1 user unknown", "2026-01-01T00:01:00+00:00", "")  # fmt: skip
@@ -181,10 +182,10 @@ def test_a_write_outside_a_transaction_is_committed_at_once(tmp_path: Path) -> N
     assert not store.db.conn.in_transaction
     store.queue_mail(_mail("<a@x>"))  # the same Message-ID is never queued twice
     [row] = store.outbox()
-    store.mark_retry(row["id"], 1, "2026-01-01T00:02:00+00:00", "421 busy")
+    Ledger(store).mark_retry(row["id"], 1, "2026-01-01T00:02:00+00:00", "421 busy")
     with pytest.raises(RuntimeError), store.atomic():
         store.queue_mail(_mail("<b@x>"))
-        store.mark_sent(row["id"], "2026-01-01T00:01:00+00:00")
+        Ledger(store).mark_sent(row["id"], "2026-01-01T00:01:00+00:00")
         raise RuntimeError("crash")
     store.close()
     again = Store.open(tmp_path / "j.db")

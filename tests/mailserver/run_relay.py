@@ -18,6 +18,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from judge import scheduler  # noqa: E402
+from judge.relay import Ledger  # noqa: E402
 from judge.service import Judge  # noqa: E402
 
 
@@ -29,7 +30,8 @@ def main(home: Path, go: Path) -> None:
             time.sleep(0.002)
         sent: list[str] = []
         deadline = time.monotonic() + 60
-        while judge.store.due_mail(scheduler.iso(judge.now())) and time.monotonic() < deadline:
+        ledger = Ledger(judge.store)
+        while ledger.due_mail(scheduler.iso(judge.now())) and time.monotonic() < deadline:
             sent += judge.relay()
         print("\n".join(sent), flush=True)
     finally:
