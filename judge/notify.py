@@ -83,8 +83,11 @@ def must_decide(g: Loaded, seat: Seat) -> Decision | None:
     return decision
 
 
-def after(ws: Workspace, g: Loaded, last_n: int) -> list[Mail]:
-    """What each seat of ``g`` must be sent now that its changes are written."""
+def after(ws: Workspace, g: Loaded, last_n: int,
+          written: Sequence[tuple[int, Sequence[Event]]] = ()) -> list[Mail]:
+    """What each seat of ``g`` must be sent now that its changes are written
+    (``written``: the entries this write appended, by number, with their
+    events: taken as they are, not read back)."""
     if g.table is None:
         return []
     table = g.table
@@ -103,9 +106,13 @@ def after(ws: Workspace, g: Loaded, last_n: int) -> list[Mail]:
     if not due:
         return []
     since = min(s.seen_n for s, _, _ in due)
-    # Each entry read once for all the seats (events are immutable).
+    # Each entry read once for all the seats (events are immutable); only
+    # those written before this write are read from the log.
+    first_new = written[0][0] if written else newest + 1
+    older = (ws.judge.store.actions_after(g.name, since, before=first_new)
+             if since < first_new - 1 else [])
     logged = [(int(r["n"]), [Event.from_json(e) for e in json.loads(r["payload"]).get(
-        "events", [])]) for r in ws.judge.store.actions_after(g.name, since)]
+        "events", [])]) for r in older] + [(n, list(evs)) for n, evs in written]
     mails: list[Mail] = []
     for seat, decision, why in due:
         role = seat.role

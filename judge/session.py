@@ -240,6 +240,7 @@ class Workspace:
         stamp = scheduler.iso(self.now)
         for g in self.games.values():
             last_n = 0
+            written: list[tuple[int, list[Event]]] = []  # each entry's number and events
             for entry, events in g.entries:
                 payload = dict(entry.payload)
                 if events:
@@ -248,6 +249,7 @@ class Workspace:
                     g.name, entry.kind, entry.role, payload,
                     [d.to_json() for d in entry.draws],
                     g.message_ids[0] if g.message_ids else "", stamp)
+                written.append((last_n, events))
             if g.entries:
                 self.judge.fault("logged")
             if g.table is not None and g.table_changed:
@@ -262,7 +264,7 @@ class Workspace:
                     store.clear_deadline(g.name)
                 else:
                     store.set_deadline(g.clock.to_row(g.name))
-            self.queue([*notify.after(self, g, last_n), *notify.gm_after(self, g),
+            self.queue([*notify.after(self, g, last_n, written), *notify.gm_after(self, g),
                         *notify.observers_after(self, g)])
             for seat_id, fields in g.seat_changes.items():
                 store.update_seat(seat_id, **fields)

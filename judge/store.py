@@ -816,8 +816,13 @@ class Store:
             sql += " and undone = 0"
         return list(self._query(sql + " order by n", [game]))
 
-    def actions_after(self, game: str, n: int) -> list[dict[str, Any]]:
-        """The log entries after entry ``n`` (not undone), oldest first."""
+    def actions_after(self, game: str, n: int, before: int | None = None) -> list[dict[str, Any]]:
+        """The log entries after entry ``n`` (and before entry ``before``,
+        when given) that are not undone, oldest first."""
+        if before is not None:
+            return list(self._query(
+                "select * from actions where game = ? and n > ? and n < ? and undone = 0 "
+                "order by n", [game, n, before]))
         return list(self._query(
             "select * from actions where game = ? and n > ? and undone = 0 order by n", [game, n]))
 

@@ -130,6 +130,33 @@ def test_report_text_is_rendered_after_the_commit_from_the_queued_data(
     assert texts == {}  # each report delivered, with the text it was queued as
 
 
+def test_the_reports_take_the_new_entries_as_written_not_read_back(
+        game: ClassicByMail, judge: Judge, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The write that resolves a phase hands its new log entries (with their
+    events) to the reports it queues: the log is read only for entries
+    written before it, which a seat has not seen yet."""
+    raw = _last_orders(game)
+    last_before = judge.store.last_action("g1")
+    read: list[int] = []
+    actions_after = judge.store.actions_after
+
+    def reading(name: str, n: int, before: int | None = None) -> list[dict[str, object]]:
+        rows = actions_after(name, n, before)
+        read.extend(int(r["n"]) for r in rows)  # type: ignore[call-overload]
+        return rows
+
+    monkeypatch.setattr(judge.store, "actions_after", reading)
+    judge.handle("last-orders", raw)
+    assert judge.store.last_action("g1") > last_before  # the phase was resolved and logged
+    assert all(n <= last_before for n in read), (read, last_before)
+    reports_queued = [r for r in judge.store.outbox() if r["kind"] == "report"
+                      and r["spec"] is not None]
+    assert len(reports_queued) == 7
+    # ... and each report still tells its reader what the resolution did.
+    for row in reports_queued:
+        assert json.loads(row["spec"])["report"]["events"]
+
+
 def _delivered(home: Path) -> dict[str, bytes]:
     out: dict[str, bytes] = {}
     for path in (home / "mail" / "out").glob("*/*"):
