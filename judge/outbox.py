@@ -23,12 +23,16 @@ with any token in clear, is dropped with that write).
 from __future__ import annotations
 
 import base64
+import contextlib
 import dataclasses
+import email
+import email.policy
 import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from email.message import EmailMessage
 from email.utils import format_datetime
 from typing import Any
 
@@ -151,6 +155,28 @@ def body_of(spec: str) -> str:
     if "report" in data:
         return _decode(spec)[0].body
     return str(data["mail"]["body"])
+
+
+def sent_texts(store: Store, address: str, message_ids: Sequence[str]) -> list[str]:
+    """The text parts of the judge's own mails among ``message_ids`` that
+    went to ``address`` (read from the outbox, which keeps a sent mail as a
+    redacted copy for ``judge.keep_sent_days``, and a mail not composed yet
+    as its spec): what a reply from ``address`` may quote (:mod:`judge.quoted`)."""
+    texts = []
+    for message_id in message_ids:
+        row = store.mail_by_message_id(message_id)
+        if row is None or row["to_addr"] != address:
+            continue
+        if row["raw"] is None and row["spec"] is not None:  # not composed yet
+            texts.append(body_of(row["spec"]))
+            continue
+        with contextlib.suppress(Exception):  # a copy too broken to read: not known
+            msg = email.message_from_bytes(bytes(row["raw"]), policy=email.policy.default)
+            body = msg.get_body(("plain",)) if isinstance(msg, EmailMessage) else None
+            content = body.get_content() if body is not None else None
+            if isinstance(content, str):
+                texts.append(content)
+    return texts
 
 
 def mail_of(spec: str) -> OutgoingMail:

@@ -10,16 +10,12 @@ what the CLI, the daemon and the tests hold.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import email
-import email.policy
 import json
 import logging
 import sqlite3
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
-from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +44,7 @@ from judge.mailout import (
     BackgroundOutbound,
     OutboundTransport,
 )
-from judge.outbox import Outbox, Part, body_of, kept_copy
+from judge.outbox import Outbox, Part, kept_copy, sent_texts
 from judge.relay import RELAY_WINDOW, Relay
 from judge.rng import Draw, VerifyError, commitment, new_seed, recompute
 from judge.session import CommandError, Loaded, Workspace, seats_for
@@ -295,25 +291,9 @@ class Judge:
         return line
 
     def sent_texts(self, address: str, message_ids: Sequence[str]) -> list[str]:
-        """The text parts of the judge's own mails among ``message_ids`` that
-        went to ``address`` (read from the outbox, which keeps a sent mail as
-        a redacted copy for ``judge.keep_sent_days``): what a reply from
-        ``address`` may quote (:mod:`judge.quoted`)."""
-        texts = []
-        for message_id in message_ids:
-            row = self.store.mail_by_message_id(message_id)
-            if row is None or row["to_addr"] != address:
-                continue
-            if row["raw"] is None and row["spec"] is not None:  # not composed yet
-                texts.append(body_of(row["spec"]))
-                continue
-            with contextlib.suppress(Exception):  # a copy too broken to read: not known
-                msg = email.message_from_bytes(bytes(row["raw"]), policy=email.policy.default)
-                body = msg.get_body(("plain",)) if isinstance(msg, EmailMessage) else None
-                content = body.get_content() if body is not None else None
-                if isinstance(content, str):
-                    texts.append(content)
-        return texts
+        """What a reply from ``address`` may quote of the judge's own mails
+        among ``message_ids``: see :func:`judge.outbox.sent_texts`."""
+        return sent_texts(self.store, address, message_ids)
 
     def record(
         self, mail: IncomingMail, key: str, status: str, reason: str = "", game: str = "",
