@@ -43,8 +43,12 @@ from judge.store import Store, is_fault
 
 log = logging.getLogger("judge")
 
-#: The version of the spec's layout (written in each spec).
+#: The version of the spec's layout (written in each spec): 2 for a turn
+#: report's spec (its text is rendered from its data, :func:`spec_of`), 1
+#: for the others. A judge that knows only 1 refuses a report's spec (it
+#: would send its empty text), and this one reads both.
 SPEC_VERSION = 1
+REPORT_SPEC_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -122,14 +126,16 @@ def spec_of(mail: OutgoingMail, parts: Sequence[Part],
         stored.append(item)
     spec: dict[str, Any] = {"v": SPEC_VERSION, "mail": fields, "parts": stored}
     if report is not None:
+        spec["v"] = REPORT_SPEC_VERSION
         spec["report"] = report
     return json.dumps(spec, separators=(",", ":"))
 
 
 def _decode(spec: str) -> tuple[OutgoingMail, list[Part]]:
     data = json.loads(spec)
-    if data.get("v") != SPEC_VERSION:
-        raise ValueError(f"outbox spec version {data.get('v')!r} is not {SPEC_VERSION}")
+    if data.get("v") not in (SPEC_VERSION, REPORT_SPEC_VERSION):
+        raise ValueError(f"outbox spec version {data.get('v')!r} is not {SPEC_VERSION} "
+                         f"or {REPORT_SPEC_VERSION}")
     fields = dict(data["mail"])
     fields["references"] = tuple(fields["references"])
     fields["extra_headers"] = tuple(tuple(pair) for pair in fields["extra_headers"])

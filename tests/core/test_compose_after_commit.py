@@ -112,6 +112,8 @@ def test_report_text_is_rendered_after_the_commit_from_the_queued_data(
     assert rendered == []  # no report's text was made while the write lock was held
     specs = {r["message_id"]: json.loads(r["spec"]) for r in queued}
     assert all(s["mail"]["body"] == "" and s["report"]["role"] for s in specs.values())
+    # (a judge that would send a report's spec without its text refuses the version)
+    assert {s["v"] for s in specs.values()} == {outbox.REPORT_SPEC_VERSION}
     # What a reply may quote (the outbox's copy) is that same text, rendered on demand.
     texts = {m: outbox.body_of(r["spec"]) for m, r in zip(specs, queued, strict=True)}
     rendered.clear()
