@@ -1,0 +1,96 @@
+"""How often the modules of ``judge/`` call back into the ``Judge`` hub.
+
+A call into the hub is a call of a method of :class:`judge.service.Judge`
+(``judge.queue_mail(...)``, ``ctx.judge.workspace()``, ``self.judge.now()``)
+on a name or attribute called ``judge``, ``j`` or ``hub``, found by reading
+the source (no import). Counted per module, outside ``judge/service.py``
+itself, and split between the hub's own clients (the CLI, the daemon, the
+demo: they hold a Judge) and the stations of the mail path, which should
+get what they need handed to them and return what they make.
+
+Usage::
+
+    python bench/hub_calls.py [--root PATH] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Modules that hold a Judge by design: the hub's clients, not its stations.
+CLIENTS = ("judge/cli.py", "judge/daemon.py", "judge/demo.py")
+
+#: The names a Judge goes by in the stations.
+NAMES = frozenset({"judge", "j", "hub"})
+
+
+def hub_methods(root: Path) -> set[str]:
+    """The methods of the class ``Judge`` in ``root/judge/service.py``."""
+    tree = ast.parse((root / "judge" / "service.py").read_text(encoding="utf-8"))
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Judge")
+    return {n.name for n in cls.body if isinstance(n, ast.FunctionDef)}
+
+
+def _on_hub(node: ast.expr) -> bool:
+    return (isinstance(node, ast.Name) and node.id in NAMES) or (
+        isinstance(node, ast.Attribute) and node.attr in NAMES)
+
+
+def count(root: Path = ROOT) -> dict[str, object]:
+    methods = hub_methods(root)
+    per: Counter[str] = Counter()
+    which: Counter[str] = Counter()
+    station_which: Counter[str] = Counter()
+    for path in sorted((root / "judge").rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        if rel == "judge/service.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in methods and _on_hub(node.func.value)):
+                per[rel] += 1
+                which[node.func.attr] += 1
+                if rel not in CLIENTS:
+                    station_which[node.func.attr] += 1
+    stations = {k: v for k, v in per.items() if k not in CLIENTS}
+    clients = {k: v for k, v in per.items() if k in CLIENTS}
+    return {
+        "calls": sum(per.values()),
+        "station_calls": sum(stations.values()),
+        "station_modules": len(stations),
+        "stations": dict(sorted(stations.items())),
+        "station_methods": dict(station_which.most_common()),
+        "client_calls": sum(clients.values()),
+        "clients": dict(sorted(clients.items())),
+        "methods": dict(which.most_common()),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--root", type=Path, default=ROOT, help="a tree holding judge/")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    out = count(args.root)
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return 0
+    print(f"calls into the Judge hub: {out['calls']}")
+    print(f"  from the stations: {out['station_calls']} in {out['station_modules']} modules")
+    for rel, n in out["stations"].items():  # type: ignore[attr-defined]
+        print(f"    {n:4d} {rel}")
+    print(f"  from its clients (CLI, daemon, demo): {out['client_calls']}")
+    print("  by method: " + ", ".join(f"{k} {v}" for k, v in
+                                     out["methods"].items()))  # type: ignore[attr-defined]
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
