@@ -20,8 +20,8 @@ import hashlib
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
-from typing import TYPE_CHECKING
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from judge import adjudicator as adj
 from judge import bounds, grammar, mailin, notify, redact, reports, scheduler
@@ -118,6 +118,23 @@ class Handled:
     games: str = ""
     #: The Message-IDs of the mails its handling queued (replies, reports).
     queued: tuple[str, ...] = ()
+
+    def inbox_row(self, mail: IncomingMail, key: str, received: datetime,
+                  raw: bytes = b"") -> dict[str, Any]:
+        """The inbox table's record of ``mail`` (transport key ``key``), as
+        it became this: its tokens masked, its subject cut short."""
+        return {
+            "message_id": mail.message_id,
+            "body_hash": mail.body_hash,
+            "raw_hash": raw_hash(raw) if raw else "",
+            "from_addr": mail.from_addr,
+            "subject": redact.mask_secrets(redact.fold(mail.subject))[:200],
+            "received": scheduler.iso(received),
+            "status": self.status,
+            "reason": self.reason,
+            "game": self.games,
+            "transport_key": key,
+        }
 
 
 def handle(judge: Hub, mail: IncomingMail, raw: bytes = b"",

@@ -281,7 +281,7 @@ class Judge:
         pre = pipeline.prepare(self, mail) if not (mail.drop or mail.refuse) else None
         with self.store.atomic():
             handled = pipeline.handle(self, mail, raw, pre)
-            self.record(mail, key, handled.status, handled.reason, handled.games, raw=raw)
+            self.store.record_inbox(handled.inbox_row(mail, key, self.now(), raw))
             self.fault("applied")
         self.fault("committed")
         if handled.queued:
@@ -294,25 +294,6 @@ class Judge:
         """What a reply from ``address`` may quote of the judge's own mails
         among ``message_ids``: see :func:`judge.outbox.sent_texts`."""
         return sent_texts(self.store, address, message_ids)
-
-    def record(
-        self, mail: IncomingMail, key: str, status: str, reason: str = "", game: str = "",
-        raw: bytes = b"",
-    ) -> None:
-        self.store.record_inbox(
-            {
-                "message_id": mail.message_id,
-                "body_hash": mail.body_hash,
-                "raw_hash": pipeline.raw_hash(raw) if raw else "",
-                "from_addr": mail.from_addr,
-                "subject": redact.mask_secrets(redact.fold(mail.subject))[:200],
-                "received": scheduler.iso(self.now()),
-                "status": status,
-                "reason": reason,
-                "game": game,
-                "transport_key": key,
-            }
-        )
 
     # ================================================================== replay
 
@@ -613,7 +594,8 @@ class Judge:
         log.error("mail %s set aside (Failed): %s", key, reason)
         mail = aside.headers_only(raw)
         with self.store.atomic():
-            self.record(mail, key, "failed", reason)
+            self.store.record_inbox(
+                pipeline.Handled("failed", reason, "").inbox_row(mail, key, self.now()))
             box = Outbox(self.store, self.config, self.now())
             if told and box.may_answer(mail.from_addr):
                 box.queue(
