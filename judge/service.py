@@ -606,6 +606,8 @@ class Judge:
                         "held orders or commands, send them again in a new, plain mail; "
                         "if this happens again, tell the judge's operator.")),
                     "notice", in_reply_to=mail.message_id)
+        if box.queued:
+            self.relayer.fresh = True  # the relay has something new to start
         self._aside.add(key)
         lines.append(f"{key}: failed: {reason}")
         self._move(key, ok=False)
