@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from bench.support.maildir import open_post
 from judge.cli import main
 from judge.store import set_kdf_cost
 from judge_games.conflict_of_alliances import GAME
@@ -19,7 +20,6 @@ from tests.contract.test_contract import PROPERTIES
 from tests.core.conftest import Post
 from tests.core.helpers import GM_ADDR, token_in
 from tests.support.driver import play
-from tests.support.maildir import open_post
 
 CASES = [
     ("five-kingdoms", "basic", 11),

@@ -17,11 +17,11 @@ from collections.abc import Iterator
 
 import pytest
 
+from bench.support.sealed_bids import GAME as SEALED_BIDS
 from judge import registry
 from judge.engine import JSON, Game
 from tests.support.counterspell import GAME as COUNTERSPELL
 from tests.support.driver import playthrough_sets, set_label
-from tests.support.sealed_bids import GAME as SEALED_BIDS
 
 SLOW_SEEDS = tuple(range(100, 125))
 """Seeds of the many-seed run (``-m slow``), dealt out over each game's option sets."""

@@ -19,7 +19,7 @@ recipient, order; Message-ID and Date aside) when:
   that reached only the HTML part fails it
   (test_the_comparison_catches_a_leak_in_the_html_part), and each compared
   HTML part shows exactly the words of its text part
-  (tests.support.htmlpart.check_alternatives);
+  (bench.support.htmlpart.check_alternatives);
 * **timing** (window_min_minutes > 0): the other seats answer the window at
   once, by standing answers, in one home, and by hand some (test-clock)
   minutes later, before the minimum open time, in the other; the homes
@@ -43,6 +43,9 @@ from pathlib import Path
 
 import pytest
 
+from bench.support.htmlpart import alternatives, check_alternatives
+from bench.support.sealed_bids import GAME as SEALED_BIDS
+from bench.support.sealed_bids import SealedBids, add_report_files
 from judge import adjudicator as adj
 from judge import config as cfg
 from judge import registry, reports
@@ -62,10 +65,7 @@ from judge.store import set_kdf_cost
 from tests.contract.conftest import contract_games
 from tests.core.conftest import SUPPORT, Clock, Post
 from tests.core.helpers import GM_ADDR, token_in
-from tests.support.htmlpart import alternatives, check_alternatives
 from tests.support.scramble import scramble
-from tests.support.sealed_bids import GAME as SEALED_BIDS
-from tests.support.sealed_bids import SealedBids
 
 NAME = "g1"
 MIN_MINUTES = 30
@@ -103,6 +103,7 @@ def _fast_kdf() -> Iterator[None]:
     set_kdf_cost(2**8)
     reports.add_template_dir(SUPPORT / "templates")
     reports.add_schema_dir(SUPPORT)
+    add_report_files()
     yield
 
 

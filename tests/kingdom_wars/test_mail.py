@@ -43,6 +43,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from bench.support.maildir import Outbox, open_post, whole
 from judge import adjudicator as adj
 from judge.cli import main
 from judge.engine import DecisionKind, Event
@@ -54,7 +55,6 @@ from judge_games.kingdom_wars.data import DATA
 from judge_games.kingdom_wars.table import SLOTS, label
 from tests.core.conftest import Post
 from tests.core.helpers import GM_ADDR, token_in
-from tests.support.maildir import Outbox, open_post, whole
 
 State = dict[str, Any]
 

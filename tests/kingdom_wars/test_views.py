@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from bench.support.kingdom_wars import copy_of, table
 from judge import registry
 from judge.engine import Action, RuleError
 from judge_games.kingdom_wars import play as plays
 from judge_games.kingdom_wars import skills, views
 from judge_games.kingdom_wars.table import Ctx
-from tests.kingdom_wars.helpers import copy_of, table
 from tests.support.driver import play
 
 GAME = registry.get("kingdom_wars")
