@@ -394,7 +394,8 @@ def game_end(ctx: click.Context, name: str, draw: str | None, win: str | None,
              cancel: bool) -> None:
     """End a running game with the result its GM declares (as END DRAW, END
     WIN and CANCEL GAME by mail); its league and pages record it and the
-    final reports go out with the next `serve`.
+    final reports go out with the next `serve`. With --cancel, a game not
+    yet started is cancelled: who joined is told, and it is open no more.
 
     \b
     Example:
