@@ -381,6 +381,7 @@ def _play(players: Players, seen: Seen) -> None:
     raise AssertionError(f"the game did not end within {STEPS} steps")
 
 
+@pytest.mark.slow
 def test_a_six_seat_game_by_mail_to_a_victory_keeps_every_secret(post: Post) -> None:
     outbox = Outbox(post)
     privacy = Privacy(SEED)
