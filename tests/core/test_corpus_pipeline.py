@@ -52,7 +52,6 @@ def _arrival_order() -> list[str]:
     return order
 
 
-@pytest.mark.slow
 def test_every_corpus_mail_gets_its_treatment(corpus_game: Post, clock: Clock) -> None:
     post = corpus_game
     judge = post.judge

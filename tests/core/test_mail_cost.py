@@ -15,7 +15,6 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 
-@pytest.mark.slow
 def test_mail_cost_on_three_years(capsys: pytest.CaptureFixture[str]) -> None:
     bench = load_bench("mail_cost")
     assert bench.main(["--year", "1903", "--n", "5", "--replays", "1", "--json"]) == 0

@@ -57,6 +57,7 @@ def test_targets_hold_when_players_reply_to_requests(capsys: pytest.CaptureFixtu
     _check(*_run(capsys))
 
 
+@pytest.mark.slow
 def test_targets_hold_when_players_write_new_mails(capsys: pytest.CaptureFixture[str]) -> None:
     _check(*_run(capsys, "--new-mails"))
 
