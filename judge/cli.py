@@ -478,7 +478,10 @@ def game_show(ctx: click.Context, name: str, role: str | None, as_json: bool) ->
                        else gmview.gm_status_text(data))
             return
         if not row["table_json"]:
-            click.echo(f"{name} is forming: {len(judge.store.seats(name))} seat(s)")
+            seats = len(judge.store.seats(name))
+            click.echo(f"{name} was cancelled by its GM before it started: {seats} seat(s) "
+                       "had joined" if row["status"] == "cancelled"
+                       else f"{name} is forming: {seats} seat(s)")
             return
         if role is not None:
             roles = {r.lower(): r for r in g.roles(judge.table(name).state)}

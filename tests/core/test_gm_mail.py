@@ -228,6 +228,8 @@ def test_the_operator_cancels_a_game_not_yet_started_from_the_command_line(
     result = CliRunner().invoke(main, ["--home", str(post.home), "game", "end", "g2",
                                        "--cancel"])
     assert result.exit_code == 1 and "was cancelled by its GM before it started" in result.output
+    result = CliRunner().invoke(main, ["--home", str(post.home), "game", "show", "g2"])
+    assert result.output == "g2 was cancelled by its GM before it started: 2 seat(s) had joined\n"
 
 
 def test_joins_come_to_the_gm_in_one_mail_per_cycle_and_a_full_table_is_told(
