@@ -30,13 +30,12 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.support.maildir import open_post  # noqa: E402
+from bench.support.post import CLASSIC_POWERS, GM_ADDR, address_of, start  # noqa: E402
 from judge import mailhtml  # noqa: E402
 from judge.mailout import Attachment, OutgoingMail, compose  # noqa: E402
 from judge.service import kept_copy  # noqa: E402
 from judge.store import set_kdf_cost  # noqa: E402
-from tests.core.helpers import CLASSIC_POWERS, GM_ADDR  # noqa: E402
-from tests.publish.conftest import address_of, start  # noqa: E402
-from tests.support.maildir import open_post  # noqa: E402
 
 
 def _outgoing(msg: EmailMessage, auto: str) -> OutgoingMail:

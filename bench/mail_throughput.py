@@ -91,14 +91,14 @@ from bench.support.classic_mail import (  # noqa: E402
 from bench.support.clock import Clock  # noqa: E402
 from bench.support.mailplayers import GM, JUDGE, Mail, address, hand, judge_config  # noqa: E402
 from bench.support.mailservers import MailServers, wait_for  # noqa: E402
+from bench.support.sealed_bids import GAME, add_report_files  # noqa: E402
 from judge import adjudicator as adj  # noqa: E402
 from judge import config as cfg  # noqa: E402
-from judge import registry, reports  # noqa: E402
+from judge import registry  # noqa: E402
 from judge.service import Judge  # noqa: E402
 from judge.store import set_kdf_cost  # noqa: E402
-from tests.support.sealed_bids import GAME  # noqa: E402
 
-RUN_JUDGE = ROOT / "tests" / "mailserver" / "run_judge.py"
+RUN_JUDGE = ROOT / "bench" / "support" / "run_judge.py"
 
 
 _SEND_ALL = """
@@ -493,8 +493,7 @@ def main(argv: list[str] | None = None) -> int:
 
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the servers on the way out
     registry.register(GAME)
-    reports.add_template_dir(ROOT / "tests" / "support" / "templates")
-    reports.add_schema_dir(ROOT / "tests" / "support")
+    add_report_files()
     work = Path(tempfile.mkdtemp(prefix="judge-bench-"))
     raws: list[dict[str, float]] = []
     classics: list[dict[str, Any]] = []

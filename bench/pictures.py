@@ -29,10 +29,9 @@ from typing import Any, TypeVar
 # The repository first, for judge and the known positions.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.support.positions import GAMES, conquest_tactics, full_view, known_view, position
 from judge import pictures
 from judge.pictures import rendering
-from tests.pictures.positions import GAMES, conquest_tactics, position
-from tests.pictures.test_kingdom_wars import full_view, known_view
 
 ROUNDS = 20
 T = TypeVar("T")

@@ -395,7 +395,8 @@ def game_end(ctx: click.Context, name: str, draw: str | None, win: str | None,
              cancel: bool) -> None:
     """End a running game with the result its GM declares (as END DRAW, END
     WIN and CANCEL GAME by mail); its league and pages record it and the
-    final reports go out with the next `serve`.
+    final reports go out with the next `serve`. With --cancel, a game not
+    yet started is cancelled: who joined is told, and it is open no more.
 
     \b
     Example:
@@ -478,7 +479,10 @@ def game_show(ctx: click.Context, name: str, role: str | None, as_json: bool) ->
                        else gmview.gm_status_text(data))
             return
         if not row["table_json"]:
-            click.echo(f"{name} is forming: {len(judge.store.seats(name))} seat(s)")
+            seats = len(judge.store.seats(name))
+            click.echo(f"{name} was cancelled by its GM before it started: {seats} seat(s) "
+                       "had joined" if row["status"] == "cancelled"
+                       else f"{name} is forming: {seats} seat(s)")
             return
         if role is not None:
             roles = {r.lower(): r for r in g.roles(judge.table(name).state)}

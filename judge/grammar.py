@@ -185,7 +185,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 "End the game now: the named seat wins. Its league counts the result.",
                 "END WIN France"),
     CommandSpec("CANCEL GAME", "", "gm",
-                "End the game now with no result: it counts for nobody in its league.",
+                "End the game now with no result: it counts for nobody in its league. "
+                "Before START: the game is cancelled, and who joined is told.",
                 "CANCEL GAME"),
     CommandSpec("ROLLBACK", "", "gm",
                 "Undo the last processed phase, restoring the position and orders before it.",

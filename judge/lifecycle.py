@@ -144,6 +144,7 @@ def join(ws: Workspace, name: str, address: str, wanted: str | None, *,
     admit it first: the game's ``joins`` setting is ``approval``, unless the
     seat is given ``by_gm``, as the CLI's ``game seat`` does)."""
     g = ws.get(name)
+    _not_cancelled(g)
     if g.status != "forming":
         raise CommandError(f"{name} has already started", "ask its GM for a REPLACE")
     address = address.lower()
@@ -204,6 +205,7 @@ def forming_seat(g: Loaded, who: str) -> Seat:
 def admit(g: Loaded, who: str) -> Change:
     """Admit the pending request of ``who`` to forming game ``g`` (the
     ``joins`` setting ``approval``): it gets a token by mail."""
+    _not_cancelled(g)
     if g.status != "forming":
         raise CommandError(f"{g.name} has started: seats change hands by REPLACE")
     seat = forming_seat(g, who)
@@ -235,6 +237,7 @@ def unseat(ws: Workspace, g: Loaded, seat: Seat) -> None:
 
 def remove(ws: Workspace, g: Loaded, who: str) -> Seat:
     """Remove the seat of ``who`` from forming game ``g`` (REMOVE, ``game unseat``)."""
+    _not_cancelled(g)
     if g.status != "forming":
         raise CommandError(f"{g.name} has started", "EJECT or REPLACE a seat instead")
     seat = forming_seat(g, who)
@@ -250,6 +253,7 @@ def start(ws: Workspace, name: str, message_id: str = "") -> list[str]:
     the first decision. Returns notices."""
     g = ws.get(name)
     game = g.game
+    _not_cancelled(g)
     if g.status != "forming":
         raise CommandError(f"{name} has already started")
     seats = [s for s in g.seats if s.status != "pending"]
@@ -356,6 +360,7 @@ def eject(ws: Workspace, g: Loaded, role: str) -> Change:
 
 
 def _running(g: Loaded) -> adj.Table:
+    _not_cancelled(g)
     if g.status == "forming" or g.table is None:
         raise CommandError(f"{g.name} has not started",
                            "a forming game ends by REMOVE of its seats; START it first to "
@@ -365,8 +370,41 @@ def _running(g: Loaded) -> adj.Table:
     return g.table
 
 
+#: The status of a game its GM cancelled before START: kept for the record,
+#: never open to join, on no page.
+CANCELLED = "cancelled"
+
+
+def _not_cancelled(g: Loaded) -> None:
+    if g.status == CANCELLED:
+        raise CommandError(f"{g.name} was cancelled by its GM before it started",
+                           "LIST shows the games open to join; or CREATE one")
+
+
+def _cancel_forming(ws: Workspace, g: Loaded) -> str:
+    """CANCEL GAME before START: the game is kept, cancelled, with its seats
+    and requests, whose tokens stop working; each address that joined or
+    asked to is told once."""
+    told = sorted({s.address for s in g.seats})
+    for seat in g.seats:
+        g.set_seat(seat, token_hash="")
+    g.set_row(status=CANCELLED)
+    send(ws.judge, [Notice(
+        address, f"[{g.name}] cancelled before it started",
+        f"The GM of {g.name} has cancelled the game before it started: it will not be "
+        "played, and your seat (or your request for one) and its token no longer count.\n"
+        "Send LIST for the games open to join.\n", g.name) for address in told])
+    return (f"{g.name} is cancelled before it started; "
+            + (f"told: {', '.join(told)}" if told else "nobody had joined"))
+
+
 def cancel(ws: Workspace, g: Loaded, message_id: str = "") -> str:
-    """End running game ``g`` with no result; returns what was done, in words."""
+    """End game ``g`` with no result; returns what was done, in words. A
+    running game ends (a league counts it for nobody); a forming one is
+    cancelled before it starts (:func:`_cancel_forming`)."""
+    _not_cancelled(g)
+    if g.status == "forming":
+        return _cancel_forming(ws, g)
     table = _running(g)
     ws.apply(g, adj.declare(g.game, table, [], draw=False, cancelled=True), message_id)
     return f"{g.name} is cancelled: it ends with no result"

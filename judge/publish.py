@@ -609,8 +609,8 @@ def publish(judge: Any, folder: Path, *, fmt: str = "svg", draw: Draw | None = N
     clocks = {str(c["game"]): c for c in store.deadlines()}
     for name in store.game_names():
         row = store.game(name)
-        if row is None:
-            continue
+        if row is None or row["status"] == "cancelled":
+            continue  # cancelled before START (judge.lifecycle): never played, on no page
         try:
             game = registry.get(row["game"])
         except registry.UnknownGame:
@@ -673,6 +673,10 @@ def publish(judge: Any, folder: Path, *, fmt: str = "svg", draw: Draw | None = N
         if target.is_file():
             target.unlink()
             done.removed += 1
+            parent = target.parent  # a game no longer shown leaves no empty folder
+            while parent.resolve() != root and not any(parent.iterdir()):
+                parent.rmdir()
+                parent = parent.parent
     manifest["files"] = sorted(owned)
     _write(folder, MANIFEST, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
     done.seconds = time.perf_counter() - started
@@ -685,8 +689,9 @@ def _league_tables(judge: Any) -> list[LeagueTable]:
     out = []
     for row in judge.store.leagues():
         lrow, results, running = league_commands.results(judge, row["name"])
-        out.append(league_table(lrow["name"], lrow["scoring"],
-                                judge.store.league_games(lrow["name"]), results, running))
+        shown = [g for g in judge.store.league_games(lrow["name"])
+                 if (judge.store.game(g) or {}).get("status") != "cancelled"]  # on no page
+        out.append(league_table(lrow["name"], lrow["scoring"], shown, results, running))
     return out
 
 

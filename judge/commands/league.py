@@ -129,8 +129,8 @@ def results(judge: Hub, name: str) -> tuple[dict[str, Any], list[league.GameResu
     running: list[str] = []
     for game in store.league_games(row["name"]):
         grow = store.game(game)
-        if grow is None:
-            continue
+        if grow is None or grow["status"] == "cancelled":
+            continue  # cancelled before START: never played, counts for nobody
         if grow["status"] != "finished" or not grow["table_json"]:
             running.append(game)
             continue

@@ -168,7 +168,7 @@ class ConflictOfAlliances(GameBase):
             state["stage"] = "bid"
             return state
         state["seats"] = {LIANHENG: state["roles"][0], ALLIANCE: state["roles"][1]}
-        self._start_turn(state, B.Log(state))
+        self._start_turn(state, B.Log(state), rng)
         return state
 
     def _new_board(self, state: State, rng: Rng) -> None:
@@ -245,7 +245,7 @@ class ConflictOfAlliances(GameBase):
 
     # ------------------------------------------------------------------ turn flow
 
-    def _start_turn(self, state: State, log: B.Log) -> None:
+    def _start_turn(self, state: State, log: B.Log, rng: Rng) -> None:
         """Draw step, then the first action phase of the initiative holder."""
         rp = {s: B.rp_of(state, s) for s in SIDES}
         counts = {s: 6 if rp[s] > rp[other(s)] else 5 for s in SIDES}
@@ -256,9 +256,9 @@ class ConflictOfAlliances(GameBase):
         state["active"] = state["initiative"]["side"]
         state["passes"] = 0
         log.pub(f"{state['active']} holds the initiative and acts first.")
-        self._open_action(state, log)
+        self._open_action(state, log, rng)
 
-    def _open_action(self, state: State, log: B.Log) -> None:
+    def _open_action(self, state: State, log: B.Log, rng: Rng) -> None:
         """The active player's action phase; with no cards it can only pass."""
         while True:
             side = state["active"]
@@ -268,29 +268,28 @@ class ConflictOfAlliances(GameBase):
             log.pub(f"{side} has no cards and passes.")
             state["passes"] += 1
             if state["passes"] >= 2:
-                self._end_step(state, log)
+                self._end_step(state, log, rng)
                 return
             state["active"] = other(side)
 
-    def _next_phase(self, state: State, log: B.Log) -> None:
+    def _next_phase(self, state: State, log: B.Log, rng: Rng) -> None:
         """After an action or a pass: two passes in succession end the action
         step, else the other player's action phase."""
         if state["passes"] >= 2:
-            self._end_step(state, log)
+            self._end_step(state, log, rng)
             return
         state["active"] = other(state["active"])
-        self._open_action(state, log)
+        self._open_action(state, log, rng)
 
-    def _end_step(self, state: State, log: B.Log) -> None:
+    def _end_step(self, state: State, log: B.Log, rng: Rng) -> None:
         """End Step: the game ends after the scenario's last turn; otherwise
         hands are discarded, discards shuffled back, every counter readied
         (Revenge Qin stays Not Received), generals leave the turn track."""
         if state["turn"] >= state["turns"]:
-            self._game_over(state, log, f"the end of turn {state['turn']}")
+            self._game_over(state, log, f"the end of turn {state['turn']}", rng)
             return
         log.pub(f"End of turn {state['turn']}.")
         state["stage"] = "end"
-        rng: Rng = state["_rng"]
         for side in SIDES:
             z = state["cards"][side]
             z["deck"] = z["deck"] + z["hand"] + [e[0] for e in z["discard"]]
@@ -311,9 +310,9 @@ class ConflictOfAlliances(GameBase):
             if where == "track":
                 state["generals"][g] = "off"
         state["track"] = {}
-        self._start_turn(state, log)
+        self._start_turn(state, log, rng)
 
-    def _game_over(self, state: State, log: B.Log, why: str) -> None:
+    def _game_over(self, state: State, log: B.Log, why: str, rng: Rng) -> None:
         """Victory: only Qin's own resource points count."""
         qin = 0 if "qin" in state["eliminated"] else B.rp_of(state, "qin")
         lianheng = self.role_of(state, LIANHENG)
@@ -323,11 +322,11 @@ class ConflictOfAlliances(GameBase):
             log.pub(f"Game {state['game_no']} ends ({why}): Qin controls {qin} RP.")
             if state["game_no"] == 1:
                 state["game_no"] = 2
-                self._new_board(state, state["_rng"])
+                self._new_board(state, rng)
                 state["seats"] = {LIANHENG: alliance, ALLIANCE: lianheng}
                 log.seats = dict(state["seats"])
                 log.pub(f"Game 2: {alliance} plays the Lianheng side, {lianheng} the Alliance.")
-                self._start_turn(state, log)
+                self._start_turn(state, log, rng)
                 return
             first, second = state["games"]
             if first["qin_rp"] == second["qin_rp"]:
@@ -623,7 +622,6 @@ class ConflictOfAlliances(GameBase):
         side = self.side_of(new, role)
         assert side is not None
         new["seq"] += 1
-        new["_rng"] = rng
         stage = new["stage"]
         verb = checked["verb"]
         if stage == "action":
@@ -637,9 +635,8 @@ class ConflictOfAlliances(GameBase):
             new["stage"] = "busy"
             O.do_continue(new, log, word)
         elif stage == "choose":
-            self._act_choose(new, log, side, dict(checked))
-        self._advance(new, log)
-        new.pop("_rng", None)
+            self._act_choose(new, log, side, dict(checked), rng)
+        self._advance(new, log, rng)
         return new, log.events
 
     def resolve(self, state: State, orders: Mapping[Role, Sequence[Action]],
@@ -649,7 +646,6 @@ class ConflictOfAlliances(GameBase):
         new = copy_state(state)
         log = B.Log(new)
         new["seq"] += 1
-        new["_rng"] = rng
         if new["stage"] == "bid":
             bids = {}
             for r in new["roles"]:
@@ -676,7 +672,7 @@ class ConflictOfAlliances(GameBase):
             log.seats = dict(new["seats"])
             log.pub(f"{lian} plays the Lianheng side with a target of {bids[lian]} RP; "
                     f"{ally} plays the Alliance.")
-            self._start_turn(new, log)
+            self._start_turn(new, log, rng)
         elif new["stage"] == "losses":
             bt = new["battle"]
             for side in self._loss_sides(state):
@@ -689,10 +685,9 @@ class ConflictOfAlliances(GameBase):
                 if victim not in bt["choices"]:
                     bt["choices"][victim] = O.default_losses(new, victim)
             new["stage"] = "busy"
-            self._advance(new, log)
+            self._advance(new, log, rng)
         else:
             raise IllegalLine("there is nothing to resolve now")
-        new.pop("_rng", None)
         return new, log.events
 
     def _act_action(self, state: State, log: B.Log, side: str, cmd: Cmd) -> None:
@@ -797,10 +792,9 @@ class ConflictOfAlliances(GameBase):
             state["todo"] = []
             state["stage"] = "busy"
 
-    def _act_choose(self, state: State, log: B.Log, side: str, cmd: Cmd) -> None:
+    def _act_choose(self, state: State, log: B.Log, side: str, cmd: Cmd, rng: Rng) -> None:
         ch = state["choice"]
         z = state["cards"][side]
-        rng: Rng = state["_rng"]
         state["choice"] = None
         state["stage"] = "busy"
         if ch["kind"] == "take":
@@ -818,12 +812,12 @@ class ConflictOfAlliances(GameBase):
             log.only(side, f"You keep {', '.join(card_of(side, x).name for x in kept)}.")
             log.pub(f"{side} keeps 2 of the 3 cards and discards one face down.")
 
-    def _advance(self, state: State, log: B.Log) -> None:
-        """Carry the game on until somebody must decide something."""
-        rng: Rng = state["_rng"]
+    def _advance(self, state: State, log: B.Log, rng: Rng) -> None:
+        """Carry the game on until somebody must decide something, drawing
+        from ``rng`` (the judge's committed-seed Rng for this step)."""
         while state["stage"] in ("busy",):
             if "qin" in state["eliminated"]:
-                self._game_over(state, log, "Qin is eliminated")
+                self._game_over(state, log, "Qin is eliminated", rng)
                 return
             if state["op"] is not None:
                 need = O.advance(state, log, rng)
@@ -862,7 +856,7 @@ class ConflictOfAlliances(GameBase):
                         state["choice"] = {"kind": "take", "side": side, "label": item["label"]}
                     state["stage"] = "choose"
                 continue
-            self._next_phase(state, log)
+            self._next_phase(state, log, rng)
 
     def _op_lines(self, state: State, item: dict[str, Any]) -> list[Cmd]:
         ctx = dict(item["ctx"])

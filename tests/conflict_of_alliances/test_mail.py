@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
+from bench.support.maildir import open_post, whole
 from judge import adjudicator as adj
 from judge.store import set_kdf_cost
 from judge_games.conflict_of_alliances import GAME
 from judge_games.conflict_of_alliances.data import DATA, slug
 from tests.core.conftest import Post
 from tests.core.helpers import GM_ADDR, token_in
-from tests.support.maildir import open_post, whole
 
 L, A = "Lianheng", "Alliance"
 ADDR = {L: "zhang.yi@players.example", A: "su.qin@players.example"}

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from bench.support.maildir import open_post
 from judge.cli import main
 from judge.store import set_kdf_cost
 from judge_games.conflict_of_alliances import GAME
@@ -19,14 +20,14 @@ from tests.contract.test_contract import PROPERTIES
 from tests.core.conftest import Post
 from tests.core.helpers import GM_ADDR, token_in
 from tests.support.driver import play
-from tests.support.maildir import open_post
 
+#: The fast tier plays the first; the rest are whole games, marked slow.
 CASES = [
     ("five-kingdoms", "basic", 11),
-    ("qin-dominates", "basic", 12),
-    ("qin-dominates", "basic", 13),
-    ("five-kingdoms", "bidding", 14),
-    ("qin-dominates", "match", 15),
+    pytest.param("qin-dominates", "basic", 12, marks=pytest.mark.slow),
+    pytest.param("qin-dominates", "basic", 13, marks=pytest.mark.slow),
+    pytest.param("five-kingdoms", "bidding", 14, marks=pytest.mark.slow),
+    pytest.param("qin-dominates", "match", 15, marks=pytest.mark.slow),
 ]
 
 
@@ -54,6 +55,7 @@ def post(tmp_path: Path) -> Iterator[Post]:
     yield from open_post(tmp_path)
 
 
+@pytest.mark.slow
 def test_a_whole_game_by_mail_verifies(post: Post) -> None:
     """The judge plays a Five Kingdoms game by mail to its end; `judge verify`
     then recomputes every draw (the deck shuffles and the combat dice) from the

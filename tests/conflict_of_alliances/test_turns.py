@@ -3,12 +3,27 @@ step, and the end of the game (Victory, Basic Victory Rules)."""
 
 from __future__ import annotations
 
+import orjson
 import pytest
 
 from judge.engine import IllegalLine
+from judge.rng import Rng
 from judge_games.conflict_of_alliances import GAME
 from judge_games.conflict_of_alliances import board as B
-from tests.conflict_of_alliances.helpers import A, L, State, deal, empty, play, put, stance, texts
+from judge_games.conflict_of_alliances import game as coa_game
+from tests.conflict_of_alliances.helpers import (
+    SEED,
+    A,
+    L,
+    State,
+    deal,
+    empty,
+    parse,
+    play,
+    put,
+    stance,
+    texts,
+)
 
 
 def _two_sided() -> State:
@@ -87,6 +102,39 @@ def test_end_step_discards_reshuffles_readies_and_frees_generals() -> None:
         assert len(z["deck"]) + len(z["hand"]) == total
     # The new draw step dealt fresh hands.
     assert len(s["cards"][L]["hand"]) in (5, 6)
+
+
+def test_the_end_step_reshuffles_from_the_rng_passed_in_and_the_state_holds_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Turn Sequence, End step: the discard piles are shuffled back into the
+    decks. The shuffle draws from the judge's committed-seed Rng handed to
+    ``act``; the state being changed stays plain JSON at every draw (no Rng
+    object is parked in it), and the next state is the same whichever copy
+    of that Rng is passed."""
+    in_flight: list[State] = []
+    real_copy = coa_game.copy_state
+
+    def copy_and_watch(state: State) -> State:
+        new = real_copy(state)
+        in_flight.append(new)
+        return new
+
+    class Watching(Rng):
+        def below(self, bound: int, purpose: str) -> int:
+            for st in in_flight:
+                orjson.dumps(st)  # raises TypeError on any object that is not JSON
+            return super().below(bound, purpose)
+
+    monkeypatch.setattr(coa_game, "copy_state", copy_and_watch)
+    s = _two_sided()
+    s, _ = play(s, L, "PASS")
+    rng = Watching(SEED)
+    after, _ = GAME.act(s, GAME.role_of(s, A), parse(s, A, "PASS"), rng)
+    assert after["turn"] == 2
+    assert in_flight and {d.purpose for d in rng.draws} >= {f"shuffle:{L}", f"shuffle:{A}"}
+    again, _ = GAME.act(s, GAME.role_of(s, A), parse(s, A, "PASS"), Rng(SEED))
+    assert orjson.dumps(again) == orjson.dumps(after)
 
 
 def test_the_last_turn_ends_the_game_and_qin_resource_points_decide() -> None:

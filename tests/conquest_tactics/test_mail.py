@@ -41,6 +41,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from bench.support.maildir import Outbox, open_post, whole
 from judge import adjudicator as adj
 from judge.cli import main
 from judge.engine import DecisionKind, Event, RuleError
@@ -52,7 +53,6 @@ from judge_games.conquest_tactics.cards import POOL
 from tests.core.conftest import Post
 from tests.core.helpers import GM_ADDR, token_in
 from tests.support.bench import load_bench
-from tests.support.maildir import Outbox, open_post, whole
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "g1"

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from bench.support.maildir import Outbox, open_post
 from judge import adjudicator as adj
 from judge.cli import main
 from judge.rng import Rng
@@ -43,7 +44,6 @@ from tests.conquest_tactics.test_mail import (
 )
 from tests.core.conftest import Post
 from tests.core.helpers import GM_ADDR, token_in
-from tests.support.maildir import Outbox, open_post
 
 
 @pytest.fixture(autouse=True)

@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
+from bench.support.sealed_bids import GAME as SEALED_BIDS
 from judge import registry
 from judge.engine import JSON, Game
 from tests.support.counterspell import GAME as COUNTERSPELL
 from tests.support.driver import playthrough_sets, set_label
-from tests.support.sealed_bids import GAME as SEALED_BIDS
 
 SLOW_SEEDS = tuple(range(100, 125))
 """Seeds of the many-seed run (``-m slow``), dealt out over each game's option sets."""
@@ -77,17 +78,19 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize(("game", "play_options", "slow_seed"), triples, ids=labels)
     elif "play_options" in names or "victory_options" in names:
         name = "play_options" if "play_options" in names else "victory_options"
-        params: list[tuple[Game, dict[str, JSON]]] = []
-        ids: list[str] = []
+        # The fast tier plays each game's first option set; the others (more
+        # seats, other factions) are marked slow: the whole suite plays them all.
+        params: list[Any] = []
         for g in contract_games():
             declared = bool(g.victory_playthroughs)
             if name == "victory_options" and not declared:
                 continue
             sets = playthrough_sets(g)
-            for options in sets:
-                params.append((g, options))
-                ids.append(g.id if len(sets) == 1 else f"{g.id}-{set_label(g, options)}")
-        metafunc.parametrize(("game", name), params, ids=ids)
+            for i, options in enumerate(sets):
+                params.append(pytest.param(
+                    g, options, id=g.id if len(sets) == 1 else f"{g.id}-{set_label(g, options)}",
+                    marks=pytest.mark.slow if i else ()))
+        metafunc.parametrize(("game", name), params)
     elif "game" in names:
         games = contract_games()
         metafunc.parametrize("game", games, ids=[g.id for g in games])

@@ -27,6 +27,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench.support.sealed_bids import SealedBids, card_key
 from judge import adjudicator as adj
 from judge import registry
 from judge.engine import (
@@ -68,7 +69,6 @@ from tests.support.driver import (
     replay,
 )
 from tests.support.scramble import ZoneError, scramble, zone_items
-from tests.support.sealed_bids import SealedBids, card_key
 
 SEEDS = (1, 2, 3)
 SEED_PARAMS = [SEEDS[0], *(pytest.param(s, marks=pytest.mark.slow) for s in SEEDS[1:])]

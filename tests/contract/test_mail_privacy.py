@@ -19,7 +19,7 @@ recipient, order; Message-ID and Date aside) when:
   that reached only the HTML part fails it
   (test_the_comparison_catches_a_leak_in_the_html_part), and each compared
   HTML part shows exactly the words of its text part
-  (tests.support.htmlpart.check_alternatives);
+  (bench.support.htmlpart.check_alternatives);
 * **timing** (window_min_minutes > 0): the other seats answer the window at
   once, by standing answers, in one home, and by hand some (test-clock)
   minutes later, before the minimum open time, in the other; the homes
@@ -43,6 +43,9 @@ from pathlib import Path
 
 import pytest
 
+from bench.support.htmlpart import alternatives, check_alternatives
+from bench.support.sealed_bids import GAME as SEALED_BIDS
+from bench.support.sealed_bids import SealedBids, add_report_files
 from judge import adjudicator as adj
 from judge import config as cfg
 from judge import registry, reports
@@ -62,10 +65,7 @@ from judge.store import set_kdf_cost
 from tests.contract.conftest import contract_games
 from tests.core.conftest import SUPPORT, Clock, Post
 from tests.core.helpers import GM_ADDR, token_in
-from tests.support.htmlpart import alternatives, check_alternatives
 from tests.support.scramble import scramble
-from tests.support.sealed_bids import GAME as SEALED_BIDS
-from tests.support.sealed_bids import SealedBids
 
 NAME = "g1"
 MIN_MINUTES = 30
@@ -103,6 +103,7 @@ def _fast_kdf() -> Iterator[None]:
     set_kdf_cost(2**8)
     reports.add_template_dir(SUPPORT / "templates")
     reports.add_schema_dir(SUPPORT)
+    add_report_files()
     yield
 
 
@@ -479,9 +480,16 @@ def scrambled_run(mail_game: Game, by: str, homes: Callable[[str, Game], Home],
     return watch
 
 
-@pytest.mark.parametrize("seat", [0, 1])
-@pytest.mark.parametrize("by", ["policy", "deadline"])
-@pytest.mark.parametrize("mail_game", GAMES, ids=[g.id for g in GAMES])
+#: What the fast tier plays: the test-only Sealed Bids game, the cheapest to
+#: bring to a window, one seat each way. The whole suite, as CI runs it, plays
+#: every game, both seats, both ways (the other cases are marked slow).
+FAST_SCRAMBLED = {("sealed_bids", "policy", 0), ("sealed_bids", "deadline", 1)}
+
+
+@pytest.mark.parametrize(("mail_game", "by", "seat"), [
+    pytest.param(g, by, seat, id=f"{g.id}-{by}-{seat}",
+                 marks=() if (g.id, by, seat) in FAST_SCRAMBLED else pytest.mark.slow)
+    for g in GAMES for by in ("policy", "deadline") for seat in (0, 1)])
 def test_what_b_may_not_see_never_reaches_b_by_mail(
     mail_game: Game, by: str, seat: int, homes: Callable[[str, Game], Home]
 ) -> None:
@@ -551,8 +559,15 @@ digests only (windows left to standing answers and defaults), and
 acknowledgements folded into its next mail unless they refuse a line."""
 
 
-@pytest.mark.parametrize("setting", SETTINGS, ids=[s.split(maxsplit=1)[1] for s in SETTINGS])
-@pytest.mark.parametrize("mail_game", GAMES, ids=[g.id for g in GAMES])
+#: The fast tier times the test-only Sealed Bids game under the default
+#: setting; the other cases are marked slow (CI runs them all).
+FAST_TIMED = {("sealed_bids", "SET MAIL decisions")}
+
+
+@pytest.mark.parametrize(("mail_game", "setting"), [
+    pytest.param(g, setting, id=f"{g.id}-{setting.split(maxsplit=1)[1]}",
+                 marks=() if (g.id, setting) in FAST_TIMED else pytest.mark.slow)
+    for g in GAMES for setting in SETTINGS])
 def test_how_and_when_others_answered_never_reaches_b(
     mail_game: Game, setting: str, homes: Callable[[str, Game], Home]
 ) -> None:

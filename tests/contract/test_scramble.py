@@ -12,12 +12,12 @@ from collections import Counter
 
 import pytest
 
+from bench.support.sealed_bids import GAME as SEALED_BIDS
+from bench.support.sealed_bids import SealedBids
 from judge.engine import JSON, Game, Role, State, Zone
 from judge.rng import Rng
 from tests.support.driver import cached_play
 from tests.support.scramble import ZoneError, hidden_from, scramble, zone_items
-from tests.support.sealed_bids import GAME as SEALED_BIDS
-from tests.support.sealed_bids import SealedBids
 
 PLACEHOLDER = "\u2022zone\u2022"
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from bench.support.post import CLASSIC_POWERS as CLASSIC_POWERS
+from bench.support.post import GM_ADDR as GM_ADDR
+from bench.support.post import Post
+from bench.support.post import token_in as token_in
 from judge import adjudicator as adj
-from tests.core.conftest import Post
-
-GM_ADDR = "gm@league.example"
 
 
 @dataclass
@@ -22,15 +22,6 @@ class Seats:
 
     def gm(self, game: str = "g1") -> str:
         return f"SIGNON {game} GM {self.gm_token}"
-
-
-def token_in(post: Post, to: str) -> str:
-    for msg in reversed(post.sent()):
-        if msg["To"] == to:
-            m = re.search(r"token is: (\S+)", post.text(msg))
-            if m:
-                return m.group(1)
-    raise AssertionError(f"no token mailed to {to}")
 
 
 def start_sealed(post: Post, players: int = 3, rounds: int = 3, game: str = "g1") -> Seats:
@@ -60,7 +51,6 @@ def owing(post: Post, game: str = "g1") -> set[str]:
     return adj.waiting_on(g, post.judge.table(game))
 
 
-CLASSIC_POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
 
 
 def start_classic(post: Post, game: str = "dip") -> dict[str, str]:

@@ -82,6 +82,7 @@ def _run(base: Path, work: Path, mails: list[bytes], clock: Clock,
     return snap, crashed
 
 
+@pytest.mark.slow
 def test_crash_at_every_step_loses_nothing_and_doubles_nothing(
     post: Post, home: Path, clock: Clock, tmp_path: Path
 ) -> None:

@@ -153,6 +153,85 @@ def test_a_forming_game_cannot_be_ended(post: Post) -> None:
     assert "g2 has not started" in _gm_ack(post, post.new())
 
 
+def _forming_in_league(post: Post) -> tuple[str, dict[str, str]]:
+    """League autumn and its forming game g2, joined by North and East (not
+    started); the GM's token and each seat's."""
+    with post.judge.store.atomic():
+        league_commands.create_league(post.judge, "autumn", "draw-size", GM_ADDR)
+    post.send(GM_ADDR, "CREATE g2 sealed_bids\n")
+    gm = token_in(post, GM_ADDR)
+    post.send(GM_ADDR, f"SIGNON g2 GM {gm}\nLEAGUE autumn\n")
+    tokens = {}
+    for role in ("North", "East"):
+        address = f"{role.lower()}@players.example"
+        post.send(address, f"JOIN g2 {role}\n")
+        tokens[address] = token_in(post, address)
+    post.new()
+    return gm, tokens
+
+
+def test_cancel_game_before_start_tells_who_joined_once_and_leaves_no_open_game(
+        post: Post, tmp_path: Path) -> None:
+    """CANCEL GAME from the GM of a game not yet started: the game is kept,
+    cancelled, its tokens stop working, each player who joined gets one
+    mail, and it is no longer open to join, in its league or on the pages."""
+    gm, tokens = _forming_in_league(post)
+    site.publish(post.judge, tmp_path / "site", fmt="svg", draw=None, force=True)
+    assert (tmp_path / "site" / "games" / "g2").is_dir()
+    post.send(GM_ADDR, f"SIGNON g2 GM {gm}\nCANCEL GAME\n")
+    mails = post.new()
+    assert ("g2 is cancelled before it started; told: east@players.example, "
+            "north@players.example") in _gm_ack(post, mails)
+    assert sorted(m["To"] for m in mails) == [
+        "east@players.example", GM_ADDR, "north@players.example"]
+    for address in tokens:
+        [mine] = _to(mails, address)
+        assert mine["Subject"] == "[g2] cancelled before it started"
+        assert "has cancelled the game before it started" in post.text(mine)
+    assert post.judge.store.game("g2")["status"] == "cancelled"
+    assert all(s.token_hash == "" for s in post.judge.store.seats("g2"))
+    # No longer open: LIST leaves it out, a JOIN, a START or a second CANCEL is refused.
+    post.send("west@players.example", "LIST\nJOIN g2\n")
+    text = post.text(post.new()[-1])
+    assert "g2:" not in text and "(none now: CREATE one)" in text
+    assert "g2 was cancelled by its GM before it started" in text
+    post.send(GM_ADDR, f"SIGNON g2 GM {gm}\nSTART\nCANCEL GAME\n")
+    mails = post.new()
+    assert _gm_ack(post, mails).count("g2 was cancelled by its GM before it started") == 2
+    assert [m["To"] for m in mails] == [GM_ADDR]  # nobody is told twice
+    assert post.judge.store.game("g2")["status"] == "cancelled"
+    # The pages drop it; its league counts it neither finished nor running.
+    site.publish(post.judge, tmp_path / "site", fmt="svg", draw=None, force=True)
+    assert not (tmp_path / "site" / "games" / "g2").exists()
+    assert "g2" not in (tmp_path / "site" / "index.html").read_text()
+    assert "g2" not in (tmp_path / "site" / "leagues" / "autumn.html").read_text()
+    assert "g2" not in league_commands.show(post.judge, "autumn")
+    result = CliRunner().invoke(main, ["--home", str(post.home), "game", "list"])
+    assert result.exit_code == 0
+    [row] = [ln.split() for ln in result.output.splitlines() if ln.startswith("g2 ")]
+    assert row[:3] == ["g2", "sealed_bids", "cancelled"]
+
+
+def test_the_operator_cancels_a_game_not_yet_started_from_the_command_line(
+        post: Post) -> None:
+    post.clock.now = datetime.now(UTC)  # the command line runs on the real clock
+    _gm, tokens = _forming_in_league(post)
+    result = CliRunner().invoke(main, ["--home", str(post.home), "game", "end", "g2",
+                                       "--cancel"])
+    assert result.exit_code == 0, result.output
+    assert "g2 is cancelled before it started; told: east@players.example" in result.output
+    post.clock.now = datetime.now(UTC) + timedelta(minutes=1)
+    post.judge.cycle()
+    mails = post.new()
+    assert sorted(m["To"] for m in mails) == sorted(tokens)
+    assert post.judge.store.game("g2")["status"] == "cancelled"
+    result = CliRunner().invoke(main, ["--home", str(post.home), "game", "end", "g2",
+                                       "--cancel"])
+    assert result.exit_code == 1 and "was cancelled by its GM before it started" in result.output
+    result = CliRunner().invoke(main, ["--home", str(post.home), "game", "show", "g2"])
+    assert result.output == "g2 was cancelled by its GM before it started: 2 seat(s) had joined\n"
+
+
 def test_joins_come_to_the_gm_in_one_mail_per_cycle_and_a_full_table_is_told(
         post: Post) -> None:
     post.send(GM_ADDR, "CREATE g1 sealed_bids\n")

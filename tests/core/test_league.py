@@ -197,6 +197,7 @@ def mails_to(post: Post, to: str) -> list[str]:
     return [post.text(m) for m in post.new() if m["To"] == to]
 
 
+@pytest.mark.slow
 def test_a_league_of_three_classic_games_by_mail(post: Post, clock: Clock, home: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     assert "created league autumn" in cli(home, "league", "create", "autumn",

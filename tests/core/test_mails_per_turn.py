@@ -57,10 +57,12 @@ def test_targets_hold_when_players_reply_to_requests(capsys: pytest.CaptureFixtu
     _check(*_run(capsys))
 
 
+@pytest.mark.slow
 def test_targets_hold_when_players_write_new_mails(capsys: pytest.CaptureFixture[str]) -> None:
     _check(*_run(capsys, "--new-mails"))
 
 
+@pytest.mark.slow
 def test_kingdom_wars_six_seats_meet_the_targets_each_round(
         capsys: pytest.CaptureFixture[str]) -> None:
     """The scripted six-seat Kingdom Wars game, one round (a turn of every
@@ -76,6 +78,7 @@ def test_kingdom_wars_six_seats_meet_the_targets_each_round(
     assert code == 0
 
 
+@pytest.mark.slow
 def test_conquest_tactics_meets_the_targets_each_turn(capsys: pytest.CaptureFixture[str]) -> None:
     """Two scripted turns of Conquest Tactics (Humans against Malice), both
     acknowledgement settings: the same targets per seat and turn; a whole

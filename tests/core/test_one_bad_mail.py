@@ -212,6 +212,7 @@ def test_a_file_the_inbox_cannot_read_is_set_aside_and_the_next_mail_handled(
     assert not any("failed" in line for line in judge.cycle())
 
 
+@pytest.mark.slow
 def test_an_unreadable_mode_as_an_ordinary_user(tmp_path: Path) -> None:
     """``chmod 000`` on a delivered mail, with `judge serve --once` run
     where the mode holds: as an ordinary user, or as the superuser without
@@ -294,11 +295,12 @@ from judge import registry, reports
 from judge.cli import main
 from judge.store import set_kdf_cost
 from tests.core.conftest import SUPPORT
-from tests.support.sealed_bids import GAME
+from bench.support.sealed_bids import GAME, add_report_files
 set_kdf_cost(2**8)
 registry.register(GAME)
 reports.add_template_dir(SUPPORT / "templates")
 reports.add_schema_dir(SUPPORT)
+add_report_files()
 main(prog_name="judge")
 """
 
@@ -311,6 +313,7 @@ def _no_growth(limit: int) -> None:
     resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
 
+@pytest.mark.slow
 def test_a_real_disk_limit_in_the_middle_of_a_mail_loses_nothing(
     judge: Judge, post: Post, seats: Seats
 ) -> None:

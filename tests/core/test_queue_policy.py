@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.support.sealed_bids import FILES as SEALED_BIDS_FILES
+from bench.support.sealed_bids import SealedBids
 from judge import registry, reports
 from judge.engine import (
     JSON,
@@ -29,9 +31,8 @@ from judge.engine import (
     State,
     WindowSpec,
 )
-from tests.core.conftest import SUPPORT, Clock, Post
+from tests.core.conftest import Clock, Post
 from tests.core.helpers import GM_ADDR, Seats, hand, token_in
-from tests.support.sealed_bids import SealedBids
 
 ROLES = ("North", "East", "South")
 
@@ -61,7 +62,7 @@ class QueuedSealedBids(SealedBids):
 
 @pytest.fixture(autouse=True)
 def _variant(tmp_path: Path) -> Iterator[None]:
-    schema = json.loads((SUPPORT / "sealed-bids-view.schema.json").read_text())
+    schema = json.loads((SEALED_BIDS_FILES / "sealed-bids-view.schema.json").read_text())
     schema["properties"]["game"] = {"const": "sealed_queued"}
     (tmp_path / QueuedSealedBids.view_schema).write_text(json.dumps(schema))
     reports.add_schema_dir(tmp_path)

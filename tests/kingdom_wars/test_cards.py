@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.kingdom_wars.helpers import (
+from bench.support.kingdom_wars import (
     answer,
     ask,
     copy_of,

@@ -43,6 +43,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from bench.support.maildir import Outbox, open_post, whole
 from judge import adjudicator as adj
 from judge.cli import main
 from judge.engine import DecisionKind, Event
@@ -54,7 +55,6 @@ from judge_games.kingdom_wars.data import DATA
 from judge_games.kingdom_wars.table import SLOTS, label
 from tests.core.conftest import Post
 from tests.core.helpers import GM_ADDR, token_in
-from tests.support.maildir import Outbox, open_post, whole
 
 State = dict[str, Any]
 
@@ -381,6 +381,7 @@ def _play(players: Players, seen: Seen) -> None:
     raise AssertionError(f"the game did not end within {STEPS} steps")
 
 
+@pytest.mark.slow
 def test_a_six_seat_game_by_mail_to_a_victory_keeps_every_secret(post: Post) -> None:
     outbox = Outbox(post)
     privacy = Privacy(SEED)

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from bench.support.maildir import Outbox, open_post, whole
 from judge import adjudicator as adj
 from judge.store import set_kdf_cost
 from judge_games.kingdom_wars import GAME
@@ -33,7 +34,6 @@ from tests.kingdom_wars.test_mail import (
     _out_of_hands,
     _to_play_phase,
 )
-from tests.support.maildir import Outbox, open_post, whole
 
 State = dict[str, Any]
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from bench.support.kingdom_wars import answer, ask, copy_of, decision, play, skip_idle, table
 from judge.engine import IllegalLine
 from judge_games.kingdom_wars import GAME, policy
-from tests.kingdom_wars.helpers import answer, ask, copy_of, decision, play, skip_idle, table
 
 GENS = {"A": ("cao-cao", "xu-chu"), "B": ("liu-bei", "guan-yu"),
         "C": ("zhang-fei", "zhao-yun"), "D": ("lv-bu", "diao-chan")}
@@ -74,9 +74,9 @@ def test_peach_a_dying_seat_of_my_kingdom_or_myself() -> None:
     s = table(GENS, hands={"A": [copy_of("attack", "spades", 7)], "B": [copy_of("peach")]},
               shown={"B": ["main"], "C": ["main"]}, hp={"C": 1}, turn="A")
     # A cannot reach C (distance 2): hurt C by hand to open the rescue window
+    from bench.support.kingdom_wars import rng
     from judge_games.kingdom_wars import flow
     from judge_games.kingdom_wars.table import Ctx
-    from tests.kingdom_wars.helpers import rng
 
     g = Ctx(s, rng(5))
     s["asks"].clear()

@@ -7,11 +7,7 @@ from typing import Any
 
 import pytest
 
-from judge.engine import Action, IllegalLine
-from judge_games.kingdom_wars import GAME, flow
-from judge_games.kingdom_wars.data import DATA
-from judge_games.kingdom_wars.table import Ctx, fresh_player
-from tests.kingdom_wars.helpers import (
+from bench.support.kingdom_wars import (
     answer,
     ask,
     copy_of,
@@ -22,6 +18,10 @@ from tests.kingdom_wars.helpers import (
     table,
     texts,
 )
+from judge.engine import Action, IllegalLine
+from judge_games.kingdom_wars import GAME, flow
+from judge_games.kingdom_wars.data import DATA
+from judge_games.kingdom_wars.table import Ctx, fresh_player
 
 PLAIN = {"A": ("cao-cao", "xu-chu"), "B": ("liu-bei", "guan-yu"),
          "C": ("sun-quan", "zhou-tai"), "D": ("lv-bu", "diao-chan")}
@@ -338,7 +338,7 @@ def test_discard_down_to_current_health() -> None:
 def test_the_yin_yang_marker_raises_the_hand_limit_by_two() -> None:
     """Marker Cards: "during the Discard Phase, you can discard this marker to
     raise the upper limit of your hand cards by 2"."""
-    from tests.kingdom_wars.helpers import pass_all
+    from bench.support.kingdom_wars import pass_all
 
     cards = [copy_of("attack", "clubs", r) for r in (2, 3, 4, 5)]
     s = table(PLAIN, hands={"A": cards}, hp={"A": 2}, phase="discard")
@@ -356,7 +356,7 @@ def test_stacked_generals_skip_the_next_turn() -> None:
     """Appendix I, Stacked: "Before the next turn of this player begins, the
     General cards are restored to the state of "Parallel placing", and then the
     entire round is skipped"."""
-    from tests.kingdom_wars.helpers import pass_all
+    from bench.support.kingdom_wars import pass_all
 
     s = table(PLAIN)
     s["p"]["B"]["stacked"] = True
@@ -370,7 +370,7 @@ def test_stacked_generals_skip_the_next_turn() -> None:
 def test_the_play_phase_ends_with_pass_and_the_turn_passes_on() -> None:
     """Playing the Game: "Once his/her turn is completed, the player on the right
     shall start his/her turn" (the next seat)."""
-    from tests.kingdom_wars.helpers import pass_all
+    from bench.support.kingdom_wars import pass_all
 
     s = table(PLAIN)
     s, ev = play(s, "A", "PASS")

@@ -2,7 +2,7 @@
 
 Each test cites its entry in the shared data file kingdom-wars-skills.yaml
 (by the data file's id) or the rulebook passage it checks. Tables are built
-with :func:`tests.kingdom_wars.helpers.table`; the other seats carry generals
+with :func:`bench.support.kingdom_wars.table`; the other seats carry generals
 whose skills stay out of the way (Play Phase skills, or exposed Draw Phase
 ones), exposed unless the test is about a hidden general.
 """
@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
+from bench.support.kingdom_wars import State, answer, ask, copy_of, hp, pass_all, play, table, texts
 from judge.engine import IllegalLine
 from judge_games.kingdom_wars import GAME
 from judge_games.kingdom_wars.table import Ctx, label
-from tests.kingdom_wars.helpers import State, answer, ask, copy_of, hp, pass_all, play, table, texts
 
 WU = ("sun-quan", "gan-ning")
 SHU = ("liu-bei", "zhang-fei")

@@ -8,9 +8,9 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
+from bench.support.kingdom_wars import State, ask, copy_of, hp, pass_all, play, table, texts
 from judge.engine import Event, IllegalLine, RuleError
 from judge_games.kingdom_wars import GAME
-from tests.kingdom_wars.helpers import State, ask, copy_of, hp, pass_all, play, table, texts
 
 # Opponents whose skills answer no moment: Wu (B), Shu (C); D stays hidden.
 WU = ("sun-quan", "huang-gai")

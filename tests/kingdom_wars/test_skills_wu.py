@@ -9,9 +9,7 @@ from typing import Any
 
 import pytest
 
-from judge.engine import IllegalLine
-from judge_games.kingdom_wars.table import label
-from tests.kingdom_wars.helpers import (
+from bench.support.kingdom_wars import (
     GAME,
     answer,
     ask,
@@ -23,6 +21,8 @@ from tests.kingdom_wars.helpers import (
     table,
     texts,
 )
+from judge.engine import IllegalLine
+from judge_games.kingdom_wars.table import label
 
 State = dict[str, Any]
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from bench.support.kingdom_wars import copy_of, table
 from judge import registry
 from judge.engine import Action, RuleError
 from judge_games.kingdom_wars import play as plays
 from judge_games.kingdom_wars import skills, views
 from judge_games.kingdom_wars.table import Ctx
-from tests.kingdom_wars.helpers import copy_of, table
 from tests.support.driver import play
 
 GAME = registry.get("kingdom_wars")
@@ -23,7 +23,8 @@ def _states(seed: int, seats: int) -> list[dict[str, object]]:
     return [s.state for s in steps[:: max(1, len(steps) // 60)]]
 
 
-@pytest.mark.parametrize(("seed", "seats"), [(103, 12), (7, 5)])
+@pytest.mark.parametrize(("seed", "seats"), [
+    pytest.param(103, 12, marks=pytest.mark.slow), (7, 5)])
 def test_a_view_is_the_same_with_the_skills_looked_up_once(
     seed: int, seats: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -59,7 +60,8 @@ def _checked(states: list[dict[str, object]]) -> list[tuple[list[str], list[Acti
     return out
 
 
-@pytest.mark.parametrize(("seed", "seats"), [(103, 12), (11, 8)])
+@pytest.mark.parametrize(("seed", "seats"), [
+    pytest.param(103, 12, marks=pytest.mark.slow), (11, 8)])
 def test_checks_and_legal_lines_are_the_same_with_the_skills_looked_up_once(
     seed: int, seats: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from email.message import EmailMessage
 from pathlib import Path
 
-from tests.support.htmlpart import alternatives
+from bench.support.htmlpart import alternatives
 
 
 def html_page(msg: EmailMessage, folder: Path, extra: str = "") -> Path:

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.support.maildir import open_post
 from judge import mailhtml
 from judge.store import set_kdf_cost
 from tests.core.conftest import Post
@@ -35,7 +36,6 @@ from tests.core.helpers import CLASSIC_POWERS, GM_ADDR
 from tests.mail.htmlview import html_page
 from tests.publish.conftest import address_of, start
 from tests.publish.test_browser import _run, chromium
-from tests.support.maildir import open_post
 
 pytestmark = pytest.mark.browser
 

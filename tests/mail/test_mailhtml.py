@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from bench.support.htmlpart import alternatives, check_alternatives, html_images, html_words
+from bench.support.maildir import open_post
 from judge import mailhtml, mailout
 from judge.mailout import AUTO_REPLIED, Attachment, OutgoingMail, compose
 from judge.service import kept_copy
 from tests.core.conftest import Post
-from tests.support.htmlpart import alternatives, check_alternatives, html_images, html_words
-from tests.support.maildir import open_post
 
 CENTRES = """\
 SUPPLY CENTRES (18 to win)

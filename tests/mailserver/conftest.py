@@ -17,11 +17,12 @@ import pytest
 
 from bench.support.mailplayers import Mail, judge_config
 from bench.support.mailservers import MailServers, ServersUnavailable
+from bench.support.sealed_bids import GAME as SEALED
+from bench.support.sealed_bids import add_report_files
 from judge import registry, reports
 from judge.service import Judge
 from judge.store import set_kdf_cost
 from tests.core.conftest import Clock
-from tests.support.sealed_bids import GAME as SEALED
 
 SUPPORT = Path(__file__).resolve().parent.parent / "support"
 
@@ -55,6 +56,7 @@ def _fast_kdf_and_test_game() -> Iterator[None]:
     registry.register(SEALED)
     reports.add_template_dir(SUPPORT / "templates")
     reports.add_schema_dir(SUPPORT)
+    add_report_files()
     yield
     registry.unregister(SEALED.id)
 

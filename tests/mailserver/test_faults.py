@@ -38,7 +38,7 @@ from bench.support.mailservers import MailServers, wait_for
 from judge.service import RELAY_WINDOW, Judge
 from tests.core.conftest import Clock
 
-RUN_JUDGE = Path(__file__).resolve().parent / "run_judge.py"
+RUN_JUDGE = Path(__file__).resolve().parents[2] / "bench" / "support" / "run_judge.py"
 
 
 def send_bids(mail: Mail, signon: dict[str, str], count: int, role: str = "North") -> list[str]:

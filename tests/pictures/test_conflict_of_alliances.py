@@ -7,12 +7,12 @@ from __future__ import annotations
 import re
 from xml.sax.saxutils import escape
 
+from bench.support.positions import COA_LINES, position
 from judge.pictures import picture
 from judge.rng import Rng
 from judge_games.conflict_of_alliances import GAME
 from judge_games.conflict_of_alliances.data import slug
 from judge_games.conflict_of_alliances.picture import COLOURS, DRAWING, MOUNTAIN, WATERWAY
-from tests.pictures.positions import COA_LINES, position
 
 
 def test_the_layout_places_every_area_of_the_map_and_nothing_else() -> None:

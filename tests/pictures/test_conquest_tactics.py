@@ -4,7 +4,7 @@ panel), that a seat's picture differs from the observers' only by its
 frame, and that no card in a hand is ever named.
 
 Write the stored image again after a deliberate change to the drawing (and
-look at it): ``python -m tests.pictures.positions``.
+look at it): ``python -m tests.pictures.goldens``.
 """
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ import re
 from functools import cache
 from typing import Any
 
+from bench.support.positions import conquest_tactics, conquest_tactics_steps
 from judge.pictures import picture
 from judge_games.conquest_tactics import GAME
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics import picture as ct
 from judge_games.conquest_tactics.table import card
-from tests.pictures.positions import GOLDEN, conquest_tactics, conquest_tactics_steps
+from tests.pictures.goldens import GOLDEN
 from tests.pictures.test_kingdom_wars import differing, texts
 
 STORED = GOLDEN / "conquest_tactics.png"

@@ -16,69 +16,15 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
+from bench.support.kingdom_wars import rng, table
+from bench.support.positions import READER, full_view, known_state, known_view, seats_of
 from judge.pictures import picture
 from judge_games.kingdom_wars import GAME
 from judge_games.kingdom_wars import picture as kw
-from judge_games.kingdom_wars.data import DATA
-from tests.kingdom_wars.helpers import answer, ask, copy_of, play, rng, table
-from tests.pictures.positions import GOLDEN
+from tests.pictures.goldens import GOLDEN
 from tests.support.scramble import scramble
 
 STORED = GOLDEN / "kingdom_wars.png"
-READER = "C"
-
-SEVEN = {"A": ("liu-bei", "guan-yu"), "B": ("cao-cao", "xu-chu"),
-         "C": ("sun-quan", "zhou-tai"), "D": ("zhang-liao", "xiahou-dun"),
-         "E": ("lv-bu", "diao-chan"), "F": ("sima-yi", "guo-jia"),
-         "G": ("ma-chao", "huang-zhong")}
-
-
-def known_state() -> dict[str, Any]:
-    """Seven seats in seat A's Play Phase, after A's Attack has eliminated
-    seat B: Shu, Wu, Neutral and an Ambitionist exposed, two seats still
-    hidden, equipment, a judgement zone of two cards, chains, a stacked
-    seat, markers, and a hidden general seat C has viewed."""
-    s = table(SEVEN,
-              hands={"A": [copy_of("attack", "spades", 7)], "C": [copy_of("dodge")],
-                     "D": [copy_of("peach"), copy_of("wine")]},
-              equip={"A": [copy_of("serpent-spear"), copy_of("red-hare")],
-                     "C": [copy_of("eight-trigrams-formation")],
-                     "E": [copy_of("yellow-lightning")]},
-              judge={"D": [(copy_of("lightning"), "lightning"), (copy_of("acedia"), "acedia")]},
-              shown={"A": ["main"], "B": ["main"], "C": ["main"], "E": ["main"],
-                     "F": ["main"]},
-              hp={"B": 1, "E": 3, "G": 2}, chained=["E", "G"])
-    s["p"]["F"]["ambitionist"] = True
-    s["p"]["G"]["stacked"] = True
-    s["p"]["E"]["markers"]["yin-yang"] = 1
-    s["p"]["F"]["seen_by"]["deputy"] = [READER]
-    s, _ = play(s, "A", "USE Attack S7 ON B")
-    for _ in range(20):
-        top = ask(s)
-        if top is None or top["kind"] == "play":
-            break
-        s, _ = answer(s, {})
-    assert not s["p"]["B"]["alive"]
-    return s
-
-
-def known_view(role: str | None = READER) -> dict[str, Any]:
-    return dict(GAME.view(known_state(), role))
-
-
-def full_view() -> dict[str, Any]:
-    """Seat A's view of a twelve-seat table, half of it exposed, with
-    equipment on every other seat: the largest picture (the benchmark's)."""
-    seats = seats_of(12)
-    equip = {"B": [copy_of("serpent-spear")], "D": [copy_of("red-hare")],
-             "F": [copy_of("eight-trigrams-formation")], "H": [copy_of("yellow-lightning")],
-             "J": [copy_of("frost-blade")], "L": [copy_of("nio-shield")]}
-    s = table(seats, equip=equip, shown={r: ["main"] for r in "BCDEFG"},
-              judge={"K": [(copy_of("lightning"), "lightning")]}, chained=["C", "I"],
-              hp={"E": 1, "J": 2})
-    return dict(GAME.view(s, "A"))
-
-
 def svg_of(view: dict[str, Any]) -> str:
     return picture("kingdom_wars", view, fmt="svg").decode()
 
@@ -96,11 +42,6 @@ def differing(a: bytes, b: bytes) -> float:
     assert ia.size == ib.size
     diff = ImageChops.difference(ia, ib).convert("L").point(lambda v: 255 if v > 40 else 0)
     return diff.histogram()[255] / (ia.size[0] * ia.size[1])
-
-
-def seats_of(n: int) -> dict[str, tuple[str, str]]:
-    ids = list(DATA.generals)
-    return {"ABCDEFGHIJKL"[i]: (ids[2 * i], ids[2 * i + 1]) for i in range(n)}
 
 
 # --------------------------------------------------------------------------- the known position

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
+from bench.support.positions import position
 from judge import pictures
 from judge.pictures import labels
 from judge.pictures.labels import Label, covered, place, text_box
 from judge.pictures.scene import Scene
-from tests.pictures.positions import position
 
 #: The map's frame of each game: the picture less its side panel.
 PANELS = {"classic": 0, "warring_states": 0, "three_kingdoms": 290, "conflict_of_alliances": 320}
@@ -24,9 +24,9 @@ def _frame(game: str, s: Scene) -> labels.Box:
 
 
 def _retreated_three_kingdoms() -> dict[str, Any]:
+    from bench.support.positions import dislodged_three_kingdoms
+    from bench.support.three_kingdoms import play
     from judge_games.three_kingdoms import GAME
-    from tests.pictures.positions import dislodged_three_kingdoms
-    from tests.three_kingdoms.helpers import play
 
     state, _ = play(dislodged_three_kingdoms(), {"Player1": ["M5->12"]})
     return dict(GAME.view(state, None))

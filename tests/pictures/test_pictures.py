@@ -9,10 +9,11 @@ import re
 import pytest
 from PIL import Image, ImageChops
 
+from bench.support.positions import ORDERS, position
 from judge import registry
 from judge.pictures import NoPicture, geometry, picture
 from judge.pictures.layout import Plan, build
-from tests.pictures.positions import GOLDEN, ORDERS, position
+from tests.pictures.goldens import GOLDEN
 
 DIPLOMACY = ["classic", "warring_states"]
 

@@ -11,11 +11,12 @@ from typing import Any
 
 import pytest
 
+from bench.support.positions import position
 from judge.pictures import geometry, picture
 from judge.pictures.layout import build
 from judge_games.conflict_of_alliances.picture import DRAWING as ALLIANCES
 from judge_games.three_kingdoms.picture import DRAWING as KINGDOMS
-from tests.pictures.positions import GOLDEN, position
+from tests.pictures.goldens import GOLDEN
 from tests.pictures.test_pictures import _pixels_differing
 
 #: Each such map's drawing, and the names of its regions.

@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
+from bench.support import positions
 from judge import pictures, registry
 from judge.pictures import rendering
 from judge.rng import Rng
-from tests.pictures import positions
 
 
 class Recording(Mapping[str, Any]):

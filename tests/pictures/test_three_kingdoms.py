@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from xml.sax.saxutils import escape
 
+from bench.support.positions import position
 from judge.pictures import picture
 from judge_games.three_kingdoms.picture import DRAWING
-from tests.pictures.positions import position
 
 
 def test_the_regions_are_the_47_provinces() -> None:
@@ -63,10 +63,10 @@ def test_the_retreats_after_the_campaign_are_drawn() -> None:
     adjacent province ... A militia may elect to be removed from retreat."
     Once the retreat phase is over the picture shows each retreat as a
     dashed orange arrow, and a red cross where a militia was disbanded."""
+    from bench.support.positions import dislodged_three_kingdoms
+    from bench.support.three_kingdoms import play
     from judge_games.diplomacy.picture import RETREAT
     from judge_games.three_kingdoms import GAME
-    from tests.pictures.positions import dislodged_three_kingdoms
-    from tests.three_kingdoms.helpers import play
 
     state = dislodged_three_kingdoms()
     (group,) = state["dislodged"]

@@ -10,13 +10,15 @@ from pathlib import Path
 
 import pytest
 
+from bench.support.maildir import open_post
+from bench.support.post import address_of as address_of
+from bench.support.post import start as start
+from bench.support.sealed_bids import add_report_files
 from judge import adjudicator as adj
 from judge import registry, reports
 from judge.store import set_kdf_cost
 from tests.core.conftest import SUPPORT, Post
-from tests.core.helpers import GM_ADDR, token_in
 from tests.support.counterspell import GAME as COUNTERSPELL
-from tests.support.maildir import open_post
 
 
 @pytest.fixture(autouse=True)
@@ -25,6 +27,7 @@ def _test_games() -> Iterator[None]:
     registry.register(COUNTERSPELL)
     reports.add_template_dir(SUPPORT / "templates")
     reports.add_schema_dir(SUPPORT)
+    add_report_files()
     yield
     registry.unregister(COUNTERSPELL.id)
 
@@ -32,25 +35,6 @@ def _test_games() -> Iterator[None]:
 @pytest.fixture
 def post(tmp_path: Path) -> Iterator[Post]:
     yield from open_post(tmp_path)
-
-
-def start(post: Post, kind: str, roles: list[str], options: str = "",
-          game: str = "g1") -> dict[str, str]:
-    """CREATE, a JOIN per role (``<role>@players.example``), START, by mail;
-    each role's token (and the GM's, under ``"GM"``)."""
-    post.send(GM_ADDR, f"CREATE {game} {kind} {options}\n")
-    gm = token_in(post, GM_ADDR)
-    tokens = {}
-    for role in roles:
-        address = address_of(role)
-        post.send(address, f"JOIN {game} {role}\n")
-        tokens[role] = token_in(post, address)
-    post.send(GM_ADDR, f"SIGNON {game} GM {gm}\nSTART\n")
-    return {**tokens, "GM": gm}
-
-
-def address_of(role: str) -> str:
-    return f"{role.lower()}@players.example"
 
 
 def play(post: Post, tokens: dict[str, str], steps: int, seed: int = 1,

@@ -34,6 +34,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from bench.support.maildir import open_post
 from judge import publish
 from judge import publish_text as say
 from judge.commands import league as league_commands
@@ -42,7 +43,6 @@ from tests.core.conftest import Post
 from tests.core.helpers import CLASSIC_POWERS, GM_ADDR, token_in
 from tests.publish.conftest import address_of, play, start
 from tests.publish.test_site import gm
-from tests.support.maildir import open_post
 
 pytestmark = pytest.mark.browser
 

@@ -19,6 +19,8 @@ import random
 from collections.abc import Mapping
 from pathlib import Path
 
+import pytest
+
 from judge import publish
 from judge.engine import JSON
 from judge_games.conflict_of_alliances.data import DATA, slug
@@ -91,6 +93,7 @@ ONLY = {side: {c for c in DATA.cards[side] if c not in DATA.cards[A if side == L
 """Card names found in one deck only: seeing one tells which card it is."""
 
 
+@pytest.mark.slow
 def test_conflict_of_alliances_pages_name_no_unshown_card(post: Post, tmp_path: Path) -> None:
     tokens = start(post, "conflict_of_alliances", [L, A])
     shown: set[str] = set()

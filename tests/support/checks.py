@@ -22,12 +22,14 @@ from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource
 from referencing.jsonschema import DRAFT202012
 
+from bench.support.sealed_bids import add_report_files
 from judge import reports
 from judge.engine import JSON, Event, Game, Role
 
 SUPPORT = Path(__file__).resolve().parent
 reports.add_schema_dir(SUPPORT)
 reports.add_template_dir(SUPPORT / "templates")
+add_report_files()
 
 
 # --------------------------------------------------------------------------- JSON

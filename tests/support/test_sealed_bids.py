@@ -1,4 +1,4 @@
-"""The rules of the test-only game Sealed Bids (R1-R9 in tests/support/sealed_bids.py)."""
+"""The rules of the test-only game Sealed Bids (R1-R9 in bench/support/sealed_bids.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 import pytest
 
+from bench.support.sealed_bids import GAME, card_value, full_deck
 from judge import reports
 from judge.engine import (
     JSON,
@@ -21,7 +22,6 @@ from judge.engine import (
 )
 from judge.rng import Rng
 from tests.support.checks import render_report, view_errors
-from tests.support.sealed_bids import GAME, card_value, full_deck
 
 
 def rng(n: int = 0) -> Rng:

@@ -6,10 +6,9 @@ from typing import Any
 
 import pytest
 
+from bench.support.three_kingdoms import play, position, texts, where
 from judge.engine import IllegalLine
 from judge_games.three_kingdoms import GAME
-
-from .helpers import play, position, texts, where
 
 K3 = {"Player1": "Wei", "Player2": "Shu", "Player3": "Wu"}
 

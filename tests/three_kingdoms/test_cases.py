@@ -20,13 +20,12 @@ from typing import Any
 
 import pytest
 
+from bench.support.three_kingdoms import State, position, rng
 from judge.engine import Action, Event, Role, RuleError
 from judge_games.three_kingdoms import GAME
 from judge_games.three_kingdoms.board import KINGDOMS
 from tests.datc.caseformat import Case, CaseSyntax, PhaseCase, load_all, parse_cases
 from tests.support import rulebooks
-
-from .helpers import State, position, rng
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
 POWERS = frozenset(f"Player{i}" for i in range(1, 7))

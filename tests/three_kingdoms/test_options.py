@@ -6,10 +6,9 @@ from typing import Any
 
 import pytest
 
+from bench.support.three_kingdoms import play, position, results, texts, where
 from judge.engine import IllegalLine
 from judge_games.three_kingdoms import GAME
-
-from .helpers import play, position, results, texts, where
 
 K4 = {"Player1": "Wei", "Player2": "Wei", "Player3": "Shu", "Player4": "Wu"}
 WAR13 = [("Player1", "Player3")]

@@ -7,11 +7,10 @@ from typing import Any
 
 import pytest
 
+from bench.support.three_kingdoms import position, rng
 from judge.engine import IllegalLine, InvalidLine
 from judge_games.three_kingdoms import GAME
 from judge_games.three_kingdoms.orders import ProvinceName
-
-from .helpers import position, rng
 
 K4 = {"Player1": "Wei", "Player2": "Wei", "Player3": "Shu", "Player4": "Wu"}
 

@@ -20,8 +20,10 @@ OPTIONAL = (
 )
 
 
-@pytest.mark.parametrize("players", [3, 4, 5, 6])
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize(("players", "seed"), [
+    pytest.param(players, seed, id=f"{seed}-{players}",
+                 marks=() if (players, seed) == (3, 1) else pytest.mark.slow)
+    for seed in (1, 2) for players in (3, 4, 5, 6)])  # the fast tier plays one
 def test_playthrough_to_a_victory(players: int, seed: int) -> None:
     p = play(GAME, seed, options=playthrough_options(GAME, {"players": players}))
     assert p.outcome is not None and p.outcome.winners
@@ -31,7 +33,7 @@ def test_playthrough_to_a_victory(players: int, seed: int) -> None:
             check(GAME, p)
 
 
-@pytest.mark.parametrize("players", [3, 6])
+@pytest.mark.parametrize("players", [3, pytest.param(6, marks=pytest.mark.slow)])
 def test_playthrough_with_every_optional_rule(players: int) -> None:
     extra = {"players": players, **{name: True for name in OPTIONAL}}
     p = play(GAME, 7, options=playthrough_options(GAME, extra))
@@ -49,6 +51,7 @@ def test_playthrough_free_style() -> None:
             check(GAME, p)
 
 
+@pytest.mark.slow
 def test_long_playthrough_is_decided() -> None:
     """The full default length (10 adjustment periods) also ends."""
     p = play(GAME, 3, options=playthrough_options(GAME, {"players": 5, "length": 10}))

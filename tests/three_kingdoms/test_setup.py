@@ -8,11 +8,10 @@ from typing import Any
 
 import pytest
 
+from bench.support.three_kingdoms import rng
 from judge.engine import DecisionKind, IllegalLine
 from judge.rng import Rng
 from judge_games.three_kingdoms import GAME
-
-from .helpers import rng
 
 
 def _setup(players: int, seed: bytes = b"setup") -> dict[str, Any]:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from bench.support.three_kingdoms import play, position, texts
 from judge_games.three_kingdoms import GAME
 from judge_games.three_kingdoms.board import BOARD
-
-from .helpers import play, position, texts
 
 K3 = {"Player1": "Wei", "Player2": "Shu", "Player3": "Wu"}
 

@@ -1,4 +1,4 @@
-"""The client corpus plays on a judge home of its own (tests/support/maildir.py)."""
+"""The client corpus plays on a judge home of its own (bench/support/maildir.py)."""
 
 from __future__ import annotations
 

@@ -43,13 +43,13 @@ from typing import Any
 import pytest
 import yaml
 
+from bench.support.maildir import open_post
 from judge import adjudicator as adj
 from judge import registry
 from judge.store import hash_token
 from tests.core.conftest import Post
 from tests.mail.clients.reply import Judged, Player, Reply
 from tests.mail.clients.shapes import CASES
-from tests.support.maildir import open_post
 
 MANIFEST: dict[str, dict[str, Any]] = yaml.safe_load(
     (Path(__file__).parent / "cases.yaml").read_text(encoding="utf-8"))

@@ -19,14 +19,13 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from judge import registry, reports  # noqa: E402
+from bench.support.sealed_bids import GAME, add_report_files  # noqa: E402
+from judge import registry  # noqa: E402
 from judge.cli import main  # noqa: E402
 from judge.service import Judge  # noqa: E402
-from tests.support.sealed_bids import GAME  # noqa: E402
 
 registry.register(GAME)
-reports.add_template_dir(ROOT / "tests" / "support" / "templates")
-reports.add_schema_dir(ROOT / "tests" / "support")
+add_report_files()
 
 _KILL_AT = os.environ.get("JUDGE_TEST_KILL_AT", "")
 if _KILL_AT:

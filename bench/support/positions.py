@@ -1,18 +1,17 @@
-"""Known positions drawn by the picture tests and the benchmark, and the
-script that writes the stored images: ``python -m tests.pictures.positions``
-(run it after a deliberate change to how maps are drawn, and look at them)."""
+"""Known positions drawn by the picture tests and the benchmark: one for each
+game that draws a map, and two Kingdom Wars tables (seven seats as seat C
+knows them, and the largest, twelve seats as seat A sees them)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
+from bench.support.kingdom_wars import answer, ask, copy_of, play, table
 from judge import registry
-from judge.pictures import picture
 from judge.rng import Rng
-
-GOLDEN = Path(__file__).with_name("golden")
+from judge_games.kingdom_wars import GAME as KINGDOM_WARS
+from judge_games.kingdom_wars.data import DATA as KINGDOM_WARS_DATA
 
 #: Spring orders of each Diplomacy-family game: moves, a bounce, supports, a void support.
 ORDERS: dict[str, dict[str, list[str]]] = {
@@ -46,8 +45,8 @@ def three_kingdoms() -> dict[str, Any]:
 
 def dislodged_three_kingdoms() -> dict[str, Any]:
     """The state behind :func:`three_kingdoms`."""
-    from tests.three_kingdoms.helpers import play
-    from tests.three_kingdoms.helpers import position as tk_position
+    from bench.support.three_kingdoms import play
+    from bench.support.three_kingdoms import position as tk_position
 
     kingdoms = {"Player1": "Wei", "Player2": "Wei", "Player3": "Shu", "Player4": "Shu",
                 "Player5": "Wu", "Player6": "Wu"}
@@ -164,12 +163,63 @@ def position(game_id: str) -> dict[str, Any]:
     return dict(game.view(state, None))
 
 
-def main() -> None:
-    for game_id in GAMES:
-        path = GOLDEN / f"{game_id}.png"
-        path.write_bytes(picture(game_id, position(game_id)))
-        print(f"wrote {path}")
+
+# ---------------------------------------------------------------- Kingdom Wars tables
+
+READER = "C"
+
+SEVEN = {"A": ("liu-bei", "guan-yu"), "B": ("cao-cao", "xu-chu"),
+         "C": ("sun-quan", "zhou-tai"), "D": ("zhang-liao", "xiahou-dun"),
+         "E": ("lv-bu", "diao-chan"), "F": ("sima-yi", "guo-jia"),
+         "G": ("ma-chao", "huang-zhong")}
 
 
-if __name__ == "__main__":
-    main()
+def known_state() -> dict[str, Any]:
+    """Seven seats in seat A's Play Phase, after A's Attack has eliminated
+    seat B: Shu, Wu, Neutral and an Ambitionist exposed, two seats still
+    hidden, equipment, a judgement zone of two cards, chains, a stacked
+    seat, markers, and a hidden general seat C has viewed."""
+    s = table(SEVEN,
+              hands={"A": [copy_of("attack", "spades", 7)], "C": [copy_of("dodge")],
+                     "D": [copy_of("peach"), copy_of("wine")]},
+              equip={"A": [copy_of("serpent-spear"), copy_of("red-hare")],
+                     "C": [copy_of("eight-trigrams-formation")],
+                     "E": [copy_of("yellow-lightning")]},
+              judge={"D": [(copy_of("lightning"), "lightning"), (copy_of("acedia"), "acedia")]},
+              shown={"A": ["main"], "B": ["main"], "C": ["main"], "E": ["main"],
+                     "F": ["main"]},
+              hp={"B": 1, "E": 3, "G": 2}, chained=["E", "G"])
+    s["p"]["F"]["ambitionist"] = True
+    s["p"]["G"]["stacked"] = True
+    s["p"]["E"]["markers"]["yin-yang"] = 1
+    s["p"]["F"]["seen_by"]["deputy"] = [READER]
+    s, _ = play(s, "A", "USE Attack S7 ON B")
+    for _ in range(20):
+        top = ask(s)
+        if top is None or top["kind"] == "play":
+            break
+        s, _ = answer(s, {})
+    assert not s["p"]["B"]["alive"]
+    return s
+
+
+def known_view(role: str | None = READER) -> dict[str, Any]:
+    return dict(KINGDOM_WARS.view(known_state(), role))
+
+
+def full_view() -> dict[str, Any]:
+    """Seat A's view of a twelve-seat table, half of it exposed, with
+    equipment on every other seat: the largest picture (the benchmark's)."""
+    seats = seats_of(12)
+    equip = {"B": [copy_of("serpent-spear")], "D": [copy_of("red-hare")],
+             "F": [copy_of("eight-trigrams-formation")], "H": [copy_of("yellow-lightning")],
+             "J": [copy_of("frost-blade")], "L": [copy_of("nio-shield")]}
+    s = table(seats, equip=equip, shown={r: ["main"] for r in "BCDEFG"},
+              judge={"K": [(copy_of("lightning"), "lightning")]}, chained=["C", "I"],
+              hp={"E": 1, "J": 2})
+    return dict(KINGDOM_WARS.view(s, "A"))
+
+
+def seats_of(n: int) -> dict[str, tuple[str, str]]:
+    ids = list(KINGDOM_WARS_DATA.generals)
+    return {"ABCDEFGHIJKL"[i]: (ids[2 * i], ids[2 * i + 1]) for i in range(n)}
