@@ -389,7 +389,7 @@ def _cancel_forming(ws: Workspace, g: Loaded) -> str:
     for seat in g.seats:
         g.set_seat(seat, token_hash="")
     g.set_row(status=CANCELLED)
-    send(ws.judge, [Notice(
+    send(ws.outbox, [Notice(
         address, f"[{g.name}] cancelled before it started",
         f"The GM of {g.name} has cancelled the game before it started: it will not be "
         "played, and your seat (or your request for one) and its token no longer count.\n"
