@@ -33,6 +33,8 @@ Point = tuple[float, float]
 #: Owner of the frame's pieces (outside every region) and of face holes.
 OUTSIDE = "_outside"
 VOID = "_void"
+#: Water of no province (a lake, the Caspian), drawn as water.
+LAKE = "_lake"
 
 
 @dataclass

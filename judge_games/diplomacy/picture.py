@@ -30,7 +30,7 @@ import yaml
 from judge.pictures import geometry as geo
 from judge.pictures.colour import dark
 from judge.pictures.labels import Label, place
-from judge.pictures.layout import OUTSIDE, VOID, Plan, Point, key
+from judge.pictures.layout import LAKE, OUTSIDE, VOID, Plan, Point, key
 from judge.pictures.scene import Scene, toward
 
 LAND = "#efe6cf"
@@ -171,6 +171,7 @@ class DiplomacyDrawing:
             fill = (RIVER if p.get("river") else SEA) if p["type"] == "sea" else LAND
             s.shape(g.rings(pid), fill=fill, region=pid)
         s.shape(g.rings(VOID), fill=VOID_FILL)
+        s.shape(g.rings(LAKE), fill=SEA)
         return s.items
 
     @cached_property

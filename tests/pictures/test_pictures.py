@@ -145,17 +145,24 @@ def test_the_outer_regions_reach_the_edge_whole(game_id: str) -> None:
 
 
 def test_classic_has_one_patch_of_impassable_land_switzerland() -> None:
-    """Impassable land is left only where provinces around one face have no
-    border between them: on the classic map, Switzerland, between Burgundy,
+    """Impassable land is land no province takes: islands of no province
+    (Ireland, Iceland, Corsica, Sardinia, Crete, Cyprus), land at the board's
+    edge (Arabia), and one patch inland, Switzerland, between Burgundy,
     Marseilles, Piedmont, Tyrolia and Munich (once also a stray patch west of
     Spain, where the face's cut joined Portugal to the Western Med)."""
     from judge.pictures.layout import VOID
 
     g = drawing("classic").geometry
-    (patch,) = g.rings(VOID)
-    corners = set(patch)
-    around = {n for n in g.names() for ring in g.rings(n) for p in ring if p in corners}
-    assert around == {"Bur", "Mar", "Mun", "Pie", "Tyr"}
+    w, h = g.size
+    water = drawing("classic").water()
+    inland = []
+    for patch in g.rings(VOID):
+        corners = set(patch)
+        around = {n for n in g.names() for ring in g.rings(n) for p in ring if p in corners}
+        at_edge = any(not (0 < x < w and 0 < y < h) for x, y in patch)
+        if not around & water and not at_edge:
+            inland.append(around)
+    assert inland == [{"Bur", "Mar", "Mun", "Pie", "Tyr"}]
 
 
 def test_a_face_is_cut_between_neighbours_where_it_can_be() -> None:
