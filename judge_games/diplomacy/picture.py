@@ -1,8 +1,10 @@
 """Pictures of a Diplomacy-family position (classic, Warring States).
 
 Drawn from the map file (province types, centres, where units stand) and the
-region geometry beside it (``geometry.yaml``, written by
-:mod:`judge.pictures.layout` from the map and ``layout.yaml``). A view gives
+region geometry beside it (``geometry.yaml``: written by
+``tools/geography.py`` on the real coastline where the map has a
+``places.yaml``, as classic does; otherwise by :mod:`judge.pictures.layout`
+from the map and ``layout.yaml``). A view gives
 the units, dislodged units, centre owners and the last phase's orders with
 their results; the last phase is drawn over the position:
 

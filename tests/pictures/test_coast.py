@@ -131,3 +131,10 @@ def test_each_unit_stands_on_its_side_of_the_coast(
         x, y = drawing.where(pid)  # type: ignore[attr-defined]
         on_land = land.getpixel((round(x), round(y))) == 255
         assert on_land == (pid not in water), pid
+
+
+def test_the_schematic_layout_will_not_overwrite_the_real_coastline() -> None:
+    from judge.pictures import layout
+
+    with pytest.raises(SystemExit, match="real coastline"):
+        layout.main(["classic"])
