@@ -207,8 +207,9 @@ def trace(grid: list[list[str]], step: float, origin: Point, tol: float, rounds:
             e = follow(e)
             edges.append(e)
             corners.append(e[1])
-        pts = smooth(simplify([(origin[0] + j * step, origin[1] + i * step)
-                               for i, j in corners], tol), rounds)
+        pts = simplify([(origin[0] + j * step, origin[1] + i * step) for i, j in corners], tol)
+        if EDGE not in (owner[edges[0]], owner[(edges[0][1], edges[0][0])]):
+            pts = smooth(pts, rounds)  # (the frame's straight edge is left as it is)
         back = (corners[-1], corners[-2])
         stretch[edges[0]] = pts
         last[edges[0]] = edges[-1]
@@ -297,10 +298,17 @@ def simplify(pts: Sequence[Point], tol: float) -> list[Point]:
 
 # ---------------------------------------------------------------- the files
 def write_xy(map_path: Path, points: dict[str, Point]) -> None:
-    """Rewrite the ``xy`` of each province (and coast) in map.yaml, nothing else."""
+    """Rewrite the ``xy`` of each province (and coast) in map.yaml, or its
+    ``x`` and ``y`` (Three Kingdoms), nothing else."""
     lines = map_path.read_text("utf-8").split("\n")
     prov = None
     for i, line in enumerate(lines):
+        m = re.match(r"^  (\d+):\s+\{.*\bx: -?[\d.]+,\s*y: -?[\d.]+", line)
+        if m and m.group(1) in points:
+            x, y = points[m.group(1)]
+            lines[i] = re.sub(r"\bx: -?[\d.]+,\s*y: -?[\d.]+",
+                              f"x: {round(x)}, y: {round(y)}", line)
+            continue
         m = re.match(r"^  ([A-Za-z][A-Za-z0-9]*):", line)
         if m:
             prov = m.group(1)
@@ -313,7 +321,12 @@ def write_xy(map_path: Path, points: dict[str, Point]) -> None:
 
 
 def borders_of(raw: dict[str, Any]) -> set[tuple[str, str]]:
+    """The map's borders: a Diplomacy map's army and fleet lists, or a list
+    of ``adjacent`` pairs (Three Kingdoms)."""
     out: set[tuple[str, str]] = set()
+    for a, b in raw.get("adjacent") or []:
+        x, y = str(a), str(b)
+        out.add((x, y) if x <= y else (y, x))
     for pid, p in raw["provinces"].items():
         lists = [p.get("army") or [], p.get("fleet") or []]
         lists += [c.get("fleet") or [] for c in (p.get("coasts") or {}).values()]
@@ -340,7 +353,7 @@ def main(argv: Sequence[str]) -> int:
     folder = ROOT / "judge_games" / game
     places = yaml.safe_load((folder / "places.yaml").read_text("utf-8"))
     raw = yaml.safe_load((folder / "map.yaml").read_text("utf-8"))
-    w, h = raw["size"]
+    w, h = raw.get("size") or (raw["width"], raw["height"])
     win = Window(places, (int(w), int(h)))
     step = float(places["cell"])
     margin = float(places["margin"])
@@ -361,12 +374,13 @@ def main(argv: Sequence[str]) -> int:
         return (min(rows - 1, max(0, int((p[1] - y0) // step))),
                 min(cols - 1, max(0, int((p[0] - x0) // step))))
 
-    sea = {pid for pid, p in raw["provinces"].items() if p["type"] == "sea"}
+    sea = {str(pid) for pid, p in raw["provinces"].items() if p.get("type") == "sea"}
     crossings = {tuple(sorted(c)) for c in places.get("crossings") or []}
     borders = borders_of(raw)
     seeds: dict[str, list[tuple[int, int]]] = {}
     points: dict[str, Point] = {}
-    for pid, pts in places["provinces"].items():
+    for key, pts in places["provinces"].items():
+        pid = str(key)
         xy = [win(float(lon), float(lat)) for lon, lat in pts]
         points[pid] = xy[0]
         seeds[pid] = [cell(p) for p in xy]
@@ -376,7 +390,7 @@ def main(argv: Sequence[str]) -> int:
                 print(f"warning: {pid}'s point {lon}, {lat} is on the wrong side of the coast")
     for loc, (lon, lat) in (places.get("coasts") or {}).items():
         points[loc] = win(float(lon), float(lat))
-    missing = set(raw["provinces"]) - set(seeds)
+    missing = {str(k) for k in raw["provinces"]} - set(seeds)
     if missing:
         raise SystemExit(f"no points for {sorted(missing)}")
     impassable = [cell(win(float(lon), float(lat))) for lon, lat in places.get("impassable") or []]

@@ -1,8 +1,9 @@
-"""The classic map is drawn on the real coastline: every sea region lies on
-the water and every land region on the land of Natural Earth's 1:110m land
-(``judge_games/classic/coast.yaml``, the data the regions were made from,
-in the picture's pixels), within a small tolerance; impassable land is land,
-and water of no province (the Caspian) is water."""
+"""The classic and Three Kingdoms maps are drawn on the real coastline: every
+sea region lies on the water and every land region on the land of Natural
+Earth's 1:110m land (``judge_games/<game>/coast.yaml``, the data the regions
+were made from, in the picture's pixels), within a small tolerance;
+impassable land is land, and water of no province (the Caspian, the China
+seas) is water."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from judge import registry
 from judge.pictures import geometry
 from judge.pictures.layout import LAKE, VOID, Point
 
-FOLDER = Path(registry.__file__).resolve().parent.parent / "judge_games" / "classic"
+GAMES = Path(registry.__file__).resolve().parent.parent / "judge_games"
+REAL = ["classic", "three_kingdoms"]
 
 #: How far (pixels) an outline may stray over the coastline: the regions are
 #: grown on a grid of 3-pixel cells, traced, straightened within 4 pixels and
@@ -25,8 +27,8 @@ FOLDER = Path(registry.__file__).resolve().parent.parent / "judge_games" / "clas
 TOLERANCE = 7
 
 
-def _coast() -> list[list[list[Point]]]:
-    raw = yaml.safe_load((FOLDER / "coast.yaml").read_text("utf-8"))
+def _coast(game: str) -> list[list[list[Point]]]:
+    raw = yaml.safe_load((GAMES / game / "coast.yaml").read_text("utf-8"))
     return [[[(float(x), float(y)) for x, y in ring] for ring in poly] for poly in raw["land"]]
 
 
@@ -55,8 +57,8 @@ def _inside(rings: Sequence[Sequence[Point]], wrong: Image.Image) -> int:
     return _count(ImageChops.multiply(region, wrong.crop(box)))
 
 
-def _land(size: tuple[int, int], shift: float = 0.0) -> Image.Image:
-    rings = [[(x + shift, y) for x, y in ring] for poly in _coast() for ring in poly]
+def _land(game: str, size: tuple[int, int], shift: float = 0.0) -> Image.Image:
+    rings = [[(x + shift, y) for x, y in ring] for poly in _coast(game) for ring in poly]
     return _mask(size, rings)
 
 
@@ -82,26 +84,31 @@ def strays(g: geometry.Geometry, water: set[str], land: Image.Image) -> dict[str
     return out
 
 
-@pytest.fixture(scope="module")
-def classic() -> tuple[geometry.Geometry, set[str]]:
-    drawing = registry.drawing("classic")
+def _map(game: str) -> tuple[geometry.Geometry, set[str]]:
+    drawing = registry.drawing(game)
     assert drawing is not None
     g: geometry.Geometry = drawing.geometry  # type: ignore[attr-defined]
-    water: set[str] = drawing.water()  # type: ignore[attr-defined]
+    water: set[str] = drawing.water() if hasattr(drawing, "water") else set()
     return g, water
 
 
-def test_every_region_follows_the_coastline(classic: tuple[geometry.Geometry, set[str]]) -> None:
-    g, water = classic
-    assert strays(g, water, _land(g.size)) == {}
+@pytest.fixture(scope="module")
+def classic() -> tuple[geometry.Geometry, set[str]]:
+    return _map("classic")
 
 
-def test_the_regions_cover_the_land_and_the_water_they_claim(
-        classic: tuple[geometry.Geometry, set[str]]) -> None:
+@pytest.mark.parametrize("game", REAL)
+def test_every_region_follows_the_coastline(game: str) -> None:
+    g, water = _map(game)
+    assert strays(g, water, _land(game, g.size)) == {}
+
+
+@pytest.mark.parametrize("game", REAL)
+def test_the_regions_cover_the_land_and_the_water_they_claim(game: str) -> None:
     """Not only no stray: the seas together cover nearly all the water in the
     picture, and the land regions (with impassable land) nearly all the land."""
-    g, water = classic
-    land = _land(g.size)
+    g, water = _map(game)
+    land = _land(game, g.size)
     seas = _mask(g.size, [r for n in [*water, LAKE] for r in g.rings(n)])
     ground = _mask(g.size, [r for n in g.names() if n not in water for r in g.rings(n)]
                    + list(g.rings(VOID)))
@@ -116,16 +123,16 @@ def test_the_check_sees_a_coastline_out_of_place(
     """The same regions against the land moved 25 pixels east: the seas
     along the west coasts now cover land, and the check says which."""
     g, water = classic
-    found = strays(g, water, _land(g.size, shift=25.0))
+    found = strays(g, water, _land("classic", g.size, shift=25.0))
     assert {"Mao", "Nao", "Eng", "Por", "Bre"} <= set(found)
 
 
-def test_each_unit_stands_on_its_side_of_the_coast(
-        classic: tuple[geometry.Geometry, set[str]]) -> None:
+@pytest.mark.parametrize("game", REAL)
+def test_each_unit_stands_on_its_side_of_the_coast(game: str) -> None:
     """A fleet at sea is drawn on the water, an army's province point on land."""
-    g, water = classic
-    land = _land(g.size)
-    drawing = registry.drawing("classic")
+    g, water = _map(game)
+    land = _land(game, g.size)
+    drawing = registry.drawing(game)
     assert drawing is not None
     for pid in g.names():
         x, y = drawing.where(pid)  # type: ignore[attr-defined]
@@ -136,5 +143,6 @@ def test_each_unit_stands_on_its_side_of_the_coast(
 def test_the_schematic_layout_will_not_overwrite_the_real_coastline() -> None:
     from judge.pictures import layout
 
-    with pytest.raises(SystemExit, match="real coastline"):
-        layout.main(["classic"])
+    for game in REAL:
+        with pytest.raises(SystemExit, match="real coastline"):
+            layout.main([game])
