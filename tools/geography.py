@@ -97,7 +97,8 @@ STEPS = NEIGHBOURS
 
 
 def grow(land: np.ndarray, seeds: dict[str, list[tuple[int, int]]], sea: set[str],
-         borders: set[tuple[str, str]], impassable: list[tuple[int, int]]) -> np.ndarray:
+         borders: set[tuple[str, str]], impassable: list[tuple[int, int]],
+         fixed: frozenset[str] = frozenset()) -> np.ndarray:
     """Label every cell (index into the returned names list; see :func:`label`)."""
     names = sorted(seeds)
     index = {n: i for i, n in enumerate(names)}
@@ -115,6 +116,8 @@ def grow(land: np.ndarray, seeds: dict[str, list[tuple[int, int]]], sea: set[str
     land_l = cast(list[list[bool]], land.tolist())
     lab_l = cast(list[list[int]], labels.tolist())
     ok_l = cast(list[list[bool]], ok.tolist())
+
+    still = {index[n] for n in fixed}
 
     def race(heap: list[tuple[float, int, int, int]]) -> None:
         heapq.heapify(heap)
@@ -136,6 +139,8 @@ def grow(land: np.ndarray, seeds: dict[str, list[tuple[int, int]]], sea: set[str
             if clash:
                 continue
             lab_l[r][c] = who
+            if who in still:
+                continue  # a river is its course, and does not spread
             for dr, dc in STEPS:
                 rr, cc = r + dr, c + dc
                 if 0 <= rr < rows and 0 <= cc < cols and lab_l[rr][cc] == -1:
@@ -149,8 +154,8 @@ def grow(land: np.ndarray, seeds: dict[str, list[tuple[int, int]]], sea: set[str
 
 
 # ---------------------------------------------------------------- tracing
-def trace(grid: list[list[str]], step: float, origin: Point, tol: float, rounds: int
-          ) -> dict[str, list[list[Point]]]:
+def trace(grid: list[list[str]], step: float, origin: Point, tol: float, rounds: int,
+          fine: frozenset[str] = frozenset()) -> dict[str, list[list[Point]]]:
     """The outline rings of each name of a grid of names. The outlines are cut
     into stretches between the corners where three names meet (or two meet
     corner to corner); each stretch is straightened once and used by the names
@@ -207,8 +212,11 @@ def trace(grid: list[list[str]], step: float, origin: Point, tol: float, rounds:
             e = follow(e)
             edges.append(e)
             corners.append(e[1])
-        pts = simplify([(origin[0] + j * step, origin[1] + i * step) for i, j in corners], tol)
-        if EDGE not in (owner[edges[0]], owner[(edges[0][1], edges[0][0])]):
+        sides = {owner[edges[0]], owner[(edges[0][1], edges[0][0])]}
+        # a river's banks are straightened less: it is only a few cells wide
+        pts = simplify([(origin[0] + j * step, origin[1] + i * step) for i, j in corners],
+                       min(tol, 0.8 * step) if sides & fine else tol)
+        if EDGE not in sides:
             pts = smooth(pts, rounds)  # (the frame's straight edge is left as it is)
         back = (corners[-1], corners[-2])
         stretch[edges[0]] = pts
@@ -369,6 +377,22 @@ def main(argv: Sequence[str]) -> int:
     ys = y0 + (np.arange(rows) + 0.5) * step
     gx, gy = np.meshgrid(xs, ys)
     mask = shapely.contains_xy(land, gx, gy)
+    # rivers: each river space's course, river_width pixels wide, is water and that space's
+    courses: dict[str, Any] = {}
+    river_cells: dict[str, list[tuple[int, int]]] = {}
+    for key, pts in (places.get("rivers") or {}).items():
+        line = shapely.LineString([win(float(lon), float(lat)) for lon, lat in pts])
+        # a river ends at the coast (a cell or so into the sea, to meet it)
+        on_land = line.intersection(land.buffer(1.5 * step))
+        if on_land.geom_type == "MultiLineString":
+            on_land = max(on_land.geoms, key=lambda g: g.length)
+        if on_land.geom_type == "LineString" and not on_land.is_empty:
+            line = on_land
+        courses[str(key)] = line
+        width = float(places.get("river_width", 2 * step))
+        inside = shapely.contains_xy(line.buffer(width / 2, cap_style="flat"), gx, gy)
+        river_cells[str(key)] = [(int(r), int(c)) for r, c in zip(*np.nonzero(inside), strict=True)]
+        mask &= ~inside
 
     def cell(p: Point) -> tuple[int, int]:
         return (min(rows - 1, max(0, int((p[1] - y0) // step))),
@@ -382,8 +406,11 @@ def main(argv: Sequence[str]) -> int:
     for key, pts in places["provinces"].items():
         pid = str(key)
         xy = [win(float(lon), float(lat)) for lon, lat in pts]
+        if pid in courses:  # a river's fleet stands on its course
+            on = courses[pid].interpolate(courses[pid].project(shapely.Point(xy[0])))
+            xy = [(float(on.x), float(on.y))]
         points[pid] = xy[0]
-        seeds[pid] = [cell(p) for p in xy]
+        seeds[pid] = [cell(p) for p in xy] + river_cells.get(pid, [])
         for p, (lon, lat) in zip(xy, pts, strict=True):
             r, c = cell(p)
             if bool(mask[r, c]) == (pid in sea):
@@ -394,7 +421,7 @@ def main(argv: Sequence[str]) -> int:
     if missing:
         raise SystemExit(f"no points for {sorted(missing)}")
     impassable = [cell(win(float(lon), float(lat))) for lon, lat in places.get("impassable") or []]
-    labels = grow(mask, seeds, sea, borders, impassable)
+    labels = grow(mask, seeds, sea, borders, impassable, frozenset(courses))
     names = sorted(seeds)
     grid = [[names[v] if 0 <= v < len(names) else (VOID if v == len(names) else
                                                    (VOID if mask[r, c] else LAKE))
@@ -409,12 +436,15 @@ def main(argv: Sequence[str]) -> int:
             for b in (below, right):
                 if a != b:
                     met.add((a, b) if a <= b else (b, a))
+    if courses:  # a land border across a river is drawn as a crossing of it
+        crossings |= {b for b in borders if b not in met and not set(b) & sea}
     lost = sorted(b for b in borders if b not in met and b not in crossings)
     for a, b in lost:
         print(f"the border {a}-{b} is not drawn: add points, or list it under crossings")
     unplaced = int((labels < 0).sum())
     print(f"{game}: {rows}x{cols} cells, {unplaced} of no province")
-    rings = trace(grid, step, (x0, y0), float(places["straighten"]), int(places["smooth"]))
+    rings = trace(grid, step, (x0, y0), float(places["straighten"]), int(places["smooth"]),
+                  frozenset(courses))
     lines = [f"# Region geometry, written by `python tools/geography.py {game}`: "
              "do not edit by hand.",
              "# See tools/geography.py and README.md for how it is made.",

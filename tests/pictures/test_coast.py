@@ -1,4 +1,5 @@
-"""The classic and Three Kingdoms maps are drawn on the real coastline: every
+"""The classic, Three Kingdoms and Warring States maps are drawn on the real
+coastline: every
 sea region lies on the water and every land region on the land of Natural
 Earth's 1:110m land (``judge_games/<game>/coast.yaml``, the data the regions
 were made from, in the picture's pixels), within a small tolerance;
@@ -19,7 +20,7 @@ from judge.pictures import geometry
 from judge.pictures.layout import LAKE, VOID, Point
 
 GAMES = Path(registry.__file__).resolve().parent.parent / "judge_games"
-REAL = ["classic", "three_kingdoms"]
+REAL = ["classic", "three_kingdoms", "warring_states"]
 
 #: How far (pixels) an outline may stray over the coastline: the regions are
 #: grown on a grid of 3-pixel cells, traced, straightened within 4 pixels and
@@ -89,7 +90,10 @@ def _map(game: str) -> tuple[geometry.Geometry, set[str]]:
     assert drawing is not None
     g: geometry.Geometry = drawing.geometry  # type: ignore[attr-defined]
     water: set[str] = drawing.water() if hasattr(drawing, "water") else set()
-    return g, water
+    # a river space runs over the land (Natural Earth's land has no rivers
+    # cut out of it): it is held to the land, as a land region is
+    provinces = getattr(drawing, "map", {}).get("provinces", {})
+    return g, {w for w in water if not provinces[w].get("river")}
 
 
 @pytest.fixture(scope="module")
