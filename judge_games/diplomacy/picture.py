@@ -3,7 +3,7 @@
 Drawn from the map file (province types, centres, where units stand) and the
 region geometry beside it (``geometry.yaml``: written by
 ``tools/geography.py`` on the real coastline where the map has a
-``places.yaml``, as classic does; otherwise by :mod:`judge.pictures.layout`
+``places.yaml``, as classic and Warring States do; otherwise by :mod:`judge.pictures.layout`
 from the map and ``layout.yaml``). A view gives
 the units, dislodged units, centre owners and the last phase's orders with
 their results; the last phase is drawn over the position:
