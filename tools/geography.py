@@ -9,20 +9,25 @@ from), and writes beside it:
 * ``coast.yaml``: Natural Earth's land in the picture's pixels (what the
   regions are tested against);
 * ``geometry.yaml``: the regions. The picture is cut into a grid of cells;
-  each cell is land or water as the land's outline says. Every province grows
-  from its points at once, a land province over land cells and a sea over
-  water cells, nearest first (a shortest-path race, as the crow flies inside
-  the land or the water), and a cell goes to a province only if none of the
-  eight cells around it belongs to a province it has no border with in
-  ``map.yaml``. Land no province may take is impassable (``_void``); water no
-  sea reaches (the Caspian) is drawn as water of no province (``_lake``). The
-  outlines between provinces are traced along the grid and straightened
-  (Douglas-Peucker), each shared stretch once, so two regions share an edge
-  exactly where they meet on the grid;
-* ``xy`` of ``map.yaml``: each province's first point, and its coasts'.
+  each cell is land or water as the land's outline says. A river space
+  (``rivers`` in places.yaml: its course through places on its banks) is its
+  course, ``river_width`` pixels wide, cut out of the land. The seas grow
+  first from their points over the water, then the land provinces over the
+  land, nearest first (a shortest-path race inside the water or the land),
+  and a cell goes to a province only if none of the eight cells around it
+  belongs to a province it has no border with in ``map.yaml``. Land no
+  province may take is impassable (``_void``); water no sea reaches (the
+  Caspian, the China seas of an all-land map) is water of no province
+  (``_lake``). The outlines between provinces are traced along the grid,
+  each stretch between two meeting points once, straightened
+  (Douglas-Peucker, less along a river) and smoothed (Chaikin), so two
+  regions share exactly the same points where they meet;
+* ``xy`` of ``map.yaml`` (``x``, ``y`` for Three Kingdoms): each province's
+  first point (a river's, moved onto its course), and its coasts'.
 
 It says which borders of the map did not come out as a shared edge (add
-points or list the border under ``crossings``). This is a tool for the
+points or list the border under ``crossings``); on a map with rivers, a land
+border across a river is a crossing of it without being listed. This is a tool for the
 project's maintainers: it needs the optional ``geo`` dependencies (``pip
 install -e '.[geo]'``); the judge itself reads only the files it writes.
 """
