@@ -4,10 +4,11 @@ that writes them, :mod:`judge.pictures.layout`).
 
 A geometry file holds, for each province or area, the rings of its region
 (lists of ``[x, y]`` on the map's drawing), plus ``_void`` (impassable land
-between provinces that do not border each other) and ``_outside`` (beyond
-the outer provinces), and ``crossings``: borders drawn as a crossing of the
-water between two regions rather than as a shared edge (Warring States'
-armies crossing a river).
+between provinces that do not border each other), ``_lake`` (water of no
+province) and ``_outside`` (beyond the outer provinces), and ``crossings``:
+borders drawn as a crossing of the water between two regions rather than as
+a shared edge (Warring States' armies crossing a river; classic's Denmark and
+Sweden across the Sound).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from pathlib import Path
 
 import yaml
 
-from judge.pictures.layout import OUTSIDE, VOID, Point, key
+from judge.pictures.layout import LAKE, OUTSIDE, VOID, Point, key
 
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -36,7 +37,7 @@ class Geometry:
 
     def names(self) -> list[str]:
         """The map's regions (not the void or the outside)."""
-        return [n for n in self.regions if n not in (VOID, OUTSIDE)]
+        return [n for n in self.regions if n not in (VOID, OUTSIDE, LAKE)]
 
 
 def dump(size: tuple[int, int], rings: Mapping[str, Sequence[Sequence[Point]]],

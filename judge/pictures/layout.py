@@ -33,6 +33,8 @@ Point = tuple[float, float]
 #: Owner of the frame's pieces (outside every region) and of face holes.
 OUTSIDE = "_outside"
 VOID = "_void"
+#: Water of no province (a lake, the Caspian), drawn as water.
+LAKE = "_lake"
 
 
 @dataclass
@@ -340,6 +342,9 @@ def write(game_id: str) -> Layout:
     drawing = registry.drawing(game_id)
     if not isinstance(drawing, Planned):
         raise SystemExit(f"{game_id} has no planned geometry")
+    if (drawing.geometry_path.parent / "places.yaml").is_file():
+        raise SystemExit(f"{game_id} is drawn on the real coastline: "
+                         f"run python tools/geography.py {game_id}")
     plan = drawing.plan()
     layout = build(plan)
     text = dump(plan.size, layout.rings, layout.skipped,

@@ -1,8 +1,10 @@
 """Pictures of a Diplomacy-family position (classic, Warring States).
 
 Drawn from the map file (province types, centres, where units stand) and the
-region geometry beside it (``geometry.yaml``, written by
-:mod:`judge.pictures.layout` from the map and ``layout.yaml``). A view gives
+region geometry beside it (``geometry.yaml``: written by
+``tools/geography.py`` on the real coastline where the map has a
+``places.yaml``, as classic and Warring States do; otherwise by :mod:`judge.pictures.layout`
+from the map and ``layout.yaml``). A view gives
 the units, dislodged units, centre owners and the last phase's orders with
 their results; the last phase is drawn over the position:
 
@@ -30,7 +32,7 @@ import yaml
 from judge.pictures import geometry as geo
 from judge.pictures.colour import dark
 from judge.pictures.labels import Label, place
-from judge.pictures.layout import OUTSIDE, VOID, Plan, Point, key
+from judge.pictures.layout import LAKE, OUTSIDE, VOID, Plan, Point, key
 from judge.pictures.scene import Scene, toward
 
 LAND = "#efe6cf"
@@ -171,6 +173,7 @@ class DiplomacyDrawing:
             fill = (RIVER if p.get("river") else SEA) if p["type"] == "sea" else LAND
             s.shape(g.rings(pid), fill=fill, region=pid)
         s.shape(g.rings(VOID), fill=VOID_FILL)
+        s.shape(g.rings(LAKE), fill=SEA)
         return s.items
 
     @cached_property

@@ -1,11 +1,12 @@
 """The picture of a Three Kingdoms game, drawn from a view.
 
 The map is ours (``map.yaml``: a point per province and the borders, no
-seas); its regions (``geometry.yaml``) are built from those points and
-borders by :mod:`judge.pictures.layout` (``python -m judge.pictures.layout
-three_kingdoms``), so two regions share an edge exactly where the map has a
-border. Each kingdom's land has a faint tint of its own and a thick line
-round it; a centre a player owns is filled in the player's colour.
+seas); its regions (``geometry.yaml``) are the real land of China partitioned
+by ``tools/geography.py`` from the places of ``places.yaml`` (see README.md),
+so two regions share an edge exactly where the map has a border, and the sea
+(``_lake``: water of no province) is drawn as water. Each kingdom's land has
+a faint tint of its own and a thick line round it; a centre a player owns is
+filled in the player's colour.
 
 Pieces are drawn in their owner's colour: an army as a square (``A``), a
 militia as a circle (``M``, ringed when marked by optional rule 2), a leader
@@ -33,9 +34,9 @@ import yaml
 from judge.pictures import geometry as geo
 from judge.pictures.colour import dark
 from judge.pictures.labels import Label, place
-from judge.pictures.layout import OUTSIDE, VOID, Plan, Point, key
+from judge.pictures.layout import LAKE, OUTSIDE, VOID, Plan, Point, key
 from judge.pictures.scene import Scene, toward
-from judge_games.diplomacy.picture import BORDER, FAILED, LAND, RETREAT, VOID_FILL, blend
+from judge_games.diplomacy.picture import BORDER, FAILED, LAND, RETREAT, SEA, VOID_FILL, blend
 
 FOLDER = Path(__file__).parent
 
@@ -112,6 +113,7 @@ class ThreeKingdomsDrawing:
         for n in self.provinces:
             s.shape(g.rings(n), fill=TINTS[self._kingdom(n)], region=n)
         s.shape(g.rings(VOID), fill=VOID_FILL)
+        s.shape(g.rings(LAKE), fill=SEA)
         return s.items
 
     @cached_property
