@@ -44,8 +44,10 @@ from judge.engine import (
     RuleError,
     State,
     Zone,
+    live,
     private,
 )
+from judge.flow import kernel_of
 from judge.rng import Rng
 from tests.contract.conftest import builtin_games
 from tests.support.checks import (
@@ -282,14 +284,23 @@ def check_events(game: Game, p: Playthrough) -> None:
 def check_pending(game: Game, p: Playthrough) -> None:
     """While the game runs something is pending and once it ends nothing is;
     decisions name roles of the game, each at most once; an order-set decision
-    lists only roles that have something to decide (a non-empty ``legal()``)."""
+    lists only roles that have something to decide (a non-empty ``legal()``).
+    A game on the decision kernel (judge/flow.py) lists exactly its waiting
+    asks, each at its depth, and the open ones are those the kernel opens."""
     problems: list[str] = []
+    rules = kernel_of(game)
     for step in p.steps:
         where = _where(game, p, step)
         state = step.state
         roles = set(game.roles(state))
         decisions = game.pending(state)
         ended = game.outcome(state) is not None
+        if rules is not None and rules.playing(state):
+            asks = [(depth, tuple(a["roles"])) for depth, a in rules.waiting(state)]
+            if [(d.depth, tuple(d.roles)) for d in decisions] != asks:
+                problems.append(f"{where}: the decisions pending are not the waiting asks")
+            if {d.depth for d in live(decisions)} != {rules.open_depth(state)} - {None}:
+                problems.append(f"{where}: the open decisions are not the kernel's open asks")
         if ended and decisions:
             problems.append(f"{where}: the game is over but decisions are pending")
         if not ended and not decisions:
