@@ -49,6 +49,7 @@ from judge.engine import (
 )
 from judge.flow import kernel_of
 from judge.rng import Rng
+from judge_games.kingdom_wars.game import KingdomWars
 from tests.contract.conftest import builtin_games
 from tests.support.checks import (
     canonical,
@@ -836,6 +837,13 @@ class _MutatesInput(SealedBids):
         return super().act(state, role, action, rng)
 
 
+class _TopOnly(KingdomWars):
+    """Lists only the open decisions, not the windows waiting below them."""
+
+    def pending(self, state: State) -> list[Decision]:
+        return live(super().pending(state))
+
+
 Fault = tuple[Callable[[], Game], Callable[[Game, Playthrough], None], int, str]
 FAULTS: dict[str, Fault] = {
     "leaky view (the top of the pile)": (
@@ -857,6 +865,8 @@ FAULTS: dict[str, Fault] = {
     "memory outside the state": (
         _MemoryOutsideState, check_replay, DEFAULT_MAX_STEPS, "state differs"),
     "needs more steps than allowed": (SealedBids, check_ends, 3, "no outcome after 3 steps"),
+    "pending hides the windows waiting below (a kernel game)": (
+        _TopOnly, check_pending, 200, "not the waiting asks"),
     "promised victory ends in a draw": (
         _DrawnVictory, check_victory, DEFAULT_MAX_STEPS, "ends without a victory"),
 }
