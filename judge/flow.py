@@ -32,7 +32,6 @@ its rules' helpers. See docs/kernel.md.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
@@ -120,8 +119,8 @@ class Rules(Generic[C]):
         for _ in range(self.limit):
             if not self.playing(s):
                 return
-            top = g.top()
-            if top is not None and top["open"]:
+            asks: list[Ask] = s["asks"]
+            if asks and asks[-1]["open"]:  # the top ask waits for an answer
                 return
             if not s["todo"]:
                 raise RuntimeError(f"{self.game}: nothing left to do and nobody asked")
@@ -167,11 +166,11 @@ class Rules(Generic[C]):
             return top
         return None
 
-    def pending(self, state: State, describe: Callable[[Ask], Decision]) -> list[Decision]:
+    def pending(self, state: State,
+                describe: Callable[[Ask, int], Decision]) -> list[Decision]:
         """The judge's decisions: each waiting ask as the game ``describe``s
-        it, at the depth the kernel gives it."""
-        return [dataclasses.replace(describe(a), depth=depth)
-                for depth, a in self.waiting(state)]
+        it, at the depth the kernel gives it (``describe(ask, depth)``)."""
+        return [describe(a, depth) for depth, a in self.waiting(state)]
 
     def open_depth(self, state: State) -> int | None:
         """The depth of the decisions open now: the greatest of the waiting

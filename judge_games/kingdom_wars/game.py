@@ -150,9 +150,9 @@ class KingdomWars(GameBase):
                              default="the first two of one kingdom")]
         if stage != "play":
             return []
-        return RULES.pending(state, lambda ask: self._decision(state, ask))
+        return RULES.pending(state, lambda ask, depth: self._decision(state, ask, depth))
 
-    def _decision(self, state: State, ask: Mapping[str, Any]) -> Decision:
+    def _decision(self, state: State, ask: Mapping[str, Any], depth: int) -> Decision:
         kind = ask["kind"]
         phase = self._phase_name(state, ask)
         roles = tuple(ask["roles"])
@@ -161,7 +161,7 @@ class KingdomWars(GameBase):
                       else RESPONSE_WINDOW[ask["want"]])
             return Decision(DecisionKind.RESPONSE, roles, phase,
                             prompt=policy.prompt(state, ask), default="pass", window=window,
-                            context=policy.context(state, ask))
+                            depth=depth, context=policy.context(state, ask))
         prompt = {
             "play": "USE a card or skill, RECAST, MARKER, REVEAL, or PASS to end the Play Phase",
             "reveal": "REVEAL MAIN, REVEAL DEPUTY, REVEAL BOTH or PASS",
@@ -174,7 +174,7 @@ class KingdomWars(GameBase):
         # Queued lines are for the turn's own steps, not for a choice a card asks on the way.
         turn_step = kind in ("play", "reveal") or ask.get("then", {}).get("t") in TURN_STEPS
         return Decision(DecisionKind.ACTION, roles, phase, prompt=prompt, default=default,
-                        takes_queued=turn_step)
+                        depth=depth, takes_queued=turn_step)
 
     def _ask_for(self, state: State, role: Role) -> dict[str, Any] | None:
         """The open ask ``role`` answers now (the top of the stack)."""

@@ -98,10 +98,10 @@ def make_rules() -> tuple[kernel.Rules[Any], type[kernel.Ctx]]:
     return rules, Toy
 
 
-def describe(ask: Ask) -> Decision:
+def describe(ask: Ask, depth: int) -> Decision:
     kind = DecisionKind.RESPONSE if ask["kind"] == "object" else DecisionKind.ACTION
     return Decision(kind, tuple(ask["roles"]), f"#{ask['serial']}: {ask['what']}",
-                    default="pass")
+                    default="pass", depth=depth)
 
 
 def answer(rules: kernel.Rules[Any], ctx: type[kernel.Ctx], state: dict[str, Any], role: str,
