@@ -66,6 +66,7 @@ from judge.engine import (
     private,
     public,
 )
+from judge.flow import kernel_of
 from judge.rng import Draw, Rng
 
 #: What a queued line waits for (the kind of decision it was written for).
@@ -266,8 +267,15 @@ def decisions(game: Game, table: Table) -> list[Decision]:
 
 
 def open_decisions(game: Game, table: Table) -> list[Decision]:
-    """The decisions open now: the top of the stack."""
-    return live(decisions(game, table))
+    """The decisions open now: the top of the stack. A game on the decision
+    kernel (judge/flow.py) is asked which depth is open; for any other, the
+    greatest depth listed is."""
+    pending = decisions(game, table)
+    rules = kernel_of(game)
+    if rules is None or not pending or not rules.playing(table.state):
+        return live(pending)
+    depth = rules.open_depth(table.state)
+    return [d for d in pending if d.depth == depth]
 
 
 def phase_key(game: Game, table: Table) -> str:

@@ -3,21 +3,23 @@ moments and trigger windows, using cards, the Negation chain, Dodges and
 rescue, judgement, damage, dying, elimination and victory.
 
 Each rule is a task (see table.py); each decision an ask, answered through
-:data:`ANSWERS` (ask kind -> handler). The comments cite the rulebook
+the handler registered for its kind with :func:`answer`; the decision kernel
+(:mod:`judge.flow`) runs them. The comments cite the rulebook
 (kingdom-wars.txt) by its headings and the settlement model of the data
 notes (kingdom-wars-notes.md) where the rulebook is silent.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
+from judge.flow import pop_ask, suspend
 from judge_games.kingdom_wars import skills as S
 from judge_games.kingdom_wars.data import DATA
 from judge_games.kingdom_wars.table import (
+    RULES,
     SLOTS,
-    TASKS,
     Ctx,
     Task,
     card,
@@ -32,65 +34,24 @@ from judge_games.kingdom_wars.table import (
 
 Cmd = dict[str, Any]
 Ask = dict[str, Any]
-AnswerFn = Callable[[Ctx, Ask, str, Cmd], None]
-ANSWERS: dict[str, AnswerFn] = {}
 
 PHASES = ("preparation", "judgement", "draw", "play", "discard", "final")
 
-
-def answer(kind: str) -> Callable[[AnswerFn], AnswerFn]:
-    def deco(fn: AnswerFn) -> AnswerFn:
-        ANSWERS[kind] = fn
-        return fn
-
-    return deco
+answer = RULES.answer
+run = RULES.run
 
 
-def run(g: Ctx) -> None:
-    """Carry the game on until somebody must decide, or it is over."""
-    s = g.s
-    for _ in range(200_000):
-        if s["stage"] != "play":
-            return
-        top = g.top()
-        if top is not None and top["open"]:
-            return
-        if not s["todo"]:
-            raise RuntimeError("Kingdom Wars: nothing left to do and nobody asked")
-        t = s["todo"].pop()
-        TASKS[t["t"]](g, t)
-    raise RuntimeError("Kingdom Wars: the rules ran away")
+@RULES.on_resume
+def _resuming(g: Ctx, a: Ask) -> None:
+    rescued_meanwhile(g, a)
 
 
-def pop_ask(g: Ctx, ask: Ask) -> None:
-    asks: list[Ask] = g.s["asks"]
-    if asks and asks[-1]["serial"] == ask["serial"]:
-        asks.pop()
-    else:
-        g.s["asks"] = [a for a in asks if a["serial"] != ask["serial"]]
-
-
-def suspend(g: Ctx, ask: Ask) -> None:
-    """An answer's consequences run before the rest of its window: the window
-    waits (its remaining roles keep their answers) and resumes after."""
-    ask["open"] = False
-    g.push({"t": "reopen", "serial": ask["serial"]})
-
-
-@task("reopen")
-def _reopen(g: Ctx, t: Task) -> None:
-    for a in g.s["asks"]:
-        if a["serial"] == t["serial"]:
-            rescued_meanwhile(g, a)
-            if a["roles"]:
-                a["open"] = True
-            else:
-                pop_ask(g, a)
-                if a.get("done"):
-                    g.push(a["done"])
-                elif a["kind"] == "respond":
-                    g.push(a["on_fail"])  # all it still asked were eliminated meanwhile
-            return
+@RULES.on_close
+def _closed(g: Ctx, a: Ask) -> None:
+    if a.get("done"):
+        g.push(a["done"])
+    elif a["kind"] == "respond":
+        g.push(a["on_fail"])  # all it still asked were eliminated meanwhile
 
 
 # --------------------------------------------------------------------------- turns

@@ -49,6 +49,7 @@ from judge_games.kingdom_wars.commands import canonical, syntax
 from judge_games.kingdom_wars.data import DATA
 from judge_games.kingdom_wars.table import (
     EQUIP_SLOTS,
+    RULES,
     SEAT_NAMES,
     SLOTS,
     Ctx,
@@ -73,6 +74,8 @@ class KingdomWars(GameBase):
     id: str = "kingdom_wars"
     title: str = "War of the Three Kingdoms: Kingdom Wars"
     aliases: tuple[str, ...] = ("kingdom-wars", "kw", "hegemony", "sanguosha")
+    kernel = RULES
+    """The rules as the decision kernel runs them (judge/flow.py)."""
     options: tuple[OptionSpec, ...] = (
         OptionSpec("seats", 6, "number of players (4-12)", tuple(range(4, 13))),
         OptionSpec("variation", False,
@@ -147,11 +150,7 @@ class KingdomWars(GameBase):
                              default="the first two of one kingdom")]
         if stage != "play":
             return []
-        out = []
-        for depth, ask in enumerate(state["asks"]):
-            if ask["roles"]:  # a suspended window with every answer taken waits unlisted
-                out.append(self._decision(state, ask, depth))
-        return out
+        return RULES.pending(state, lambda ask, depth: self._decision(state, ask, depth))
 
     def _decision(self, state: State, ask: Mapping[str, Any], depth: int) -> Decision:
         kind = ask["kind"]
@@ -179,12 +178,7 @@ class KingdomWars(GameBase):
 
     def _ask_for(self, state: State, role: Role) -> dict[str, Any] | None:
         """The open ask ``role`` answers now (the top of the stack)."""
-        if state["stage"] != "play" or not state["asks"]:
-            return None
-        top: dict[str, Any] = state["asks"][-1]
-        if top["open"] and role in top["roles"]:
-            return top
-        return None
+        return RULES.ask_for(state, role)
 
     def default(self, state: State, decision: Decision, role: Role) -> Action | None:
         """Pass a window, end the Play Phase, keep the generals hidden, take the
@@ -320,8 +314,8 @@ class KingdomWars(GameBase):
         kind = ask["kind"]
         if kind == "choose":
             checked = {"verb": "CHOOSE", "text": checked["text"]}
-        flow.ANSWERS[kind](g, ask, role, checked)
-        flow.run(g)
+        RULES.respond(g, ask, role, checked)
+        RULES.run(g)
         return new, g.events
 
     def resolve(self, state: State, orders: Mapping[Role, Sequence[Action]],
@@ -357,7 +351,7 @@ class KingdomWars(GameBase):
         new["stage"] = "play"
         g.pub(f"{seat_label(new['start'])} is the starting player.")
         g.push({"t": "turn", "seat": new["start"]})
-        flow.run(g)
+        RULES.run(g)
         return new, g.events
 
     # ------------------------------------------------------------------ legal lines

@@ -3,11 +3,12 @@ every rule is made of (draw, discard, give, reveal, distance, forces).
 
 A game's whole state is one JSON document (``state``); :class:`Ctx` wraps it
 for the length of one call of the game, with the random source and the events
-written so far. Every rule is a *task* (``{"t": name, ...}``) on the state's
-``todo`` stack, run by :func:`judge_games.kingdom_wars.flow.run`; a task that needs a
-player's choice puts an *ask* on the ``asks`` stack and the run stops until
-the answer comes (the judge's decisions are the asks, see game.py). Tasks and
-asks are plain data, so a game stops and resumes anywhere, and replays.
+written so far. Every rule is a *task*: a frame (``{"t": name, ...}``) of the
+decision kernel (:mod:`judge.flow`) on the state's ``todo`` stack, its step
+registered in :data:`RULES`; a task that needs a player's choice puts an *ask*
+on the ``asks`` stack and the run stops until the answer comes (the judge's
+decisions are the asks, see game.py). Tasks and asks are plain data, so a
+game stops and resumes anywhere, and replays.
 
 Seats are named ``A`` to ``L`` in turn order: the next player ("the player on
 your right", Appendix I) of ``A`` is ``B``, and of the last seat, ``A``.
@@ -15,10 +16,10 @@ your right", Appendix I) of ``A`` is ``B``, and of the last seat, ``A``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from judge.engine import Event, private, public
+from judge import flow as kernel
 from judge.rng import Rng
 from judge_games.kingdom_wars.data import DATA, DeckCard
 
@@ -35,20 +36,13 @@ SUIT_SIGN = {"spades": "\u2660", "hearts": "\u2665", "clubs": "\u2663", "diamond
 RANK_WORD = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
 TaskFn = Callable[["Ctx", Task], None]
-TASKS: dict[str, TaskFn] = {}
-"""Every task by name: the rules as a dispatch table (flow, cards, skills)."""
 
+RULES: kernel.Rules[Ctx] = kernel.Rules("Kingdom Wars", playing=lambda s: s["stage"] == "play")
+"""The rules as the kernel runs them: every task by name (flow, cards,
+skills) and the answer to every kind of ask (flow)."""
 
-def task(name: str) -> Callable[[TaskFn], TaskFn]:
-    """Register a rule under ``name`` (``{"t": name, ...}`` runs it)."""
-
-    def deco(fn: TaskFn) -> TaskFn:
-        if name in TASKS:
-            raise ValueError(f"task {name!r} registered twice")
-        TASKS[name] = fn
-        return fn
-
-    return deco
+task = RULES.state
+"""Register a rule under ``name`` (``{"t": name, ...}`` runs it)."""
 
 
 # --------------------------------------------------------------------------- cards
@@ -129,14 +123,15 @@ def seat_label(seat: str) -> str:
 # --------------------------------------------------------------------------- context
 
 
-class Ctx:
+class Ctx(kernel.Ctx):
     """One call's view of the game: the state (changed in place: callers pass
-    a copy), the random source and the events written so far."""
+    a copy), the random source and the events written so far; the kernel's
+    context (events, frames, asks) with the rules' helpers."""
+
+    rules = RULES
 
     def __init__(self, state: State, rng: Rng | None = None) -> None:
-        self.s = state
-        self.rng = rng
-        self.events: list[Event] = []
+        super().__init__(state, rng)
         self.holders: dict[frozenset[str], list[tuple[str, Any]]] | None = None
         """Who holds which exposed skills, kept by :func:`judge_games.kingdom_wars.skills._holders`
         only in a context that :meth:`reading` made: one whose state is not
@@ -156,48 +151,6 @@ class Ctx:
         """Drop what :meth:`reading` kept of the skills: the generals shown changed."""
         if self.holders is not None:
             self.holders = {}
-
-    # ------------------------------------------------------------------ events
-
-    def pub(self, text: str, **data: Any) -> None:
-        self.events.append(public(text, **data))
-
-    def only(self, roles: str | Iterable[str], text: str, **data: Any) -> None:
-        who = [roles] if isinstance(roles, str) else sorted(set(roles))
-        self.events.append(private(who, text, **data))
-
-    def split(self, roles: str | Iterable[str], mine: str, others: str, **data: Any) -> None:
-        """One event for ``roles`` and another, saying less, for everyone else."""
-        who = {roles} if isinstance(roles, str) else set(roles)
-        self.only(who, mine, **data)
-        rest = [r for r in self.s["seats"] if r not in who]
-        if rest:
-            self.events.append(private(rest, others))
-
-    # ------------------------------------------------------------------ tasks
-
-    def push(self, *tasks: Task) -> None:
-        """Run ``tasks`` next, in the order given (before anything pushed earlier)."""
-        for t in reversed(tasks):
-            if t["t"] not in TASKS:
-                raise KeyError(f"no task {t['t']!r}")
-            self.s["todo"].append(dict(t))
-
-    def ask(self, kind: str, roles: Sequence[str], what: str, **spec: Any) -> dict[str, Any]:
-        """Put a decision on the stack: the run stops until it is answered.
-        ``kind`` picks the answer handler (see flow.ANSWERS); ``what`` is the
-        public description; ``spec`` its own data (``then``: the task the
-        answer continues with)."""
-        s = self.s
-        s["serial"] += 1
-        a: dict[str, Any] = {"kind": kind, "roles": list(roles), "what": what,
-                             "serial": s["serial"], "open": True, **spec}
-        s["asks"].append(a)
-        return a
-
-    def top(self) -> dict[str, Any] | None:
-        asks: list[dict[str, Any]] = self.s["asks"]
-        return asks[-1] if asks else None
 
     # ------------------------------------------------------------------ players
 

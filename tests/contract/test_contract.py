@@ -45,9 +45,12 @@ from judge.engine import (
     RuleError,
     State,
     Zone,
+    live,
     private,
 )
+from judge.flow import kernel_of
 from judge.rng import Rng
+from judge_games.kingdom_wars.game import KingdomWars
 from tests.contract.conftest import builtin_games
 from tests.support.checks import (
     canonical,
@@ -282,14 +285,23 @@ def check_events(game: Game, p: Playthrough) -> None:
 def check_pending(game: Game, p: Playthrough) -> None:
     """While the game runs something is pending and once it ends nothing is;
     decisions name roles of the game, each at most once; an order-set decision
-    lists only roles that have something to decide (a non-empty ``legal()``)."""
+    lists only roles that have something to decide (a non-empty ``legal()``).
+    A game on the decision kernel (judge/flow.py) lists exactly its waiting
+    asks, each at its depth, and the open ones are those the kernel opens."""
     problems: list[str] = []
+    rules = kernel_of(game)
     for step in p.steps:
         where = _where(game, p, step)
         state = step.state
         roles = set(game.roles(state))
         decisions = game.pending(state)
         ended = game.outcome(state) is not None
+        if rules is not None and rules.playing(state):
+            asks = [(depth, tuple(a["roles"])) for depth, a in rules.waiting(state)]
+            if [(d.depth, tuple(d.roles)) for d in decisions] != asks:
+                problems.append(f"{where}: the decisions pending are not the waiting asks")
+            if {d.depth for d in live(decisions)} != {rules.open_depth(state)} - {None}:
+                problems.append(f"{where}: the open decisions are not the kernel's open asks")
         if ended and decisions:
             problems.append(f"{where}: the game is over but decisions are pending")
         if not ended and not decisions:
@@ -825,6 +837,13 @@ class _MutatesInput(SealedBids):
         return super().act(state, role, action, rng)
 
 
+class _TopOnly(KingdomWars):
+    """Lists only the open decisions, not the windows waiting below them."""
+
+    def pending(self, state: State) -> list[Decision]:
+        return live(super().pending(state))
+
+
 Fault = tuple[Callable[[], Game], Callable[[Game, Playthrough], None], int, str]
 FAULTS: dict[str, Fault] = {
     "leaky view (the top of the pile)": (
@@ -846,6 +865,8 @@ FAULTS: dict[str, Fault] = {
     "memory outside the state": (
         _MemoryOutsideState, check_replay, DEFAULT_MAX_STEPS, "state differs"),
     "needs more steps than allowed": (SealedBids, check_ends, 3, "no outcome after 3 steps"),
+    "pending hides the windows waiting below (a kernel game)": (
+        _TopOnly, check_pending, 200, "not the waiting asks"),
     "promised victory ends in a draw": (
         _DrawnVictory, check_victory, DEFAULT_MAX_STEPS, "ends without a victory"),
 }
