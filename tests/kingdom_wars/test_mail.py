@@ -642,9 +642,11 @@ def test_queued_play_lines_wait_through_a_choice_a_card_asks(post: Post) -> None
     queued), then an Attack. The Stealing Sheep then asks its user which card
     to take: that choice is not what the queued Attack was written for, so
     the Attack waits (it is neither taken there nor dropped), and is taken
-    when the Play Phase comes back."""
+    when the Play Phase comes back. (The victim holds hand cards only, so the
+    answer, TAKE HAND, is forced: the seat asks to be asked all the same.)"""
     outbox = Outbox(post)
     players, seat = _to_play_phase(post, outbox)
+    players.send(seat, ["STANDING forced ASK"])
     table = players.table()
     sheep = _into_hand(table.state, seat, "stealing-sheep")
     _into_hand(table.state, seat, "attack", keep=(sheep,))
