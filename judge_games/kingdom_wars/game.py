@@ -164,7 +164,13 @@ class KingdomWars(GameBase):
                             prompt=policy.prompt(state, ask), default="pass", window=window,
                             depth=depth, context=policy.context(state, ask))
         prompt = {
-            "play": "USE a card or skill, RECAST, MARKER, REVEAL, or PASS to end the Play Phase",
+            "play": "USE a card or skill, RECAST, MARKER, REVEAL, or PASS to end the Play Phase."
+                    " You may write your whole Play Phase in this mail, one line after another"
+                    " (a line after one that opens a window waits for it; one that no longer"
+                    " fits is dropped), with the answers to the questions a card will ask you"
+                    " after THEN (USE Stealing Sheep ON C THEN TAKE HAND); DISCARD <card>..."
+                    " names what your Discard Phase gives up first (else your keep-order:"
+                    " STANDING discard KEEP <card>...)",
             "reveal": "REVEAL MAIN, REVEAL DEPUTY, REVEAL BOTH or PASS",
         }.get(kind, ask["what"])
         if kind == "choose":

@@ -534,13 +534,13 @@ def _into_hand(state: State, seat: str, kind: str, keep: tuple[str, ...] = ()) -
 
 def _to_play_phase(post: Post, outbox: Outbox) -> tuple[Players, str]:
     """A game by mail up to the first seat's Play Phase (every seat's first
-    pair of generals, the Preparation Phase passed); the seat on turn."""
+    pair of generals; the Preparation Phase asks nothing: the generals stay
+    hidden); the seat on turn."""
     players = _start(post, outbox, None)  # the tests change the stored state
     state = players.table().state
     for s in SEATS:
         players.send(s, [GAME.legal(state, s)[0]])
     seat = players.table().state["current"]
-    players.send(seat, ["PASS"])  # the Preparation Phase: generals stay hidden
     for _ in range(12):  # skill windows on the way (a hidden seat is asked at its moments)
         table = players.table()
         if table.state["asks"] and table.state["asks"][-1]["kind"] == "play":
