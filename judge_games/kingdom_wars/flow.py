@@ -10,6 +10,7 @@ notes (kingdom-wars-notes.md) where the rulebook is silent.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -227,9 +228,26 @@ def _reveal_offer(g: Ctx, t: Task) -> None:
         reveal(g, seat, held, "in the Preparation Phase")
         return
     if not standing.asks_by_hand(g.s, seat, "reveal"):
+        if wins_by_exposing(g, seat):
+            # "Players without exposed General cards cannot win the game, even
+            # if he/she belongs to the same Kingdom as all other players that
+            # survived" (End of the Game): exposing wins, so the seat exposes.
+            reveal(g, seat, hidden, "in the Preparation Phase, which wins the game")
         return
     g.ask("reveal", [seat], f"{seat_label(seat)} may expose generals (Preparation Phase)",
           options=reveal_lines(g, seat))
+
+
+def wins_by_exposing(g: Ctx, seat: str) -> bool:
+    """Whether exposing ``seat``'s hidden generals would end the game with
+    ``seat`` among the winners (every other survivor exposed, of its
+    kingdom, and it not made an Ambitionist): tried on a copy."""
+    alive = g.living()
+    if any(r != seat and g.kingdom(r) is None for r in alive):
+        return False
+    trial = Ctx(copy.deepcopy(g.s))
+    reveal(trial, seat, trial.hidden_slots(seat))
+    return check_victory(trial) and seat in trial.s["winners"]
 
 
 def reveal_lines(g: Ctx, seat: str) -> list[str]:
@@ -549,6 +567,15 @@ def reveal(g: Ctx, seat: str, slots: Sequence[str], why: str = "") -> None:
             g.pub(f"{seat_label(seat)}'s generals are a Perfect Pair: the Perfect Pair Marker.")
     if p["alive"]:
         moment(g, "revealed", seat=seat, slots=done)
+        if s["stage"] == "play":
+            # End of the Game: "When all the remaining players belong to the same
+            # Kingdom, that Kingdom wins": an exposure may be what completes it.
+            g.push({"t": "victory_check"})
+
+
+@task("victory_check")
+def _victory_check(g: Ctx, t: Task) -> None:
+    check_victory(g)
 
 
 # --------------------------------------------------------------------------- moments

@@ -10,10 +10,20 @@ from typing import Any
 import pytest
 
 from judge.engine import IllegalLine, InvalidLine
-from judge_games.kingdom_wars import GAME, standing
+from judge_games.kingdom_wars import GAME, flow, standing
 from judge_games.kingdom_wars.commands import canonical, syntax
 from judge_games.kingdom_wars.data import DATA
-from tests.kingdom_wars.helpers import answer, ask, copy_of, pass_all, play, table, texts
+from judge_games.kingdom_wars.table import Ctx
+from tests.kingdom_wars.helpers import (
+    answer,
+    ask,
+    copy_of,
+    pass_all,
+    play,
+    rng,
+    table,
+    texts,
+)
 
 PLAIN = {"A": ("cao-cao", "xu-chu"), "B": ("liu-bei", "guan-yu"),
          "C": ("sun-quan", "zhou-tai"), "D": ("lv-bu", "diao-chan")}
@@ -215,3 +225,42 @@ def test_then_goes_with_use_and_a_standing_order_is_no_window_answer() -> None:
 def test_the_default_keep_order_ranks_every_card() -> None:
     order = standing.keep_order({}, "A")
     assert sorted(order) == sorted(DATA.cards) and order[:2] == ["peach", "dodge"]
+
+
+# --------------------------------------------------------------------------- the end
+
+
+def _preparation_of_a(alive: str) -> State:
+    """A (Wei, hidden) at its Preparation Phase, B exposed of Wei, and of C
+    and D only those in ``alive`` still in the game (C hidden)."""
+    s = table({"A": ("cao-cao", "xu-chu"), "B": ("xiahou-dun", "zhang-liao"),
+               "C": ("sun-quan", "zhou-tai"), "D": ("lv-bu", "diao-chan")},
+              shown={"B": ["main"]}, by_hand=False)
+    for r in "CD":
+        if r not in alive:
+            s["p"][r]["alive"] = False
+            s["dead"].append(r)
+    s["asks"], s["todo"] = [], []
+    g = Ctx(s, rng())
+    g.push({"t": "play", "seat": "A"})  # then the Play Phase
+    g.push({"t": "reveal_offer", "seat": "A"})
+    flow.run(g)
+    return s
+
+
+def test_a_hidden_seat_exposes_when_that_wins_the_game() -> None:
+    """End of the Game: "When all the remaining players belong to the same
+    Kingdom, that Kingdom wins. (Players without exposed General cards cannot
+    win the game ...)": a hidden seat whose exposure wins exposes in its
+    Preparation Phase unasked, and the game ends at once with its kingdom's
+    victory."""
+    s = _preparation_of_a(alive="")
+    assert s["p"]["A"]["shown"] == [True, True]
+    assert s["stage"] == "over" and s["winners"] == ["A", "B"]
+
+
+def test_a_hidden_seat_stays_hidden_when_exposing_would_not_win() -> None:
+    """With C still in the game and hidden, exposing wins nothing: A is not
+    asked and stays hidden (the standing answer)."""
+    s = _preparation_of_a(alive="C")
+    assert s["p"]["A"]["shown"] == [False, False] and s["stage"] == "play"
