@@ -32,18 +32,23 @@ The players. A player writes only when a mail asks it to decide (its body
 says "You owe:"), and its first line is one of the lines that mail lists
 ("Your choices include"), picked by a seeded choice preferring sensible ones
 (the players of ``bench/mails_per_turn.py``: play a card most of the time,
-answer a Dodge or a Peach when offered, reveal rarely). Whatever it can
-decide without new information it writes into the same mail, after the line
-that was asked for (its own next card plays, up to the first card drawn or
-the first window of another seat). A request lists at most 12 lines ("and N
-more"): a Kingdom Wars or Conflict of Alliances player picks among those it
-is shown. Conquest Tactics is played by the seeded bot of
-``bench/balance.py``, which picks among the lines the game takes: one the
-request lists, or, when the list is cut short, often one of those it does
-not show (a move or attack the board of the report shows; about a quarter
-of its first lines); the Base, forces and deployment are orders, which no
-request lists. Players send no standing
-answers (``POLICY``) unless ``--standing``, which sends those of
+answer a Dodge or a Peach when offered, reveal rarely). A Kingdom Wars
+seat writes its whole Play Phase into the mail that answers its Play Phase
+request, as the request says it may: its card plays one after another, each
+among the lines its own reckoning of the position lists (the other seats
+letting their windows go by), with only cards it held when it wrote; the
+answers to the questions a card will ask it after ``THEN``; now and then a
+``REVEAL``; then ``PASS`` (its Discard Phase is its keep-order's). Whatever
+a Conflict of Alliances player can decide without new information it writes
+into the same mail, after the line that was asked for (up to the first card
+drawn or the first window of the other side). A Kingdom Wars or Conflict of
+Alliances player picks its first line among those the request lists.
+Conquest Tactics is played by the seeded bot of ``bench/balance.py``,
+which picks among the lines the game takes: one the request lists, or, when
+the list is cut short, often one of those it does not show (a move or
+attack the board of the report shows; about a quarter of its first lines);
+the Base, forces and deployment are orders, which no request lists. Players
+send no standing answers (``POLICY``) unless ``--standing``, which sends those of
 ``bench/mails_per_turn.py`` with the first mail.
 
 What is counted, per game:
@@ -56,7 +61,10 @@ rounds
     an extra turn of any other seat does not. Conquest
     Tactics and Conflict of Alliances: the game's turns.
 blocking requests
-    mails of the judge that asked a seat for a decision ("You owe:").
+    mails of the judge that asked a seat for a decision ("You owe:"); with
+    ``--json``, ``blocking_kinds_per_round`` splits them by what they asked
+    (Kingdom Wars: ``play``, ``choose``, ``cards``, ``reveal``, or the
+    window: ``trigger``, ``negation``, ``dodge``, ...).
 response windows
     the windows the judge opened (each one once, however many seats it
     asked), as the table showed them after each cycle; checked against the
