@@ -50,6 +50,11 @@ def test_one_mail_carries_the_whole_turn(post: Post) -> None:
     outbox = Outbox(post)
     players, seat = _to_play_phase(post, outbox)
     request = players.requests[seat]
+    # "Your hidden General card can also be exposed ... at this phase"
+    # (Preparation Phase): keeping it hidden is the standing answer, so the
+    # first request of the turn is the Play Phase.
+    asked = [str(m["Subject"]) for m in outbox.mails if "your decision" in str(m["Subject"])]
+    assert asked and not any("expose generals" in x for x in asked)
     assert "THEN" in whole(request) and "whole Play Phase" in " ".join(whole(request).split())
     table = players.table()
     state = table.state
