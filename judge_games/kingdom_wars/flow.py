@@ -308,8 +308,17 @@ def _play(g: Ctx, t: Task) -> None:
     ("Any player can enter the Discard Phase if he/she is unwilling or unable
     to use a card")."""
     seat = t["seat"]
+    from judge_games.kingdom_wars import play
+
     standing.clear_ahead(g.s, seat)  # answers written ahead were for the line before
     if not g.alive(seat) or g.s["current"] != seat or g.flag("play_over"):
+        return
+    if (not standing.asks_by_hand(g.s, seat, "forced")
+            and play.play_lines(Ctx.reading(g.s), seat) == ["PASS"]):
+        # Nothing to use, nothing to expose: the Play Phase's only answer is
+        # to end it ("Any player can enter the Discard Phase if he/she is ...
+        # unable to use a card"), so it is not asked.
+        g.pub(f"{seat_label(seat)} ends the Play Phase.")
         return
     g.ask("play", [seat], f"{seat_label(seat)}'s Play Phase")
 

@@ -264,3 +264,21 @@ def test_a_hidden_seat_stays_hidden_when_exposing_would_not_win() -> None:
     asked and stays hidden (the standing answer)."""
     s = _preparation_of_a(alive="C")
     assert s["p"]["A"]["shown"] == [False, False] and s["stage"] == "play"
+
+
+def test_a_play_phase_with_nothing_to_do_is_not_asked() -> None:
+    """Discard Phase: "Any player can enter the Discard Phase if he/she is
+    unwilling or unable to use a card during Play Phase": a seat with both
+    generals exposed, no hand card, no marker and no skill to use has only
+    PASS, so its Play Phase ends unasked (``STANDING forced ASK``: asked)."""
+    for by_hand in (False, True):
+        s = table(PLAIN, hands={"A": []}, shown={"A": ["main", "deputy"]}, by_hand=by_hand)
+        s["p"]["A"]["hand"].clear()
+        s["p"]["A"]["markers"] = {"pioneer": 0, "yin-yang": 0, "perfect-pair": 0}
+        s["asks"], s["todo"] = [], []
+        g = Ctx(s, rng())
+        g.push({"t": "play", "seat": "A"}, {"t": "turn_end", "seat": "A"})
+        flow.run(g)
+        top = ask(s)
+        assert (top is not None and top["kind"] == "play" and top["roles"] == ["A"]) is by_hand
+        assert ("seat A ends the Play Phase." in texts(g.events)) is not by_hand
