@@ -32,18 +32,23 @@ The players. A player writes only when a mail asks it to decide (its body
 says "You owe:"), and its first line is one of the lines that mail lists
 ("Your choices include"), picked by a seeded choice preferring sensible ones
 (the players of ``bench/mails_per_turn.py``: play a card most of the time,
-answer a Dodge or a Peach when offered, reveal rarely). Whatever it can
-decide without new information it writes into the same mail, after the line
-that was asked for (its own next card plays, up to the first card drawn or
-the first window of another seat). A request lists at most 12 lines ("and N
-more"): a Kingdom Wars or Conflict of Alliances player picks among those it
-is shown. Conquest Tactics is played by the seeded bot of
-``bench/balance.py``, which picks among the lines the game takes: one the
-request lists, or, when the list is cut short, often one of those it does
-not show (a move or attack the board of the report shows; about a quarter
-of its first lines); the Base, forces and deployment are orders, which no
-request lists. Players send no standing
-answers (``POLICY``) unless ``--standing``, which sends those of
+answer a Dodge or a Peach when offered, reveal rarely). A Kingdom Wars
+seat writes its whole Play Phase into the mail that answers its Play Phase
+request, as the request says it may: its card plays one after another, each
+among the lines its own reckoning of the position lists (the other seats
+letting their windows go by), with only cards it held when it wrote; the
+answers to the questions a card will ask it after ``THEN``; now and then a
+``REVEAL``; then ``PASS`` (its Discard Phase is its keep-order's). Whatever
+a Conflict of Alliances player can decide without new information it writes
+into the same mail, after the line that was asked for (up to the first card
+drawn or the first window of the other side). A Kingdom Wars or Conflict of
+Alliances player picks its first line among those the request lists.
+Conquest Tactics is played by the seeded bot of ``bench/balance.py``,
+which picks among the lines the game takes: one the request lists, or, when
+the list is cut short, often one of those it does not show (a move or
+attack the board of the report shows; about a quarter of its first lines);
+the Base, forces and deployment are orders, which no request lists. Players
+send no standing answers (``POLICY``) unless ``--standing``, which sends those of
 ``bench/mails_per_turn.py`` with the first mail.
 
 What is counted, per game:
@@ -56,7 +61,10 @@ rounds
     an extra turn of any other seat does not. Conquest
     Tactics and Conflict of Alliances: the game's turns.
 blocking requests
-    mails of the judge that asked a seat for a decision ("You owe:").
+    mails of the judge that asked a seat for a decision ("You owe:"); with
+    ``--json``, ``blocking_kinds_per_round`` splits them by what they asked
+    (Kingdom Wars: ``play``, ``choose``, ``cards``, ``reveal``, or the
+    window: ``trigger``, ``negation``, ``dodge``, ...).
 response windows
     the windows the judge opened (each one once, however many seats it
     asked), as the table showed them after each cycle; checked against the
@@ -89,6 +97,7 @@ import re
 import statistics
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
@@ -101,8 +110,16 @@ if str(ROOT) not in sys.path:
 
 from bench import mails_per_turn as mpt  # noqa: E402
 from judge import adjudicator as adj  # noqa: E402
-from judge.engine import Decision, DecisionKind, Game  # noqa: E402
+from judge.engine import (  # noqa: E402
+    Decision,
+    DecisionKind,
+    Game,
+    RuleError,
+)
+from judge.rng import Rng  # noqa: E402
 from judge.store import set_kdf_cost  # noqa: E402
+from judge_games.kingdom_wars import GAME as KW_GAME  # noqa: E402
+from judge_games.kingdom_wars.table import label  # noqa: E402
 
 KW, CT, COA = mpt.KW_ID, mpt.CT_ID, mpt.GAME_ID
 GAMES = (KW, CT, COA)
@@ -179,7 +196,16 @@ class _Reading:
 
 
 class KwPlayer(_Reading, mpt.KwPlayer):
-    """A Kingdom Wars seat; its first line is one the request lists."""
+    """A Kingdom Wars seat; its first line is one the request lists.
+
+    Its Play Phase is written in one mail, as the request says it may be:
+    the card plays it means to make, one after another, each picked among
+    the lines the position after the one before lists (its own reckoning:
+    the other seats let their windows go by), using only cards it held when
+    it wrote; the answers to the questions a card will ask it on the way
+    (which card to take, which to discard) follow the line after ``THEN``;
+    a ``REVEAL`` now and then while a general is hidden; then ``PASS``. The
+    judge takes the lines as they fit and drops those that no longer do."""
 
     def __init__(self, seat: str, rng: random.Random, offset: float, standing: bool) -> None:
         mpt.KwPlayer.__init__(self, seat, "all", rng, True)
@@ -196,6 +222,95 @@ class KwPlayer(_Reading, mpt.KwPlayer):
         listed, self.request = self.listed(), None  # later picks: lines written ahead
         self.listed_picks += bool(listed)
         return mpt.KwPlayer.pick(self, state, listed or legal)
+
+    def choose(self, state: mpt.State, decision: Decision) -> tuple[list[str], list[str]]:
+        ask = state["asks"][-1] if state.get("stage") == "play" and state["asks"] else None
+        if ask is None or ask["kind"] != "play" or decision.kind is not DecisionKind.ACTION:
+            return mpt.KwPlayer.choose(self, state, decision)
+        return self.write_turn(state)
+
+    def write_turn(self, state: mpt.State) -> tuple[list[str], list[str]]:
+        """The rest of the Play Phase in one mail (see the class)."""
+        role = self.role
+        known = {label(c) for c in state["p"][role]["hand"]}
+        lines: list[str] = []
+        hidden = [i for i, shown in enumerate(state["p"][role]["shown"]) if not shown]
+        listed = self.listed()
+        reveals = [x for x in listed if x.startswith("REVEAL ")]
+        if hidden and reveals and self.rng.random() < 0.25:
+            lines.append(self.rng.choice(reveals))
+        s: mpt.State | None = state
+        first = True
+        for _ in range(WRITE_AHEAD):
+            assert s is not None
+            legal = KW_GAME.legal(s, role)
+            fits = [x for x in legal if _known_cards_only(s, role, x, known)]
+            line = self.pick(s, listed if first and listed else fits or ["PASS"])
+            if first:
+                self.request = None
+            first = False
+            lines.append(line)
+            if line == "PASS":
+                break
+            s, answers = _reckon(s, role, line, self.pick)
+            if answers:
+                lines[-1] += "".join(f" THEN {a}" for a in answers)
+            if s is None or _play_ask(s) is None:
+                break  # the turn goes somewhere the seat cannot foresee
+        return lines, []
+
+
+WRITE_AHEAD = 8
+"""At most this many lines of a Play Phase written in one mail."""
+
+
+def _play_ask(state: mpt.State) -> dict[str, Any] | None:
+    if state.get("stage") != "play" or not state["asks"]:
+        return None
+    top: dict[str, Any] = state["asks"][-1]
+    return top if top["kind"] == "play" else None
+
+
+def _known_cards_only(state: mpt.State, role: str, line: str, known: set[str]) -> bool:
+    """Whether ``line`` names no card of ``role``'s hand but those it held
+    when it began writing (a card drawn since is unknown to it)."""
+    return all(label(c) in known or label(c) not in line for c in state["p"][role]["hand"])
+
+
+def _reckon(state: mpt.State, role: str, line: str,
+            pick: Any) -> tuple[mpt.State | None, list[str]]:
+    """The position after ``line`` as the writer reckons it: the other seats
+    let every window go by (so does the writer: its own answers are asked
+    or standing); the questions the card asks the writer are answered by
+    ``pick``, and returned, to be written after ``THEN``. None when the
+    line does not fit or the turn leaves the Play Phase."""
+    rng = Rng(bytes(32), 0)
+    try:
+        s, _ = KW_GAME.act(state, role, KW_GAME.parse(state, role, line), rng)
+    except RuleError:
+        return None, []
+    answers: list[str] = []
+    for _ in range(200):
+        if s.get("stage") != "play" or not s["asks"]:
+            return None, answers
+        top = s["asks"][-1]
+        if top["kind"] == "play":
+            return (s if role in top["roles"] else None), answers
+        who = top["roles"][0] if top["roles"] else None
+        if who is None:
+            return None, answers
+        if top["kind"] in ("choose", "cards") and who == role:
+            reply = pick(s, KW_GAME.legal(s, role))
+            answers.append(reply)
+        elif top["kind"] in ("respond", "negate", "trigger", "reveal"):
+            reply = "PASS"
+        else:
+            return None, answers  # another seat's choice: its answer is unknown
+        try:
+            s, _ = KW_GAME.act(s, who, KW_GAME.parse(s, who, reply), rng)
+        except RuleError:
+            return None, answers
+    return None, answers
 
 
 class CoaPlayer(_Reading, mpt.Player):
@@ -259,6 +374,9 @@ class GameRun:
     days: float = 0.0
     rounds: int = 0
     blocking: int = 0
+    blocking_kinds: Counter[str] = field(default_factory=Counter)
+    """The blocking requests by what they asked: the ask's kind (play,
+    choose, cards, reveal) or the window's (dodge, negation, trigger, ...)."""
     windows: set[str] = field(default_factory=set)
     logged_windows: set[str] = field(default_factory=set)
     """The windows the judge's log closes (its ``close`` entries)."""
@@ -373,14 +491,33 @@ def play(game: str, seats: int, seed: int, index: int, *, standing: bool = False
 
 def _deliver(run: GameRun, room: mpt.Mailroom, mails: Sequence[mpt.Mail],
              by_address: dict[str, Player]) -> None:
+    table = room.table() if any(m.asks for m in mails) else None
     for mail in mails:
         p = by_address.get(mail.to)
         if p is None:
             continue  # the GM's
         if mail.asks:
             run.blocking += 1
+            run.blocking_kinds[_asked(run.game, table, p.role)] += 1
         p.unread.append(mail)
         p.arrived.append(room.clock.now)
+
+
+def _asked(game: str, table: adj.Table | None, role: str) -> str:
+    """What a request to ``role`` asks (see GameRun.blocking_kinds)."""
+    if table is None:
+        return "?"
+    d = adj.decision_for(Game_of(game), table, role)
+    if d is None:
+        return "over"
+    if d.window:
+        return d.window
+    asks = table.state.get("asks") if game == KW else None
+    return str(asks[-1]["kind"]) if asks else d.kind.value
+
+
+def Game_of(game: str) -> Game:
+    return mpt.Run("", "all", 0, 0, game=game).rules
 
 
 def _send(room: mpt.Mailroom, p: Player, lines: list[str], reply: mpt.Mail | None) -> str:
@@ -487,7 +624,16 @@ class Summary:
             "median_days_per_round": round(self.median("days_per_round"), 2),
             "median_days_by_round": [round(d, 2) for d in self.by_round()],
             "capped": sum(bool(r.capped) for r in self.runs),
+            "blocking_kinds_per_round": self.kinds_per_round(),
         }
+
+    def kinds_per_round(self) -> dict[str, float]:
+        """Blocking requests a round by what they asked, over all the games."""
+        rounds = sum(r.rounds for r in self.runs) or 1
+        total: Counter[str] = Counter()
+        for r in self.runs:
+            total.update(r.blocking_kinds)
+        return {k: round(v / rounds, 2) for k, v in total.most_common()}
 
     def by_round(self) -> list[float]:
         """The median length in days of round 1, 2, ... over the games that

@@ -61,6 +61,7 @@ def table(
     phase: str = "play",
     start: str = "A",
     chained: Iterable[str] = (),
+    by_hand: bool = True,
 ) -> State:
     """A table of ``len(generals)`` seats (``{"A": ("cao-cao", "xu-chu")}``),
     at ``phase`` of ``turn``'s turn, after running to its first decision.
@@ -69,12 +70,21 @@ def table(
     ``(card id, as kind)`` per seat, first placed first; ``shown``: the slots
     exposed (``["main"]``), with kingdoms set as the rules do; ``deck_top``:
     the next cards drawn, first drawn first. Everything else is dealt from a
-    fixed shuffle."""
+    fixed shuffle.
+
+    ``by_hand``: every seat has asked to decide its Discard Phase, its
+    discards, its exposing and its forced answers by hand (``STANDING discard
+    ASK``, ``STANDING reveal ASK``, ``STANDING forced ASK``), as the rules'
+    tests of those decisions need; False: the
+    standing defaults (standing.py)."""
     n = len(generals)
     state = GAME.setup({"seats": n, "start": start}, rng())
     seats = state["seats"]
     assert list(generals) == seats, f"name the seats {seats} in order"
     state["stage"] = "play"
+    if by_hand:
+        state["standing"] = {r: {"discard": "ask", "reveal": "ask", "forced": "ask"}
+                             for r in seats}
     used: set[str] = set()
     for spec in (hands or {}), (equip or {}):
         for cids in spec.values():

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from judge.engine import IllegalLine
-from judge_games.kingdom_wars import flow
+from judge_games.kingdom_wars import flow, standing
 from judge_games.kingdom_wars import skills as S
 from judge_games.kingdom_wars.data import DATA
 from judge_games.kingdom_wars.table import (
@@ -796,9 +796,12 @@ def _bumper_harvest(g: Ctx, rec: Rec, r: str) -> None:
     shown = [c for c in rec.get("shown", []) if g.where(c)[0] == "proc"]
     if not shown:
         return
+    # The seat's keep-order picks unless it asked to choose by hand (standing.py).
+    best = standing.ranked(g.s, r, shown)[0]
     flow.choose(g, r, "Bumper Harvest: take one of the cards shown",
                 [f"TAKE {label(c).upper()}" for c in shown],
-                {"t": "harvest_take", "uid": rec["uid"], "seat": r})
+                {"t": "harvest_take", "uid": rec["uid"], "seat": r},
+                auto=f"TAKE {label(best).upper()}")
 
 
 @task("harvest_take")

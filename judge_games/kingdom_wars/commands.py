@@ -19,6 +19,10 @@ Lines (see README.md for the whole grammar)::
     DISCARD|GIVE|SHOW|KEEP <card>...           when asked for cards
     TAKE|CHOOSE <word>...                      when asked to choose
     PASS | END                                 let a window go by, end your Play Phase
+    USE ... THEN <answer> [THEN <answer>...]   answers to the questions the card asks you
+    STANDING discard KEEP <card>...|ASK|AUTO   your keep-order; or be asked to discard
+    STANDING reveal ASK|PASS                   be asked to expose each Preparation Phase
+    STANDING forced ASK|PASS                   be asked even a question with one answer
 """
 
 from __future__ import annotations
@@ -43,8 +47,12 @@ Cmd = dict[str, Any]
 RESPONSE_VERBS = ("DODGE", "ATTACK", "NEGATE", "PEACH", "WINE")
 CARD_VERBS = ("DISCARD", "GIVE", "SHOW", "KEEP", "PUT")
 WORD_VERBS = ("TAKE", "CHOOSE")
-VERBS = ("GENERALS", "REVEAL", "USE", "RECAST", "MARKER", "PASS", "END",
+VERBS = ("GENERALS", "REVEAL", "USE", "RECAST", "MARKER", "PASS", "END", "STANDING",
          *RESPONSE_VERBS, *CARD_VERBS, *WORD_VERBS)
+ANSWER_VERBS = ("PASS", "USE", *CARD_VERBS, *WORD_VERBS)
+"""What may follow THEN: the answers to the questions a card asks on the way."""
+STANDING_WORDS = {"discard": ("KEEP", "ASK", "AUTO"), "reveal": ("ASK", "PASS"),
+                  "forced": ("ASK", "PASS")}
 KEYWORDS = ("BY", "WITH", "ON", "AND", "FORCE")
 MARKERS = {"yin-yang": "Yin-Yang", "pioneer": "Pioneer", "perfect-pair": "Perfect Pair"}
 RESPONSE_KIND = {"DODGE": "dodge", "ATTACK": "attack", "NEGATE": "negation", "PEACH": "peach",
@@ -175,6 +183,10 @@ def syntax(line: str) -> Cmd:
         raise InvalidLine("empty line", line=line)
     verb = words[0].upper()
     rest = words[1:]
+    if verb == "USE" and any(w.upper() == "THEN" for w in rest):
+        return _with_answers(words, line)
+    if verb == "STANDING":
+        return _standing(rest, line)
     if verb not in VERBS:
         raise InvalidLine("not a Kingdom Wars command", line=line,
                           hint="USE, DODGE, NEGATE, PEACH, PASS, REVEAL, ... (HELP lists them)")
@@ -257,6 +269,49 @@ def syntax(line: str) -> Cmd:
     return {"verb": "USE", "kind": None, "by": None, "refs": refs, "on": on}
 
 
+def _with_answers(words: list[str], line: str) -> Cmd:
+    """``USE <card> ... THEN <answer> [THEN <answer>...]``: the line, and the
+    answers written ahead to the questions the card will ask its user."""
+    chunks: list[list[str]] = [[]]
+    for w in words:
+        if w.upper() == "THEN":
+            chunks.append([])
+        else:
+            chunks[-1].append(w)
+    cmd = syntax(" ".join(chunks[0]))
+    answers = []
+    for chunk in chunks[1:]:
+        if not chunk or chunk[0].upper() not in ANSWER_VERBS:
+            raise InvalidLine("THEN is followed by the answer to a question the card asks you",
+                              line=line, hint="USE Stealing Sheep ON C THEN TAKE HAND")
+        answers.append(canonical(syntax(" ".join(chunk))))
+    cmd["then"] = answers
+    return cmd
+
+
+def _standing(rest: list[str], line: str) -> Cmd:
+    hint = "STANDING discard KEEP Peach Dodge, STANDING discard ASK, STANDING reveal ASK"
+    what = rest[0].lower() if rest else ""
+    if what not in STANDING_WORDS or len(rest) < 2:
+        raise InvalidLine("STANDING discard ..., STANDING reveal ... or STANDING forced ...",
+                          line=line, hint=hint)
+    word = rest[1].upper()
+    if word not in STANDING_WORDS[what]:
+        raise InvalidLine(f"STANDING {what} takes {', '.join(STANDING_WORDS[what])}",
+                          line=line, hint=hint)
+    keep: list[str] = []
+    if word == "KEEP":
+        refs = read_cards(rest[2:], line)
+        if not refs or any(r["kind"] is None or r["suit"] is not None for r in refs):
+            raise InvalidLine("STANDING discard KEEP names cards, most wanted first, by name",
+                              line=line, hint="STANDING discard KEEP Peach Dodge Negation")
+        keep = list(dict.fromkeys(r["kind"] for r in refs))
+    elif len(rest) > 2:
+        raise InvalidLine(f"STANDING {what} {word} takes nothing after it", line=line,
+                          hint=f"STANDING {what} {word}")
+    return {"verb": "STANDING", "what": what, "word": word, "keep": keep}
+
+
 def canonical(cmd: Cmd) -> str:
     """The command's canonical line (upper-case verbs, names as the rulebook
     spells them, cards as ``Name S7``)."""
@@ -268,6 +323,9 @@ def canonical(cmd: Cmd) -> str:
     if verb == "REVEAL":
         slots = cmd["slots"]
         return "REVEAL " + ("BOTH" if len(slots) == 2 else slots[0].upper())
+    if verb == "STANDING":
+        keep = "".join(f" {DATA.cards[k].name}" for k in cmd["keep"])
+        return f"STANDING {cmd['what']} {cmd['word']}{keep}"
     cards = cmd.get("cards")
     ctext = cards_text(cards) if cards is not None else " ".join(
         ref_text(r) for r in cmd.get("refs", []))
@@ -313,7 +371,8 @@ def _use_text(cmd: Cmd, ctext: str, by_text: str, on: str) -> str:
             f" WITH {ctext}" if ctext else "")
     else:
         out = f"USE {ctext}"
-    return str(out + (f" ON {on}" if on else ""))
+    out += f" ON {on}" if on else ""
+    return str(out + "".join(f" THEN {a}" for a in cmd.get("then") or []))
 
 
 def _by_name(by: str) -> str:

@@ -11,11 +11,14 @@ notes (kingdom-wars-notes.md) where the rulebook is silent.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any
 
+from judge.engine import RuleError
 from judge.flow import pop_ask, suspend
 from judge_games.kingdom_wars import skills as S
+from judge_games.kingdom_wars import standing
 from judge_games.kingdom_wars.data import DATA
 from judge_games.kingdom_wars.table import (
     RULES,
@@ -172,12 +175,40 @@ def _preparation(g: Ctx, seat: str) -> None:
 
 @task("reveal_offer")
 def _reveal_offer(g: Ctx, t: Task) -> None:
+    """"Your hidden General card can also be exposed (flipped face up) at this
+    phase" (Playing the Game: Preparation Phase). What the seat wrote ahead
+    (a REVEAL held from its last Play Phase) is done; it is asked only if
+    its standing order says so (``STANDING reveal ASK``): keeping the
+    generals hidden is the standing answer."""
     seat = t["seat"]
     hidden = g.hidden_slots(seat)
+    held = [x for x in standing.take_held_reveal(g.s, seat) if x in hidden]
     if not hidden or not g.alive(seat):
+        return
+    if held:
+        reveal(g, seat, held, "in the Preparation Phase")
+        return
+    if not standing.asks_by_hand(g.s, seat, "reveal"):
+        if wins_by_exposing(g, seat):
+            # "Players without exposed General cards cannot win the game, even
+            # if he/she belongs to the same Kingdom as all other players that
+            # survived" (End of the Game): exposing wins, so the seat exposes.
+            reveal(g, seat, hidden, "in the Preparation Phase, which wins the game")
         return
     g.ask("reveal", [seat], f"{seat_label(seat)} may expose generals (Preparation Phase)",
           options=reveal_lines(g, seat))
+
+
+def wins_by_exposing(g: Ctx, seat: str) -> bool:
+    """Whether exposing ``seat``'s hidden generals would end the game with
+    ``seat`` among the winners (every other survivor exposed, of its
+    kingdom, and it not made an Ambitionist): tried on a copy."""
+    alive = g.living()
+    if any(r != seat and g.kingdom(r) is None for r in alive):
+        return False
+    trial = Ctx(copy.deepcopy(g.s))
+    reveal(trial, seat, trial.hidden_slots(seat))
+    return check_victory(trial) and seat in trial.s["winners"]
 
 
 def reveal_lines(g: Ctx, seat: str) -> list[str]:
@@ -238,7 +269,17 @@ def _play(g: Ctx, t: Task) -> None:
     ("Any player can enter the Discard Phase if he/she is unwilling or unable
     to use a card")."""
     seat = t["seat"]
+    from judge_games.kingdom_wars import play
+
+    standing.clear_ahead(g.s, seat)  # answers written ahead were for the line before
     if not g.alive(seat) or g.s["current"] != seat or g.flag("play_over"):
+        return
+    if (not standing.asks_by_hand(g.s, seat, "forced")
+            and play.play_lines(Ctx.reading(g.s), seat) == ["PASS"]):
+        # Nothing to use, nothing to expose: the Play Phase's only answer is
+        # to end it ("Any player can enter the Discard Phase if he/she is ...
+        # unable to use a card"), so it is not asked.
+        g.pub(f"{seat_label(seat)} ends the Play Phase.")
         return
     g.ask("play", [seat], f"{seat_label(seat)}'s Play Phase")
 
@@ -252,6 +293,7 @@ def _answer_play(g: Ctx, ask: Ask, role: str, cmd: Cmd) -> None:
         g.pub(f"{seat_label(role)} ends the Play Phase.")
         return
     g.push({"t": "play", "seat": role})
+    standing.set_ahead(g.s, role, cmd.get("then") or [])
     play.carry_out(g, role, cmd)
 
 
@@ -270,6 +312,14 @@ def _discard(g: Ctx, t: Task) -> None:
         return
     over = len(g.hand(seat)) - g.hand_limit(seat)
     if over <= 0:
+        standing.take_held_discard(g.s, seat)
+        return
+    if not standing.asks_by_hand(g.s, seat, "discard"):
+        # By the seat's keep-order: the cards it named in its Play Phase
+        # first, then those it least wants (the Yin-Yang Marker is kept).
+        first = standing.take_held_discard(g.s, seat)
+        cids = standing.to_discard(g.s, seat, g.hand(seat), over, first)
+        g.push({"t": "discard_done", "seat": seat, "cards": cids})
         return
     if g.p(seat)["markers"]["yin-yang"] and not t.get("offered"):
         g.push({"t": "discard_phase", "seat": seat, "offered": True})
@@ -319,9 +369,21 @@ def _final_phase(g: Ctx, seat: str) -> None:
 
 
 def choose(g: Ctx, seat: str, what: str, options: Sequence[str], then: Task,
-           default: int = 0) -> None:
+           default: int = 0, auto: str | None = None) -> None:
     """Ask ``seat`` to pick one of ``options`` (canonical lines); ``then`` runs
-    with ``answer`` set to the pick."""
+    with ``answer`` set to the pick. A choice of one option is not asked (its
+    answer is forced); nor one the seat answered ahead (``USE ... THEN
+    <answer>``); ``auto``, when given, is the seat's standing answer (its
+    keep-order) unless it asked to be asked."""
+    forced = len(options) == 1 and not standing.asks_by_hand(g.s, seat, "forced")
+    pick = options[0] if forced else standing.option_ahead(g, seat, options)
+    if pick is None and auto is not None and not standing.asks_by_hand(g.s, seat, "discard"):
+        pick = auto
+    if pick is not None:
+        nxt = dict(then)
+        nxt["answer"] = pick.upper()
+        g.push(nxt)
+        return
     g.ask("choose", [seat], what, options=list(options), then=dict(then), default=default)
 
 
@@ -340,9 +402,49 @@ def ask_cards(g: Ctx, seat: str, verb: str, least: int, most: int, zones: Sequen
     visible cards, for a card taken from an equipment zone) in ``zones``,
     matching ``filt`` (suit, colour, kind, type); ``then`` runs with ``cards``
     (in the order named). The zone ``pool`` offers the cards ``pool`` lists
-    (cards set out for this choice alone, such as those Stargazing looks at)."""
-    g.ask("cards", [seat], what, verb=verb, least=least, most=most, zones=list(zones),
-          then=dict(then), of=of or seat, filt=dict(filt or {}), pool=list(pool))
+    (cards set out for this choice alone, such as those Stargazing looks at).
+
+    Not asked: a demand whose answer is forced (every card that fits, or
+    none when none fits and none is needed); one the seat answered ahead
+    (``USE ... THEN DISCARD <card>``); a discard of a fixed number of the
+    seat's own cards, by its keep-order (hand cards first), unless it asked
+    to be asked (``STANDING discard ASK``)."""
+    spec = {"verb": verb, "least": least, "most": most, "zones": list(zones),
+            "then": dict(then), "of": of or seat, "filt": dict(filt or {}), "pool": list(pool)}
+    got = _cards_decided(g, seat, spec)
+    if got is not None:
+        nxt = dict(then)
+        nxt["cards"] = got
+        g.push(nxt)
+        return
+    g.ask("cards", [seat], what, **spec)
+
+
+def _cards_decided(g: Ctx, seat: str, spec: dict[str, Any]) -> list[str] | None:
+    from judge_games.kingdom_wars import commands, play
+
+    fits = cards_pool(g, spec)
+    least, most = spec["least"], spec["most"]
+    forced = (least == most == len(fits)) or (not fits and least == 0)
+    if forced and not standing.asks_by_hand(g.s, seat, "forced"):
+        return list(fits)
+    text = standing.next_ahead(g.s, seat)
+    if text is not None:
+        standing.pop_ahead(g.s, seat)
+        try:
+            got: list[str] = play.check_cards(g, seat, spec, commands.syntax(text))["cards"]
+            return got
+        except RuleError as exc:
+            g.only(seat, f'Your answer written ahead, "{text}", does not fit the question on '
+                         f"the way ({spec['verb']}): {exc.message}; you are asked.")
+    own = spec["of"] == seat and "pool" not in spec["zones"]
+    if (spec["verb"] == "DISCARD" and least == most and own
+            and not standing.asks_by_hand(g.s, seat, "discard")):
+        hand = [c for c in fits if c in g.hand(seat)]
+        kept_first = [*standing.ranked(g.s, seat, [c for c in fits if c not in hand]),
+                      *standing.ranked(g.s, seat, hand)]  # worn equipment is kept longest
+        return kept_first[len(kept_first) - least:][::-1]
+    return None
 
 
 def card_fits(cid: str, filt: dict[str, Any], g: Ctx | None = None,
@@ -435,6 +537,15 @@ def reveal(g: Ctx, seat: str, slots: Sequence[str], why: str = "") -> None:
             g.pub(f"{seat_label(seat)}'s generals are a Perfect Pair: the Perfect Pair Marker.")
     if p["alive"]:
         moment(g, "revealed", seat=seat, slots=done)
+        if s["stage"] == "play":
+            # End of the Game: "When all the remaining players belong to the same
+            # Kingdom, that Kingdom wins": an exposure may be what completes it.
+            g.push({"t": "victory_check"})
+
+
+@task("victory_check")
+def _victory_check(g: Ctx, t: Task) -> None:
+    check_victory(g)
 
 
 # --------------------------------------------------------------------------- moments

@@ -43,7 +43,7 @@ from judge.engine import (
     copy_state,
 )
 from judge.rng import Rng
-from judge_games.kingdom_wars import flow, helptext, play, policy
+from judge_games.kingdom_wars import flow, helptext, play, policy, standing
 from judge_games.kingdom_wars import skills as S
 from judge_games.kingdom_wars.commands import canonical, syntax
 from judge_games.kingdom_wars.data import DATA
@@ -163,7 +163,13 @@ class KingdomWars(GameBase):
                             prompt=policy.prompt(state, ask), default="pass", window=window,
                             depth=depth, context=policy.context(state, ask))
         prompt = {
-            "play": "USE a card or skill, RECAST, MARKER, REVEAL, or PASS to end the Play Phase",
+            "play": "USE a card or skill, RECAST, MARKER, REVEAL, or PASS to end the Play Phase."
+                    " You may write your whole Play Phase in this mail, one line after another"
+                    " (a line after one that opens a window waits for it; one that no longer"
+                    " fits is dropped), with the answers to the questions a card will ask you"
+                    " after THEN (USE Stealing Sheep ON C THEN TAKE HAND); DISCARD <card>..."
+                    " names what your Discard Phase gives up first (else your keep-order:"
+                    " STANDING discard KEEP <card>...)",
             "reveal": "REVEAL MAIN, REVEAL DEPUTY, REVEAL BOTH or PASS",
         }.get(kind, ask["what"])
         if kind == "choose":
@@ -243,8 +249,21 @@ class KingdomWars(GameBase):
                               hint="lines sent now wait for your next decision")
         g = Ctx.reading(state)  # parse, default and legal change nothing
         kind = ask["kind"]
+        if cmd["verb"] == "STANDING":
+            if kind in ("respond", "negate", "trigger"):
+                raise IllegalLine("a standing order is no answer to this window",
+                                  hint="send it with the lines of your turn, or in a mail of "
+                                       "its own")
+            return cmd
         if kind == "play":
-            return play.check_play(g, role, cmd)
+            out = play.check_play(g, role, cmd)
+            if cmd.get("then"):
+                if out["verb"] != "USE":
+                    raise IllegalLine("THEN follows a USE line: the answers to the questions "
+                                      "the card asks you", hint="USE Stealing Sheep ON C THEN "
+                                      "TAKE HAND")
+                out = {**out, "then": list(cmd["then"])}
+            return out
         if kind == "reveal":
             if cmd["verb"] == "PASS":
                 return cmd
@@ -309,6 +328,9 @@ class KingdomWars(GameBase):
                               line=action.text)
         new = copy_state(state)
         g = Ctx(new, rng)
+        if checked["verb"] == "STANDING":  # the decision stays as it was
+            g.only(role, standing.set_order(new, role, checked))
+            return new, g.events
         ask = self._ask_for(new, role)
         assert ask is not None
         kind = ask["kind"]

@@ -14,10 +14,14 @@ VERBS: tuple[VerbSpec, ...] = (
              "at the start: your two generals, of one kingdom, from those dealt to you",
              "GENERALS Cao Cao AND Xu Chu"),
     VerbSpec("REVEAL MAIN|DEPUTY|BOTH",
-             "expose generals (Preparation Phase; in the Play Phase one with a passive skill)",
-             "REVEAL BOTH"),
+             "expose generals: written in your Play Phase, one with a passive skill at once, "
+             "any other at the start of your next Preparation Phase", "REVEAL BOTH"),
     VerbSpec("USE <card> [ON <seat>...]", "use a card in your Play Phase (one Attack per "
              "phase unless a card or skill says otherwise)", "USE Attack S7 ON C"),
+    VerbSpec("USE ... THEN <answer> [THEN <answer>...]",
+             "the answers to the questions the card will ask you on the way, in order (one "
+             "that does not fit is dropped and you are asked)",
+             "USE Stealing Sheep ON C THEN TAKE HAND"),
     VerbSpec("USE <kind> BY <skill|weapon> WITH <card>... [ON <seat>...]",
              "use cards as another card (Saint of War, Serpent Spear, Feathered Fan...)",
              "USE Attack BY Saint of War WITH Dodge D10 ON C"),
@@ -38,8 +42,17 @@ VERBS: tuple[VerbSpec, ...] = (
              "(force)), or a Negation", "NEGATE"),
     VerbSpec("PEACH [<card>] [BY <skill|Perfect Pair> [WITH <card>]] | WINE [<card>]",
              "rescue a dying player (WINE: yourself only)", "PEACH"),
-    VerbSpec("DISCARD|GIVE|SHOW <card>...", "the cards a rule or skill asks you for",
+    VerbSpec("DISCARD|GIVE|SHOW <card>...", "the cards a rule or skill asks you for; "
+             "DISCARD in your Play Phase: what your Discard Phase gives up first",
              "DISCARD Attack S7 Dodge H2"),
+    VerbSpec("STANDING discard KEEP <card>...|ASK|AUTO",
+             "your keep-order for the Discard Phase, discards a card asks of you and Bumper "
+             "Harvest (the cards named first, then Peach, Dodge, Negation, Wine, ...); ASK: be "
+             "asked by hand", "STANDING discard KEEP Peach Dodge Attack"),
+    VerbSpec("STANDING reveal ASK|PASS | STANDING forced ASK|PASS",
+             "be asked in each Preparation Phase whether to expose (PASS: not asked, the "
+             "default); be asked even a question that has one answer",
+             "STANDING reveal ASK"),
     VerbSpec("TAKE ... | CHOOSE ...", "one of the choices offered (the request lists them)",
              "TAKE HAND"),
     VerbSpec("PASS", "let a window go by, keep generals hidden, end your Play Phase", "PASS"),

@@ -16,7 +16,7 @@ from typing import Any
 
 from judge.engine import AmbiguousLine, IllegalLine
 from judge_games.kingdom_wars import cards as K
-from judge_games.kingdom_wars import flow
+from judge_games.kingdom_wars import flow, standing
 from judge_games.kingdom_wars import skills as S
 from judge_games.kingdom_wars.commands import MARKERS, canonical, ref_text
 from judge_games.kingdom_wars.data import DATA
@@ -86,6 +86,13 @@ def check_play(g: Ctx, seat: str, cmd: Cmd) -> Cmd:
         return cmd
     if verb == "REVEAL":
         return _check_reveal_in_play(g, seat, cmd)
+    if verb == "DISCARD":
+        # Written ahead for this turn's Discard Phase: these go first there.
+        cids = resolve(g, seat, cmd["refs"], g.hand(seat))
+        if not cids:
+            raise IllegalLine("DISCARD in your Play Phase names the cards your Discard Phase "
+                              "gives up first", hint="DISCARD Attack S7")
+        return {"verb": "DISCARD", "cards": cids, "held": True}
     if verb == "RECAST":
         (cid,) = resolve(g, seat, cmd["refs"], g.hand(seat))
         if name_of(cid) not in ("iron-chains", "know-your-enemy"):
@@ -194,17 +201,19 @@ def exposed_for(g: Ctx, seat: str, by: Any) -> Iterator[None]:
 
 
 def _check_reveal_in_play(g: Ctx, seat: str, cmd: Cmd) -> Cmd:
-    """"General cards with passive skills can be exposed in the Play Phase"."""
+    """"General cards with passive skills can be exposed in the Play Phase"
+    (Use of Cards); any other is exposed at the start of the seat's next
+    Preparation Phase ("Your hidden General card can also be exposed ... at
+    this phase"): the line is held for it."""
     p = g.p(seat)
+    held = False
     for slot in cmd["slots"]:
         if slot not in g.hidden_slots(seat):
             raise IllegalLine(f"your {slot} general is already exposed")
         gen = DATA.generals[p[slot]]
         if not any("compulsory" in DATA.skills[s].kinds for s in gen.skills):
-            raise IllegalLine(f"{gen.name} has no passive skill, so it cannot be exposed in the "
-                              "Play Phase", hint="expose it in your Preparation Phase, or by "
-                              "using one of its skills")
-    return cmd
+            held = True
+    return {"verb": "REVEAL", "slots": list(cmd["slots"]), "held": held}
 
 
 def _check_marker(g: Ctx, seat: str, cmd: Cmd) -> Cmd:
@@ -241,10 +250,10 @@ def play_lines(g: Ctx, seat: str) -> list[str]:
             out.append(canonical({"verb": "USE", "cards": [cid], "on": targets}))
         if name_of(cid) in ("iron-chains", "know-your-enemy"):
             out.append(f"RECAST {label(cid)}")
-    for slot in g.hidden_slots(seat):
-        gen = DATA.generals[g.p(seat)[slot]]
-        if any("compulsory" in DATA.skills[s].kinds for s in gen.skills):
-            out.append(f"REVEAL {slot.upper()}")
+    hidden = g.hidden_slots(seat)
+    out += [f"REVEAL {slot.upper()}" for slot in hidden]  # now, or held (see above)
+    if len(hidden) == 2:
+        out.append("REVEAL BOTH")
     markers = g.p(seat)["markers"]
     if markers["yin-yang"]:
         out.append("MARKER Yin-Yang")
@@ -290,8 +299,19 @@ def carry_out(g: Ctx, seat: str, cmd: Cmd) -> None:
     """Carry out a checked Play Phase command (the ``play`` task is already
     pushed to ask again afterwards)."""
     verb = cmd["verb"]
+    if verb == "REVEAL" and cmd.get("held"):
+        standing.hold_reveal(g.s, seat, cmd["slots"])
+        g.only(seat, "Your generals named (" + ", ".join(cmd["slots"]) + ") are exposed at the "
+               "start of your next Preparation Phase (only a general with a passive skill is "
+               "exposed in the Play Phase).")
+        return
     if verb == "REVEAL":
         flow.reveal(g, seat, cmd["slots"], "in the Play Phase")
+        return
+    if verb == "DISCARD":
+        standing.hold_discard(g.s, seat, cmd["cards"])
+        g.only(seat, f"Held for your Discard Phase, to go first: "
+               f"{', '.join(label(c) for c in cmd['cards'])}.")
         return
     if verb == "RECAST":
         (cid,) = cmd["cards"]

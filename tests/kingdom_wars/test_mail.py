@@ -535,13 +535,13 @@ def _into_hand(state: State, seat: str, kind: str, keep: tuple[str, ...] = ()) -
 
 def _to_play_phase(post: Post, outbox: Outbox) -> tuple[Players, str]:
     """A game by mail up to the first seat's Play Phase (every seat's first
-    pair of generals, the Preparation Phase passed); the seat on turn."""
+    pair of generals; the Preparation Phase asks nothing: the generals stay
+    hidden); the seat on turn."""
     players = _start(post, outbox, None)  # the tests change the stored state
     state = players.table().state
     for s in SEATS:
         players.send(s, [GAME.legal(state, s)[0]])
     seat = players.table().state["current"]
-    players.send(seat, ["PASS"])  # the Preparation Phase: generals stay hidden
     for _ in range(12):  # skill windows on the way (a hidden seat is asked at its moments)
         table = players.table()
         if table.state["asks"] and table.state["asks"][-1]["kind"] == "play":
@@ -643,9 +643,11 @@ def test_queued_play_lines_wait_through_a_choice_a_card_asks(post: Post) -> None
     queued), then an Attack. The Stealing Sheep then asks its user which card
     to take: that choice is not what the queued Attack was written for, so
     the Attack waits (it is neither taken there nor dropped), and is taken
-    when the Play Phase comes back."""
+    when the Play Phase comes back. (The victim holds hand cards only, so the
+    answer, TAKE HAND, is forced: the seat asks to be asked all the same.)"""
     outbox = Outbox(post)
     players, seat = _to_play_phase(post, outbox)
+    players.send(seat, ["STANDING forced ASK"])
     table = players.table()
     sheep = _into_hand(table.state, seat, "stealing-sheep")
     _into_hand(table.state, seat, "attack", keep=(sheep,))

@@ -394,9 +394,10 @@ def test_passive_generals_may_be_exposed_in_the_play_phase_others_not() -> None:
     General cards with passive skills)" (Zhang Fei's Berserk is passive; Liu
     Bei's Benevolence is not)."""
     s = table({**PLAIN, "A": ("zhang-fei", "liu-bei")})
-    GAME.parse(s, "A", "REVEAL MAIN")
-    with pytest.raises(IllegalLine, match="no passive skill"):
-        GAME.parse(s, "A", "REVEAL DEPUTY")
+    assert GAME.parse(s, "A", "REVEAL MAIN").data["held"] is False
+    # Any other general waits for the next Preparation Phase ("Your hidden
+    # General card can also be exposed ... at this phase"): see test_standing.py.
+    assert GAME.parse(s, "A", "REVEAL DEPUTY").data["held"] is True
 
 
 def test_the_rescue_is_asked_in_turn_order_from_the_current_player() -> None:
