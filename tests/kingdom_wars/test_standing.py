@@ -9,12 +9,7 @@ from typing import Any
 
 import pytest
 
-from judge.engine import IllegalLine, InvalidLine
-from judge_games.kingdom_wars import GAME, flow, standing
-from judge_games.kingdom_wars.commands import canonical, syntax
-from judge_games.kingdom_wars.data import DATA
-from judge_games.kingdom_wars.table import Ctx
-from tests.kingdom_wars.helpers import (
+from bench.support.kingdom_wars import (
     answer,
     ask,
     copy_of,
@@ -24,6 +19,11 @@ from tests.kingdom_wars.helpers import (
     table,
     texts,
 )
+from judge.engine import IllegalLine, InvalidLine
+from judge_games.kingdom_wars import GAME, flow, standing
+from judge_games.kingdom_wars.commands import canonical, syntax
+from judge_games.kingdom_wars.data import DATA
+from judge_games.kingdom_wars.table import Ctx
 
 PLAIN = {"A": ("cao-cao", "xu-chu"), "B": ("liu-bei", "guan-yu"),
          "C": ("sun-quan", "zhou-tai"), "D": ("lv-bu", "diao-chan")}
