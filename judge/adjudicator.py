@@ -360,9 +360,13 @@ def asks_anyone(game: Game, table: Table) -> bool:
 
 
 def decision_for(game: Game, table: Table, role: Role) -> Decision | None:
-    """The open decision ``role`` has a part in, if any."""
+    """The open decision ``role`` has a part in, if any: a response window
+    only if it asks ``role`` by hand (judge/timing.py: one that does not is
+    named to it nowhere)."""
     for d in open_decisions(game, table):
         if role in d.roles:
+            if d.kind is DecisionKind.RESPONSE and role not in answering_roles(game, table):
+                continue
             return d
     return None
 

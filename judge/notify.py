@@ -218,6 +218,17 @@ def report_mail(ws: Workspace, g: Loaded, seat: Seat, events: Sequence[Event],
                 decision.id if decision is not None else "")
 
 
+def unasked_window(g: Loaded, role: str | None) -> bool:
+    """A response window is open that does not ask ``role`` by hand (the
+    observers included): its phase and deadline are not shown to it."""
+    table = g.table
+    if table is None or table.outcome is not None:
+        return False
+    if adj.open_window(g.game, table) is None:
+        return False
+    return role is None or role not in adj.answering_roles(g.game, table)
+
+
 def deadline_text(ws: Workspace, g: Loaded, tz: str) -> str:
     clock = g.clock
     if clock is None or g.table is None or g.table.outcome is not None:
@@ -259,6 +270,9 @@ def report_text(ws: Workspace, g: Loaded, role: str | None, events: Sequence[Eve
     table = g.need_table()
     game = g.game
     view = game.view(table.state, role)
+    unasked = unasked_window(g, role)
+    if unasked:  # a window that does not ask this seat is named to it nowhere (timing.py)
+        view = {**view, "phase": game.turn(table.state)}
     body = reports.game_report(game, view, events, role, g.name)
     outcome = ""
     if table.outcome is not None:
@@ -280,7 +294,7 @@ def report_text(ws: Workspace, g: Loaded, role: str | None, events: Sequence[Eve
         body=body.rstrip("\n"),
         outcome=outcome,
         seed=g.row["seed"] if table.outcome is not None else "",
-        deadline=deadline_text(ws, g, tz),
+        deadline="" if unasked else deadline_text(ws, g, tz),
         owe=owe_text(game, table, role, decision) if role is not None else "",
         intro=intro.rstrip("\n"),
         orders_in=orders_in_text(ws, g),

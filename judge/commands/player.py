@@ -457,7 +457,7 @@ def status(ctx: Ctx, command: grammar.Command) -> None:
         if s.role in adj.ordering_roles(g.game, table):
             ctx.mail.sections.append(held_text(g, s.role))
         w = adj.open_window(g.game, table)
-        if w is not None:
+        if w is not None and s.role in adj.answering_roles(g.game, table):  # asked: named
             mine = table.answer_of(w.id, s.role)
             if mine is not None:
                 ctx.mail.sections.append(f"Your answer held for {w.phase}: "

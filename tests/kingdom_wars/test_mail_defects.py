@@ -397,3 +397,42 @@ def test_the_start_report_says_how_to_sign_and_the_gm_hears_the_table_is_full(
         first = next(whole(m) for m in outbox.new() + outbox.mails if m["To"] == ADDR[s]
                      and "report for" in str(m["Subject"]))
         assert f"You are {s} in g1: sign each mail with\n  SIGNON g1 {s} <your token>" in first
+
+
+# --------------------------------------------------------------------------- timing
+
+
+def test_status_names_a_window_only_to_the_seats_it_asks(post: Post) -> None:
+    """A Burning Bridges on the target opens a Negation window offered to
+    every seat; the target has itself asked (``POLICY negation ASK``), the
+    others hold their standing answers (judge/timing.py). The window waits
+    for the target alone; another seat's STATUS, sent while it waits, names
+    neither the window nor the answer it holds, and no request reaches it;
+    the target's STATUS names both."""
+    outbox = Outbox(post)
+    players, seat = _to_play_phase(post, outbox)
+    state = players.table().state
+    target, other = _next(state, seat), _next(state, seat, 3)
+
+    def bridges(state: State) -> None:
+        _out_of_hands(state, ("negation", "negation-force"))
+        _into_hand(state, seat, "burning-bridges")
+    _store(post, players, bridges)
+    players.send(target, ["POLICY negation ASK"])
+    line = next(x for x in GAME.legal(players.table().state, seat)
+                if x.startswith("USE Burning Bridges") and x.endswith(f" ON {target}"))
+    sent = len(outbox.mails)
+    players.send(seat, [line])
+    table = players.table()
+    window = adj.open_window(GAME, table)
+    assert window is not None and window.window == "negation" and other in window.roles
+    assert adj.answering_roles(GAME, table) == {target}
+    assert table.answer_of(window.id, other) is not None  # its standing answer, held
+    players.send(other, ["STATUS"])
+    players.send(target, ["STATUS"])
+    mine = [whole(m) for m in outbox.mails[sent:] if m["To"] == ADDR[other]]
+    theirs = [whole(m) for m in outbox.mails[sent:] if m["To"] == ADDR[target]]
+    assert mine and not any(window.phase in t or "answer held" in t.lower() for t in mine)
+    assert not any("your decision" in str(m["Subject"]) for m in outbox.mails[sent:]
+                   if m["To"] == ADDR[other])
+    assert any(window.phase in t for t in theirs)
