@@ -20,11 +20,11 @@ has anything to write it moves on past the minimum open time of a response
 window (``window_min_minutes``), so that windows close.
 
 The players behave like sensible people at a mail client. Each sends its
-standing answers once at the start (``POLICY character-card ASK WHEN HOLDING
-li-si`` or ``jing-ke``, else ``PASS``; ``POLICY before-combat PASS WHEN FORCE
-song shu``, ``ASK WHEN HOLDING`` each of its Break-marked defence cards, else
-``PASS``), with ``SET ACK errors`` in the second run; the player on turn puts
-them in its first move, the other sends them on reading its start report. A
+standing answers once at the start (``POLICY character-card ASK``;
+``POLICY before-combat PASS WHEN FORCE song shu``, else ``ASK``: whether a
+seat is asked may not depend on its hand), with ``SET ACK errors`` in the
+second run; the player on turn puts them in its first move, the other sends
+them on reading its start report. A
 player writes only when a mail asks it to decide (its body says "You owe:"),
 answers each such mail with exactly one mail (a reply to it: ``In-Reply-To``
 and ``References``, as a mail client writes), and picks legal lines
@@ -66,10 +66,10 @@ Kingdom Wars (scenario ``kingdom-wars-6``): a scripted game of six seats, A
 to F, counted per round (one turn of every seat; ``--turns`` is then the
 number of rounds; set-up is the choice of generals). Each seat sends its
 standing answers with its choice of generals (``POLICY dodge DODGE WHEN
-HOLDING Dodge`` and ``POLICY attack ATTACK WHEN HOLDING Attack``; asked about
-a Negation only when it can answer and the spell targets it or its kingdom;
-``PEACH`` itself when it holds one, asked for a dying seat of its kingdom;
-skills keep the game's own "ask when I can"; everything else passes). It
+HOLDING Dodge`` and ``POLICY attack ATTACK WHEN HOLDING Attack``; Negate a
+spell on it or its kingdom when it can; ``PEACH`` itself when it holds one,
+a dying seat of its kingdom when it holds two; skills keep the game's own;
+everything else passes). It
 writes only when asked, one mail per request, and adds the lines of its own
 next decisions that need no new information: a Play Phase's card plays up to
 the first one that opens a window to another seat, draws or turns a card
@@ -81,8 +81,8 @@ Conquest Tactics (scenario ``conquest-tactics``): the Humans starter deck
 ``bench/balance.py`` (which picks among the lines the game offers). Set-up
 (the Base and the default starting forces, the deployment) is the ``setup``
 row. Each side sends its standing answers with its Base (``POLICY instant
-ASK WHEN INCOMING 3 AND CAN``, else ``PASS``: asked about an instant only
-when three or more damage is coming and it holds one). It writes only when
+ASK WHEN INCOMING 3``, else ``PASS``: asked about an instant only when three
+or more damage is coming, whatever it holds). It writes only when
 asked, one mail per request, and adds the lines of its own next decisions
 that need no new information: a whole Mobilize ending in ``DONE``, every
 ``DEPLOY`` of its deployment, the attack after its own MOVE in Play, up to
@@ -153,23 +153,16 @@ GM_ADDRESS = "gm@league.example"
 CHARACTER = "character-card"
 GAME_OVER = "game over"
 
-#: Standing answers, sent once at the start: let every window go by unless
-#: the seat holds a card it could answer with (Responses), and never spend
-#: one on the neutral minor kingdoms.
+#: Standing answers, sent once at the start: never spend a response on the
+#: neutral minor kingdoms, be asked otherwise (whether one is asked may not
+#: depend on one's hand: judge/timing.py).
 STANDING = {
-    L: ["POLICY character-card ASK WHEN HOLDING li-si",
-        "POLICY character-card PASS",
+    L: ["POLICY character-card ASK",
         "POLICY before-combat PASS WHEN FORCE song shu",
-        "POLICY before-combat ASK WHEN HOLDING emergency-mobilization",
-        "POLICY before-combat ASK WHEN HOLDING elite-crossbowmen",
-        "POLICY before-combat PASS"],
-    A: ["POLICY character-card ASK WHEN HOLDING jing-ke",
-        "POLICY character-card PASS",
+        "POLICY before-combat ASK"],
+    A: ["POLICY character-card ASK",
         "POLICY before-combat PASS WHEN FORCE song shu",
-        "POLICY before-combat ASK WHEN HOLDING emergency-mobilization",
-        "POLICY before-combat ASK WHEN HOLDING elite-crossbowmen",
-        "POLICY before-combat ASK WHEN HOLDING lord-xinling",
-        "POLICY before-combat PASS"],
+        "POLICY before-combat ASK"],
 }
 
 MINUTES_PER_MAIL = 5.0
@@ -533,19 +526,20 @@ KW_ADDRESS = {s: f"seat.{s.lower()}@players.example" for s in KW_SEATS}
 
 #: Kingdom Wars standing answers, sent with the choice of generals: play a
 #: Dodge (or an Attack for a Duel or Barbarian Invasion) whenever one is
-#: held; be asked about a Negation only for a spell on me or my kingdom;
-#: Peach myself when I hold one, be asked for a dying seat of my kingdom;
-#: let everything else go by. Skills keep the game's own "ask when I can".
+#: held; Negate a spell on me or my kingdom when I can (whether one is asked
+#: may not depend on one's hand: judge/timing.py); Peach myself when I hold
+#: one, and a dying seat of my kingdom when I hold two; let everything else
+#: go by. Skills keep the game's own (asked while no general is hidden).
 KW_STANDING = [
     "POLICY dodge DODGE WHEN HOLDING Dodge",
     "POLICY attack ATTACK WHEN HOLDING Attack",
     "POLICY negation ASK",
-    "POLICY negation ASK WHEN CAN AND TARGET ME",
-    "POLICY negation ASK WHEN CAN AND TARGET KINGDOM",
+    "POLICY negation NEGATE WHEN CAN AND TARGET ME",
+    "POLICY negation NEGATE WHEN CAN AND TARGET KINGDOM",
     "POLICY negation PASS",
     "POLICY rescue ASK",
     "POLICY rescue PEACH WHEN DYING ME AND HOLDING Peach",
-    "POLICY rescue ASK WHEN CAN AND DYING KINGDOM",
+    "POLICY rescue PEACH WHEN DYING KINGDOM AND HOLDING 2 Peach",
     "POLICY rescue PASS",
 ]
 
@@ -634,7 +628,7 @@ class KwPlayer(Player):
 # --------------------------------------------------------------------------- Conquest Tactics
 
 CT_ADDRESS = {"South": "south.player@players.example", "North": "north.player@players.example"}
-CT_STANDING = ["POLICY instant ASK", "POLICY instant ASK WHEN INCOMING 3 AND CAN",
+CT_STANDING = ["POLICY instant ASK", "POLICY instant ASK WHEN INCOMING 3",
                "POLICY instant PASS"]
 
 

@@ -27,8 +27,11 @@ others wait below with whatever was held for them.
   dropped with a notice to its writer.
 * A response window (RESPONSE) collects one answer from each of its roles
   in secret (by hand, or by a standing answer, ``POLICY``), revisable until
-  it closes. It closes when the caller says so: when all have answered and
-  the window's minimum open time is over, or at its deadline. Then the
+  it closes. Who is asked by hand is fixed as it opens, on public facts and
+  each seat's settings; every other role gets its standing answer at once
+  (judge/timing.py). It closes when the caller says so: when every role
+  asked by hand has answered (at once if none is), or at its deadline, where
+  a silent one gets its other standing answers. Then the
   answers are applied in the rulebook's order of the window's roles; a role
   without an answer gets the game's default. An answer that opens a window
   of its own (an answer to an answer) suspends the closing: the new window
@@ -48,6 +51,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from judge import timing
 from judge.engine import (
     JSON,
     Action,
@@ -306,11 +310,16 @@ def open_window(game: Game, table: Table) -> Decision | None:
 
 
 def answering_roles(game: Game, table: Table) -> set[Role]:
-    """Roles that may still answer the open window (it is not closing yet)."""
+    """Roles asked by hand in the open window, while it is not closing
+    (judge/timing.py: the others hold their standing answers, and nothing
+    names the window to them)."""
     w = open_window(game, table)
-    if w is None or table.windows.get(w.id, {}).get("closing"):
+    if w is None:
         return set()
-    return set(w.roles)
+    record = table.windows.get(w.id, {})
+    if record.get("closing"):
+        return set()
+    return set(timing.by_hand(record, w.roles))
 
 
 def unanswered(game: Game, table: Table, absent: Iterable[Role] = ()) -> set[Role]:
@@ -341,18 +350,31 @@ def ready(game: Game, table: Table, absent: Iterable[Role] = ()) -> bool:
 
 
 def window_complete(game: Game, table: Table, absent: Iterable[Role] = ()) -> bool:
-    """The open window has an answer from every role it waits for, so it may
-    close (once its minimum open time is over: the caller's business)."""
+    """The open window has an answer from every role it asks by hand (the
+    others hold their standing answers from the start), so it may close
+    (:func:`judge.timing.may_close` says when)."""
     w = open_window(game, table)
     if w is None or table.windows.get(w.id, {}).get("closing"):
         return False
     return not unanswered(game, table, absent)
 
 
+def asks_anyone(game: Game, table: Table) -> bool:
+    """Whether the open window asks any seat by hand."""
+    w = open_window(game, table)
+    if w is None:
+        return False
+    return bool(timing.by_hand(table.windows.get(w.id, {}), w.roles))
+
+
 def decision_for(game: Game, table: Table, role: Role) -> Decision | None:
-    """The open decision ``role`` has a part in, if any."""
+    """The open decision ``role`` has a part in, if any: a response window
+    only if it asks ``role`` by hand (judge/timing.py: one that does not is
+    named to it nowhere)."""
     for d in open_decisions(game, table):
         if role in d.roles:
+            if d.kind is DecisionKind.RESPONSE and role not in answering_roles(game, table):
+                continue
             return d
     return None
 
@@ -517,7 +539,18 @@ def close(game: Game, table: Table, seed: bytes, trigger: str) -> Step:
         raise NotNow("there is no response window to close")
     steps: list[Step] = []
     current = table
-    if not current.windows.get(w.id, {}).get("closing"):
+    record = current.windows.get(w.id, {})
+    if not record.get("closing"):
+        for role in timing.by_hand(record, w.roles):  # silent at the deadline:
+            if role in record.get("answers", {}):  # its other standing answers, if
+                continue  # they give more than the default (which closing gives)
+            got = timing.standing(game, current, role, w)
+            default = game.default(current.state, w, role)
+            if got == ([default] if default is not None else []):
+                continue
+            held = answer(game, current, role, got, by="policy")
+            steps.append(held)
+            current = held.table
         new = current.bookkeeping_copy()
         new.windows.setdefault(w.id, {"kind": w.window, "roles": list(w.roles),
                                       "answers": {}, "closing": False})["closing"] = True
@@ -850,15 +883,15 @@ def _policy_step(game: Game, table: Table) -> Step | None:
     record = table.windows.get(w.id)
     if record is None or record.get("closing") or record.get("asked"):
         return None
+    hand = timing.asked_by_hand(game, table, w)  # fixed as the window opens
     for role in w.roles:
-        if role in record["answers"]:
+        if role in record["answers"] or role in hand:
             continue
-        got = policy_answer(game, table, role, w)
-        if got is not None:
-            return answer(game, table, role, got, by="policy")
+        return answer(game, table, role, timing.standing(game, table, role, w), by="policy")
     new = table.bookkeeping_copy()
-    new.windows[w.id]["asked"] = True  # standing answers have been tried
-    return Step(new, [Entry("asked", None, {"window": w.id})], [])
+    new.windows[w.id]["asked"] = True  # standing answers have been given
+    new.windows[w.id]["by_hand"] = list(hand)
+    return Step(new, [Entry("asked", None, {"window": w.id, "by_hand": list(hand)})], [])
 
 
 def _queued_step(game: Game, table: Table, seed: bytes) -> Step | None:
@@ -963,7 +996,10 @@ def apply_entry(game: Game, table: Table | None, row: Mapping[str, Any], seed: b
         return missed(table, payload["roles"])
     if kind == "asked":
         new = table.bookkeeping_copy()
-        new.windows[payload["window"]]["asked"] = True
+        record = new.windows[payload["window"]]
+        if "by_hand" in payload:
+            record["by_hand"] = list(payload["by_hand"])
+        record["asked"] = True
         return Step(new, [Entry("asked", None, payload)], [])
     if kind == "queue":
         return enqueue(table, role, payload["lines"], payload.get("for", FOR_ACTION))

@@ -337,11 +337,19 @@ class PolicyCondition:
 
     ``args`` is shown in HELP (``<area>...``); the game checks the words in
     :meth:`Game.policy_condition` and tests them in :meth:`Game.policy_holds`.
+
+    ``private``: the word tests what only the seat itself may see (its hand,
+    its hidden general), and ``private_args``: the arguments with which it
+    does (``KINGDOM`` while one's own kingdom is hidden). Such a clause may
+    choose a standing *answer*, never whether the seat is asked by hand
+    (judge/timing.py: the timing of a window tells nothing).
     """
 
     word: str
     args: str
     summary: str
+    private: bool = False
+    private_args: tuple[str, ...] = ()
 
 
 def conjuncts(words: Sequence[str]) -> list[list[str]]:
@@ -496,12 +504,20 @@ class Game(Protocol):
         """The text of a card, skill or rule for ``HELP <topic>``, if any."""
         ...
 
+    def may_ask(self, state: State, decision: Decision, role: Role) -> bool:
+        """Whether ``role`` may be asked ``decision`` (a response window) by
+        hand, judged from facts every seat may see: False where the window
+        was offered to it for what it hides (a hidden general's skills) or
+        where, publicly, its only possible answer is a pass. Its standing
+        answers answer such a window (see judge/timing.py)."""
+        ...
+
     def standing_answers(self, state: State, role: Role) -> list[tuple[str, str, str]]:
         """The standing answers each seat starts with, as ``(window, answer,
-        condition)`` (``("negation", "ASK", "CAN")``): a game with many
-        windows offered to everyone (Kingdom Wars) asks a seat only when it
-        can answer, unless the seat says otherwise with POLICY. The seat
-        sees and changes them like its own."""
+        condition)`` (``("dodge", "DODGE", "")``): a game with many windows
+        offered to everyone (Kingdom Wars) answers them for a seat unless it
+        says otherwise with POLICY. The seat sees and changes them like its
+        own."""
         ...
 
     def localize(self, text: str, role: Role | None) -> str:
@@ -593,6 +609,9 @@ class GameBase:
 
     def help_topic(self, topic: str) -> str | None:
         return None
+
+    def may_ask(self, state: State, decision: Decision, role: Role) -> bool:
+        return True
 
     def standing_answers(self, state: State, role: Role) -> list[tuple[str, str, str]]:
         return []

@@ -98,10 +98,13 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 "What happened in the last phases (default 3).", "HISTORY 5"),
     CommandSpec("POLICY", "[<window>] [<answer...>]", "player",
                 "A standing answer for a kind of response window: ASK (you are asked "
-                "each time; ASK alone clears the others), PASS, or an answer line, each "
-                "optionally WHEN <condition> (tried before the unconditional one). POLICY "
-                "alone lists yours. HELP <game kind> lists each window's answers and "
-                "conditions.", "POLICY before-combat PASS"),
+                "each time, whatever you hold; ASK alone clears the others), PASS, or an "
+                "answer line, each optionally WHEN <condition> (tried before the "
+                "unconditional one). Whether you are asked may depend only on what every "
+                "player sees: ASK WHEN a condition on your own hand (CAN, HOLDING) is "
+                "refused; such conditions choose an answer. A window that asks nobody "
+                "closes at once. POLICY alone lists yours. HELP <game kind> lists each "
+                "window's answers and conditions.", "POLICY before-combat PASS"),
     CommandSpec("QUEUE", "", "player",
                 "List your queued lines (lines sent while you had nothing to decide, "
                 "each waiting for your next turn) with their numbers.", "QUEUE"),

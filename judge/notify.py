@@ -229,6 +229,17 @@ def report_mail(ws: Workspace, g: Loaded, seat: Seat, events: Sequence[Event],
                 decision.id if decision is not None else "", report=data)
 
 
+def unasked_window(g: Loaded, role: str | None) -> bool:
+    """A response window is open that does not ask ``role`` by hand (the
+    observers included): its phase and deadline are not shown to it."""
+    table = g.table
+    if table is None or table.outcome is not None:
+        return False
+    if adj.open_window(g.game, table) is None:
+        return False
+    return role is None or role not in adj.answering_roles(g.game, table)
+
+
 def report_of(ws: Workspace, g: Loaded, role: str | None, events: Sequence[Event] = (),
               first: bool = False, tz: str = "UTC",
               decision: Decision | None = None) -> tuple[dict[str, Any], bytes, str]:
@@ -239,6 +250,9 @@ def report_of(ws: Workspace, g: Loaded, role: str | None, events: Sequence[Event
     table = g.need_table()
     game = g.game
     view = game.view(table.state, role)
+    unasked = unasked_window(g, role)
+    if unasked:  # a window that does not ask this seat is named to it nowhere (timing.py)
+        view = {**view, "phase": game.turn(table.state)}
     owe: dict[str, Any] | None = None
     if role is not None and decision is not None:
         owe = {"kind": decision.kind.value, "phase": decision.phase,
@@ -257,7 +271,7 @@ def report_of(ws: Workspace, g: Loaded, role: str | None, events: Sequence[Event
         "seed_hash": g.row["seed_hash"],
         "seed": g.row["seed"] if table.outcome is not None else "",
         "deadline": (scheduler.iso(clock.deadline)
-                     if clock is not None and table.outcome is None else ""),
+                     if clock is not None and table.outcome is None and not unasked else ""),
         "tz": tz,
         "owe": owe,
         "intro": game.introduction(table.state, role) if first and role is not None else "",

@@ -35,7 +35,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "reminder_hours": 12.0,  # before the deadline
     "max_extend_hours": 72.0,  # EXTEND may add at most this much to one phase
     "window_hours": 12.0,  # response windows (a Dodge, a Negation, a defence)
-    "window_min_minutes": 30.0,  # no window closes sooner, however fast it is answered
+    "window_min_minutes": 0.0,  # a window that asks someone by hand stays open this long
     "press": "white",  # white | grey (sender hidden) | named (no PRESS TO ALL) | none
     "joins": "open",  # open | approval: whether the GM admits each JOIN
     "abandon_after": 3.0,  # deadlines missed in a row before the GM hears a seat is abandoned
@@ -91,8 +91,9 @@ class Clock:
     extended_hours: float = 0.0
     opened: datetime | None = None
     min_close: datetime | None = None
-    """A response window closes no earlier than this, however fast it is
-    answered: when a window closes tells nothing of how it was answered."""
+    """A response window that asks a seat by hand closes no earlier than
+    this (``window_min_minutes``); one that asks nobody closes at once
+    (judge/timing.py)."""
 
     def to_row(self, game: str) -> dict[str, Any]:
         return {
@@ -127,7 +128,8 @@ def plan(now: datetime, phase: str, settings: Mapping[str, Any], kind: str) -> C
     """The clock for a decision of ``kind`` (``orders``, ``action`` or
     ``response``) that opens at ``now``. A response window has
     ``window_hours``, no reminder and no grace (its default, a pass, harms
-    nobody), and a minimum open time of ``window_min_minutes``."""
+    nobody), and a minimum open time of ``window_min_minutes`` (0 by
+    default), which holds only if the window asks someone by hand."""
     if kind == "response":
         hours = float(settings.get("window_hours", DEFAULT_SETTINGS["window_hours"]))
         least = float(settings.get("window_min_minutes", DEFAULT_SETTINGS["window_min_minutes"]))

@@ -20,7 +20,7 @@ from datetime import datetime
 from typing import Any
 
 from judge import adjudicator as adj
-from judge import notify, registry, scheduler
+from judge import notify, registry, scheduler, timing
 from judge.engine import DecisionKind, Event, Game
 from judge.hub import Hub
 from judge.outbox import Outbox
@@ -192,8 +192,9 @@ class Workspace:
 
     def settle(self, g: Loaded, message_id: str = "") -> list[str]:
         """Carry the game on as far as it goes without anyone deciding: an
-        agreed draw, orders all in, a window answered by all (once its
-        minimum open time is over), standing answers and queued lines."""
+        agreed draw, orders all in, a window answered by every seat it asks
+        by hand (at once when it asks nobody), standing answers and queued
+        lines."""
         done: list[str] = []
         for _ in range(1000):
             if g.status != "active" or g.table is None or g.table.outcome is not None:
@@ -228,9 +229,10 @@ class Workspace:
         return done
 
     def may_close(self, g: Loaded) -> bool:
-        """A complete window closes once its minimum open time is over."""
-        clock = g.clock
-        return clock is None or clock.min_close is None or self.now >= clock.min_close
+        """A complete window closes at once when it asks nobody by hand, else
+        once its minimum open time (if the game sets one) is over."""
+        table = g.need_table()
+        return timing.may_close(g.clock, self.now, adj.asks_anyone(g.game, table))
 
     # ------------------------------------------------------------------ writing
 

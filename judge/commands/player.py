@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import UTC, date, datetime, time, timedelta
 
 from judge import adjudicator as adj
-from judge import grammar, notify, scheduler, signoff
+from judge import grammar, notify, scheduler, signoff, timing
 from judge.commands import league
 from judge.commands.base import Ctx, handles
 from judge.engine import Action, DecisionKind, Event, InvalidLine, RuleError
@@ -301,6 +301,7 @@ def policy(ctx: Ctx, command: grammar.Command) -> None:
     if first in ("ASK", "PASS"):
         answer_text = first
     when = game.policy_condition(kind, cond_words.split()) if cond_words else ""
+    timing.check_policy(game, kind, answer_text, when)
     table = g.need_table()
     ctx.ws.apply(g, adj.set_policy(table, s.role, kind, answer_text, when), ctx.message_id)
     ctx.mail.touched.add(s.game)
@@ -456,7 +457,7 @@ def status(ctx: Ctx, command: grammar.Command) -> None:
         if s.role in adj.ordering_roles(g.game, table):
             ctx.mail.sections.append(held_text(g, s.role))
         w = adj.open_window(g.game, table)
-        if w is not None:
+        if w is not None and s.role in adj.answering_roles(g.game, table):  # asked: named
             mine = table.answer_of(w.id, s.role)
             if mine is not None:
                 ctx.mail.sections.append(f"Your answer held for {w.phase}: "

@@ -37,7 +37,8 @@ def _window_help(game: Game) -> str:
     if not game.windows:
         return ""
     out = ["Response windows (standing answers: POLICY <window> ASK|PASS|<answer> "
-           "[WHEN <condition>]):"]
+           "[WHEN <condition>]; you are asked only where ASK applies, under conditions "
+           "every player can see, and a window that asks nobody closes at once):"]
     for w in game.windows:
         out.append(f"  {w.kind}: {w.summary}")
         if w.answers:

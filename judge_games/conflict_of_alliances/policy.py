@@ -57,7 +57,8 @@ _DEFENDER = PolicyCondition("FORCE", "<force>...", "the attacked (defending) for
 _ATTACKER = PolicyCondition("ATTACKER", "<force>...", "the attacking force is one of these")
 _OP_CARD = PolicyCondition("CARD", "<card>...",
                            "the card played face up to direct the attack is one of these")
-_HOLDING = PolicyCondition("HOLDING", "<card>", "you hold that card in your hand")
+_HOLDING = PolicyCondition("HOLDING", "<card>", "you hold that card in your hand (chooses an "
+                           "answer only)", private=True)
 _PLAYED = PolicyCondition("CARD", "<card>...", "the character card played is one of these")
 _TARGET = PolicyCondition("FORCE", "<force>...",
                           "the character card acts on one of these forces")

@@ -26,7 +26,8 @@ WINDOWS: tuple[WindowSpec, ...] = (
                "Counterattack is coming): answer with one instant",
                ("CAST <instant spell> FROM <troop>", "USE <instant skill> FROM <troop>",
                 "PLAY <instant circumstance> [DISCARD <cards>]"),
-               (PolicyCondition("CAN", "", "I have an instant ready and the points for it"),
+               (PolicyCondition("CAN", "", "I have an instant ready and the points for it "
+                                "(chooses an answer only)", private=True),
                 PolicyCondition("INCOMING", "<n>", "the incoming damage is at least n"),
                 PolicyCondition("LETHAL", "", "the incoming damage would destroy my card"),
                 PolicyCondition("STEP", "DEFEND|COUNTER",
@@ -36,7 +37,11 @@ WINDOWS: tuple[WindowSpec, ...] = (
 
 
 def defaults() -> list[tuple[str, str, str]]:
-    return [("instant", "ASK", "CAN"), ("instant", "PASS", "")]
+    """Asked when the incoming damage would destroy the card (a fact both
+    sides see), else a pass. Whether a seat is asked may not depend on what
+    it holds (judge/timing.py), so ``CAN`` can choose an answer but never
+    ask: a seat that wants every chance writes ``POLICY instant ASK``."""
+    return [("instant", "ASK", "LETHAL"), ("instant", "PASS", "")]
 
 
 def _facts(state: Mapping[str, Any], role: str) -> dict[str, Any]:

@@ -78,7 +78,11 @@ class Ctx:
         return player
 
     def troops(self, role: str | None = None) -> Iterator[Troop]:
-        for t in self.s["troops"].values():
+        """The troops in the order of their ids as the stored state keeps
+        them (its keys sorted), so that a game run on and one rebuilt from
+        its log take them in the same order (the Halt's Buffs and Debuffs go
+        back to the Knowledge Pools in that order)."""
+        for _uid, t in sorted(self.s["troops"].items()):
             if role is None or t["owner"] == role:
                 yield t
 

@@ -463,6 +463,9 @@ class KingdomWars(GameBase):
     def standing_answers(self, state: State, role: Role) -> list[tuple[str, str, str]]:
         return policy.defaults()
 
+    def may_ask(self, state: State, decision: Decision, role: Role) -> bool:
+        return policy.may_ask(state, self.view(state, role), decision, role)
+
     def policy_condition(self, window: str, words: Sequence[str]) -> str:
         return policy.condition(self, window, words)
 

@@ -2,10 +2,16 @@
 facts a window shows every seat it asks (``context``), the condition words
 and how they are tested on a seat's own view.
 
-Every seat starts with the standing answers :func:`defaults` gives: "ask me
-when I can answer, else pass". A window is still offered to every seat the
-rules allow, whatever it holds, and stays open its minimum time, so the
-timing tells nobody whether a seat could have answered.
+Every seat starts with the standing answers :func:`defaults` gives: answers,
+not questions (each cites the rulebook), so by default no window asks anyone
+by hand and each closes as it opens; ``POLICY <window> ASK`` has a seat asked
+whatever it holds. Whether a seat is asked depends only on public facts and
+its own settings (judge/timing.py): ``CAN`` and ``HOLDING``, and ``KINGDOM``
+or ``OTHER`` (one's own kingdom may be hidden), may choose an answer but not
+whether to ask. A seat with a hidden general is never asked a trigger window
+by hand (its standing answers use its skills: ``POLICY trigger USE Clever
+Shift WHEN MOMENT before_discard``), nor a window it publicly cannot answer
+(:func:`may_ask`).
 """
 
 from __future__ import annotations
@@ -33,16 +39,35 @@ MOMENTS: tuple[str, ...] = (
 order of a turn; the words of ``WHEN MOMENT``. ``HELP moments`` says what
 each one is."""
 
+_KIN = ("KINGDOM", "OTHER")
+"""Relations that test one's own kingdom, which is hidden while one's
+generals are: they may choose an answer, not whether one is asked."""
+
 _COMMON = (
-    PolicyCondition("CAN", "", "I hold a card, an equipment or a skill that answers it"),
-    PolicyCondition("HOLDING", "[<n>] <card>", "I hold at least n (1) cards of that name"),
+    PolicyCondition("CAN", "", "I hold a card, an equipment or a skill that answers it "
+                    "(chooses an answer only)", private=True),
+    PolicyCondition("HOLDING", "[<n>] <card>", "I hold at least n (1) cards of that name "
+                    "(chooses an answer only)", private=True),
     PolicyCondition("BY", "ME|KINGDOM|OTHER|<seat>",
-                    "what it asks about comes from me, my kingdom, another force, that seat"),
+                    "what it asks about comes from me, my kingdom, another force, that seat",
+                    private_args=_KIN),
     PolicyCondition("CARD", "<card>", "the card it asks about"),
     PolicyCondition("NOT", "<condition>", "the condition after it does not hold"),
 )
 _TARGET = PolicyCondition("TARGET", "ME|KINGDOM|OTHER|<seat>",
-                          "it targets me, a player of my kingdom, another force, that seat")
+                          "it targets me, a player of my kingdom, another force, that seat",
+                          private_args=_KIN)
+
+HARMFUL: tuple[str, ...] = (
+    "duel", "burning-bridges", "stealing-sheep", "raining-arrows", "barbarian-invasion",
+    "borrowed-sword", "attack-by-fire", "know-your-enemy", "acedia", "rations-depleted",
+    "lightning",
+)
+"""Spells that harm the player they take effect on (the rulebook's Spell
+cards: damage, a card taken or discarded, a weapon lost, a hand or general
+seen, a phase skipped, Lightning's damage). Not: Something out of Nothing,
+Brotherhood, Bumper Harvest, Rest and Reorganization, Alliance (they give),
+Iron Chains (it may tap or untap)."""
 
 WINDOWS: tuple[WindowSpec, ...] = (
     WindowSpec("negation", "a spell is about to take effect on a player (or a Negation on a "
@@ -50,7 +75,9 @@ WINDOWS: tuple[WindowSpec, ...] = (
                ("NEGATE [FORCE] [<card>] [BY <skill> WITH <card>]",),
                (*_COMMON, _TARGET, PolicyCondition("DEPTH", "<n>",
                                                    "1: against the spell, 2: against a "
-                                                   "Negation, ..."))),
+                                                   "Negation, ..."),
+                PolicyCondition("HARMFUL", "", "the spell harms the player it takes effect "
+                                "on: " + ", ".join(DATA.cards[c].name for c in HARMFUL)))),
     WindowSpec("dodge", "an Attack or Raining Arrows asks you for a Dodge",
                ("DODGE [<card>] [BY <skill or equipment> [WITH <card>]]",), _COMMON),
     WindowSpec("attack", "a Duel or Barbarian Invasion asks you for an Attack",
@@ -58,7 +85,7 @@ WINDOWS: tuple[WindowSpec, ...] = (
     WindowSpec("rescue", "a player is dying: PEACH them (WINE yourself)",
                ("PEACH [<card>] [BY <skill or Perfect Pair> [WITH <card>]]", "WINE [<card>]"),
                (*_COMMON, PolicyCondition("DYING", "ME|KINGDOM|OTHER|<seat>",
-                                          "who is dying"))),
+                                          "who is dying", private_args=_KIN))),
     WindowSpec("trigger", "a moment that skills answer (damage taken, a judgement, a phase "
                "beginning...): USE <skill> or PASS",
                ("USE <skill> [WITH <card>...] [ON <seat>...]",),
@@ -67,20 +94,57 @@ WINDOWS: tuple[WindowSpec, ...] = (
 )
 
 
-OWN_SPELL = "BY ME AND NOT TARGET ME AND DEPTH 1"
-"""A spell a seat used itself, taking effect on another player: Negation may
-cancel "target Spell card" whoever used it (so a seat may Negate its own
-Rest and Reorganization on an enemy), but a seat is not asked by default
-whether to Negate its own spell on another (its standing answers may say
-otherwise: POLICY negation NEGATE WHEN BY ME AND TARGET OTHER)."""
-
-
 def defaults() -> list[tuple[str, str, str]]:
-    """Each seat's standing answers at the start: pass on its own spell
-    on another player (OWN_SPELL), else ask when it can answer."""
-    own = [("negation", "PASS", OWN_SPELL)]
-    return own + [(w.kind, answer, when) for w in WINDOWS
-                  for answer, when in (("ASK", "CAN"), ("PASS", ""))]
+    """Each seat's standing answers at the start: answers the rulebook makes
+    nearly always right, so that no window asks anyone by default.
+
+    * negation: Negate a harmful spell about to take effect on me ("Use this
+      card to cancel the effect of target Spell card on a player"; the first
+      Negation, DEPTH 1, not one against a Negation);
+    * dodge: Dodge when holding one ("Each target player must play a [Dodge]
+      card, otherwise suffer 1 damage"; a Dodge "offsets" an Attack);
+    * attack: play an Attack to a Duel or Barbarian Invasion ("The first
+      player that fails to play [Attack] will be the loser of the Duel";
+      "must play an [Attack] card, otherwise suffer 1 damage");
+    * rescue: Wine, then Peach, when I am the one dying (Wine: "When you are
+      in the state of Dying, use it on yourself to recover 1 health point";
+      Peach: "any player who is in the state of Dying");
+    * trigger: asked, but only while no general of mine is hidden
+      (:func:`may_ask`); a hidden seat passes unless it says otherwise.
+
+    An answer that does not fit (no such card held) falls through to the
+    next entry, and last to the pass."""
+    return [
+        ("negation", "NEGATE", "TARGET ME AND HARMFUL AND DEPTH 1"),
+        ("negation", "PASS", ""),
+        ("dodge", "DODGE", ""),
+        ("attack", "ATTACK", ""),
+        ("rescue", "WINE", "DYING ME AND HOLDING 1 Wine"),
+        ("rescue", "PEACH", "DYING ME"),
+        ("rescue", "PASS", ""),
+        ("trigger", "ASK", ""),
+    ]
+
+
+def may_ask(state: Mapping[str, Any], view: Mapping[str, JSON], d: Decision,
+            role: str) -> bool:
+    """Whether ``role`` may be asked window ``d`` by hand, from public facts
+    (``view`` is its own, read only where it shows nothing hidden): never a
+    trigger window while one of its generals is hidden (the window may be
+    offered for a hidden skill), never a Peach in a Death Match ("[Peach] can
+    only be used or played as [Attack] or [Dodge]"), and never a window
+    that a seat with no hand card and both generals exposed cannot answer."""
+    if state.get("stage") != "play" or role not in state.get("p", {}):
+        return True
+    p = state["p"][role]
+    hidden = not all(p["shown"])
+    if d.window == "trigger":
+        return not hidden
+    if d.context.get("want") == "peach" and state.get("death_match"):
+        return False
+    if hidden or p["hand"]:
+        return True
+    return can_answer(view, d)
 
 
 def context(state: Mapping[str, Any], ask: Mapping[str, Any]) -> dict[str, JSON]:
@@ -153,8 +217,8 @@ def condition(game: Game, window: str, words: Sequence[str]) -> str:
         if word not in allowed:
             raise IllegalLine(f"{' '.join(clause)!r} is not a condition of {window} windows",
                               hint=hint)
-        if word == "CAN" and not args:
-            out.append("CAN")
+        if word in ("CAN", "HARMFUL") and not args:
+            out.append(word)
         elif word in ("BY", "TARGET", "DYING") and len(args) == 1 and _who(args[0]):
             out.append(f"{word} {_who(args[0])}")
         elif word == "CARD" and args and DATA.card(" ".join(args)):
@@ -241,6 +305,8 @@ def _clause(view: Mapping[str, JSON], d: Decision, clause: str) -> bool:
         return bool(ctx.get("moment") == arg)
     if word == "DEPTH":
         return bool(str(ctx.get("depth")) == arg)
+    if word == "HARMFUL":
+        return bool(ctx.get("about") == "trick" and ctx.get("card") in HARMFUL)
     return False
 
 

@@ -8,22 +8,25 @@ recipient, order; Message-ID and Date aside) when:
 * **scrambled**: in one home, once a response window is open, the stored
   game state is replaced by the generic scrambler's (tests/support/scramble.py)
   for reader B: everything B may not see is dealt again. B then sends the
-  same mails in both homes (STATUS, its answer, HISTORY); the other seats
-  answer by standing answers (``POLICY <window> PASS``, sent before) or
-  leave the window to its deadline default. B's mails are compared as long
-  as the game has shown B the same thing in both homes (B's view and the
-  events B may read): once the game reveals what was scrambled (a card
-  turned from the pile) the homes may rightly differ, but never before;
+  same mails in both homes (STATUS, its answer, HISTORY); the other
+  seats, asked by hand, answer by standing answers sent into the open
+  window (``POLICY <window> PASS``) or leave it to its deadline default.
+  B's mails are compared as long as the game has shown B the same thing
+  in both homes (B's view and the events B may read): once the game
+  reveals what was scrambled (a card turned from the pile) the homes may
+  rightly differ, but never before;
 * **both parts**: every mail is multipart/alternative, and the comparison
   takes each part as it was sent, the HTML part included: a hidden fact
   that reached only the HTML part fails it
   (test_the_comparison_catches_a_leak_in_the_html_part), and each compared
   HTML part shows exactly the words of its text part
   (bench.support.htmlpart.check_alternatives);
-* **timing** (window_min_minutes > 0): the other seats answer the window at
-  once, by standing answers, in one home, and by hand some (test-clock)
-  minutes later, before the minimum open time, in the other; the homes
-  never differ in anything B may see, so all of B's mails must match.
+* **timing** (window_min_minutes > 0): the other seats, asked by hand in
+  both homes, answer the window at once by standing answers sent into it in
+  one home, and by hand some (test-clock) minutes later, before the minimum
+  open time, in the other; the homes never differ in anything B may see, so
+  all of B's mails must match. (That the moment a window closes depends on
+  nothing hidden is tests/contract/test_timing.py.)
 
 The games are every contract game with hidden zones and window kinds (Sealed
 Bids, Conflict of Alliances, ...). A window is reached by random legal lines,
@@ -368,19 +371,18 @@ def drive_to_window(homes: list[Home], reader: Role, chooser: random.Random,
     raise AssertionError(f"{game.id}: no window opened within {DRIVE_LIMIT} steps")
 
 
-def _policies(home: Home, roles: list[Role]) -> None:
-    """Standing answers: ``roles`` pass every kind of window (whatever the game
-    gave them to begin with: ``POLICY <kind> ASK`` clears that first)."""
-    for role in roles:
-        home.send(role, "\n".join(f"POLICY {w.kind} ASK\nPOLICY {w.kind} PASS"
-                                  for w in home.game.windows))
-
-
 def _no_policies(home: Home, roles: list[Role]) -> None:
     """``roles`` keep no standing answer: every window asks them (a game may
     give seats standing answers to begin with, Game.standing_answers)."""
     for role in roles:
         home.send(role, "\n".join(f"POLICY {w.kind} ASK" for w in home.game.windows))
+
+
+def _pass_then_ask(game: Game) -> str:
+    """A mail that answers an open window by a standing answer (``POLICY
+    <kind> PASS``, which the open window takes at once) and then leaves the
+    seat asked by hand again (``POLICY <kind> ASK``), as it was."""
+    return "\n".join(f"POLICY {w.kind} PASS\nPOLICY {w.kind} ASK" for w in game.windows)
 
 
 def _b_line(homes: list[Home], reader: Role, chooser: random.Random) -> str | None:
@@ -442,9 +444,8 @@ def scrambled_run(mail_game: Game, by: str, homes: Callable[[str, Game], Home],
     ``seat``; returns the watch."""
     one, two = homes("plain", mail_game), homes("scrambled", mail_game)
     reader, others = _reader(one, seat)
-    if by == "policy":
-        for home in (one, two):
-            _policies(home, others)
+    for home in (one, two):  # the others are asked by hand: the window waits for them
+        _no_policies(home, others)
     watch = Watch(one, two, reader)
     watch.read = len(one.mails_to(reader))
     assert len(two.mails_to(reader)) == watch.read
@@ -473,6 +474,10 @@ def scrambled_run(mail_game: Game, by: str, homes: Callable[[str, Game], Home],
     extra = f"\n{chooser.choice(theirs)}" if theirs else ""
     _lockstep(both, reader, f"STATUS\nHISTORY 2{extra}")
     watch.check("B's second STATUS", must=True)
+    if by == "policy":  # the others answer by standing answers, sent into the open window
+        for role in sorted(adj.answering_roles(mail_game, one.table()) - {reader}):
+            _lockstep(both, role, _pass_then_ask(mail_game))
+        watch.check("the others' standing answers", must=True)
     _tick(both, MIN_MINUTES if by == "policy" else 12 * 60 + 1)
     assert _first_window(one) != w, "the window did not close"
     watch.check("the window's close")
@@ -580,8 +585,8 @@ def test_how_and_when_others_answered_never_reaches_b(
     reader, others = _reader(at_once)
     both = [at_once, by_hand]
     _lockstep(both, reader, setting)
-    _policies(at_once, others)
-    _no_policies(by_hand, others)
+    for home in both:  # asked by hand in both homes: the window waits for them
+        _no_policies(home, others)
     watch = Watch(at_once, by_hand, reader)
     watch.read = len(at_once.mails_to(reader))
     assert len(by_hand.mails_to(reader)) == watch.read
@@ -589,7 +594,11 @@ def test_how_and_when_others_answered_never_reaches_b(
     seen: dict[Role, list[str]] = {}
     w = drive_to_window(both, reader, chooser, seen)
     watch.check("reaching the window", must=True)
-    answering = [r for r in w.roles if r != reader]
+    answering = sorted(adj.answering_roles(mail_game, at_once.table()) - {reader})
+    assert answering and answering == sorted(
+        adj.answering_roles(mail_game, by_hand.table()) - {reader})
+    for role in answering:  # at once, by standing answers sent into the open window
+        at_once.send(role, _pass_then_ask(mail_game))
     held = at_once.table().windows[w.id]["answers"]
     assert {r: held[r]["by"] for r in answering} == dict.fromkeys(answering, "policy")
     assert not set(answering) & set(by_hand.table().windows[w.id]["answers"])

@@ -366,12 +366,14 @@ def test_standing_answers_with_conditions_answer_windows() -> None:
     """POLICY entries with conditions (R4's window, tested on the seat's own
     view and the window's context) answer each window as it opens; they are
     held like answers by hand (by="policy") and taken in the same order. A
-    seat whose entries give nothing is asked."""
+    seat is asked when no entry it can be judged on publicly holds (an entry
+    on its hand, HOLDING, may choose an answer but not whether it is asked:
+    judge/timing.py); Beryl's COUNTER, which never fits her hand, answers
+    (a pass) without asking her."""
     seed = find_seed(4, lambda h: counters(h, A) >= 1 and len(h[A]) > counters(h, A)
                      and counters(h, C) >= 1 and counters(h, D) >= 1 and counters(h, B) == 0)
     play = Play(seed, {"players": 4, "rounds": 3})
-    play.policy(B, "COUNTER")  # Beryl holds no counter: this never fits ...
-    play.policy(B, "PASS WHEN depth 1")  # ... so Beryl passes at depth 1, is asked deeper
+    play.policy(B, "PASS WHEN depth 1")  # Beryl passes at depth 1, is asked deeper
     play.policy(C, "COUNTER WHEN target me and depth 1")
     play.policy(C, "PASS WHEN holding counter and depth 2")
     play.policy(D, "COUNTER WHEN by coral AND holding counter")

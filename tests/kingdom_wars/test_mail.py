@@ -14,9 +14,9 @@ line (``GAME.legal``) picked by a seeded ``random.Random``:
   fit;
 * some mails are replies to the judge's request (``In-Reply-To``), the rest
   new mails;
-* four seats leave standing answers (``POLICY``) at the start besides the
-  game's own ("ask me when I can, else pass"), which answer windows without
-  a mail;
+* five seats leave standing answers (``POLICY``) at the start besides the
+  game's own (answers, not questions), which answer windows without a mail,
+  and one has itself asked by hand;
 * now and then a seat stays silent and the test clock passes the deadline.
 
 Privacy, against the state: while the game runs, no mail to a seat names a
@@ -65,13 +65,15 @@ SEED = bytes(range(32))
 """The game's seed (``Judge.seed_source``): the same game on every run."""
 
 STANDING = {
+    "A": ["POLICY dodge ASK", "POLICY rescue ASK WHEN DYING ME"],
     "B": ["POLICY dodge DODGE WHEN HOLDING Dodge"],
     "C": ["POLICY negation NEGATE WHEN CAN AND BY OTHER", "POLICY negation PASS"],
     "D": ["POLICY rescue PEACH WHEN DYING ME AND HOLDING Peach",
           "POLICY rescue PEACH WHEN DYING KINGDOM AND HOLDING 2 Peach"],
     "E": ["POLICY attack ATTACK WHEN HOLDING Attack", "POLICY trigger PASS"],
 }
-"""Standing answers four seats send with their first mail: B always plays a
+"""Standing answers five seats send with their first mail: A is asked every
+Dodge and its own rescue by hand (whatever it holds), B always plays a
 Dodge it holds, C Negates whatever another force uses when it can (and is
 never asked), D Peaches itself (and its kingdom when it
 holds two), E answers a Duel or Barbarian Invasion with an Attack it holds."""
@@ -582,14 +584,16 @@ def _out_of_hands(state: State, kinds: tuple[str, ...]) -> None:
 
 
 def test_a_negation_against_a_negation_by_mail(post: Post) -> None:
-    """Nested windows by mail: the seat on turn uses Something out of
-    Nothing; the two seats that hold a Negation are asked (the others' own
-    standing answers pass: they cannot answer); one Negates by mail, which
-    opens a window over the first, against that Negation, in which the other
-    Negates by a reply to its request; the third window, against that one,
-    is answered by every seat's standing answers (nobody holds a Negation)
-    and closes at its minimum open time; the spell then takes effect (two
-    Negations cancel each other, "Negation")."""
+    """Nested windows by mail: two seats have themselves asked whether to
+    Negate what another uses (``POLICY negation ASK WHEN NOT BY ME``: a
+    condition everyone can see, so they are asked whatever they hold; the
+    others' standing answers pass without asking them). The seat on turn
+    uses Something out of Nothing; one asked seat Negates by mail, which
+    opens a window over the first, against that Negation, in which only the
+    other is asked, and Negates by a reply to its request; the third window,
+    against that one, asks the first seat again, which passes; the spell then
+    takes effect (two Negations cancel each other, "Negation"). Each window
+    closes as soon as the seats it asks have answered."""
     outbox = Outbox(post)
     players, seat = _to_play_phase(post, outbox)
     table = players.table()
@@ -601,6 +605,8 @@ def test_a_negation_against_a_negation_by_mail(post: Post) -> None:
     _into_hand(state, x, "negation")
     _into_hand(state, y, "negation-force")
     post.judge.store.update_game(NAME, table_json=table.dumps())
+    for r in (x, y):
+        players.send(r, ["POLICY negation ASK WHEN NOT BY ME"])
     hand_before = len(state["p"][seat]["hand"])
     players.send(seat, [f"USE {label(spell)}"])
     _past_skill_windows(players)
@@ -611,24 +617,21 @@ def test_a_negation_against_a_negation_by_mail(post: Post) -> None:
     players.send(x, ["NEGATE"])
     players.tick(minutes=31)  # y has not answered: the window waits for it
     assert adj.open_window(GAME, players.table()) == first
-    players.send(y, ["PASS"], reply=True)
-    players.tick(minutes=1)  # the minimum open time is over: x's Negation is used
+    players.send(y, ["PASS"], reply=True)  # all asked have answered: x's Negation is used
     _past_skill_windows(players)
     table = players.table()
     second = adj.open_window(GAME, table)
     assert second is not None and second != first and second.context["depth"] == 2
     assert [a["kind"] for a in table.state["asks"]].count("negate") == 2
-    assert adj.waiting_on(GAME, table) == {y}
+    assert adj.waiting_on(GAME, table) == {y}  # x's own Negation: x is not asked
     request = players.requests[y]
     assert second.phase in " ".join(str(request["Subject"]).split())
     players.send(y, ["NEGATE FORCE"], reply=True)
-    assert adj.open_window(GAME, players.table()) == second  # held until its minimum time
-    players.tick(minutes=31)
     _past_skill_windows(players)
-    third = adj.open_window(GAME, players.table())  # against y's Negation: nobody can answer
+    third = adj.open_window(GAME, players.table())  # against y's Negation
     assert third is not None and third.context["depth"] == 3
-    assert adj.waiting_on(GAME, players.table()) == set()
-    players.tick(minutes=31)
+    assert adj.waiting_on(GAME, players.table()) == {x}
+    players.send(x, ["PASS"])
     _past_skill_windows(players)
     state = players.table().state
     assert state["asks"][-1]["kind"] == "play" and state["current"] == seat
@@ -670,8 +673,9 @@ def test_queued_play_lines_wait_through_a_choice_a_card_asks(post: Post) -> None
     players.send(seat, [GAME.legal(table.state, seat)[0]])  # the card to take
     table = players.table()
     assert seat not in table.queue or not table.queue[seat]
-    taken = [json.loads(r["payload"]) for r in post.judge.store.actions(NAME)
-             if r["kind"] == "act" and r["role"] == seat]
+    taken = [p for r in post.judge.store.actions(NAME)
+             if r["kind"] == "act" and r["role"] == seat
+             and not (p := json.loads(r["payload"])).get("window")]  # its answers aside
     assert taken[-1].get("queued") and taken[-1]["action"]["text"] == attack
     texts = [whole(m) for m in outbox.mails if m["To"] == ADDR[seat]]
     assert not any("was dropped" in t for t in texts)

@@ -153,8 +153,9 @@ def test_the_rescue_ends_when_the_dying_player_is_saved(post: Post) -> None:
     example: a player at 2 health taking 3 damage "can be rescued only on
     condition that 2 [Peach] cards are used" (2-3+2=1). A player at 1 takes
     an Attack strengthened by Wine (2 damage: -1, Dying, 2 Peaches needed).
-    The next three seats in turn order each hold a Peach and each answers
-    the rescue with it by mail: after two Peaches the player is at 1 and out
+    The next three seats in turn order each hold a Peach, have themselves
+    asked every rescue (``POLICY rescue ASK``) and each answers with it by
+    mail: after two Peaches the player is at 1 and out
     of Dying, so the third Peach is not used (it stays in its holder's hand,
     who is told its answer was not needed)."""
     outbox = Outbox(post)
@@ -171,6 +172,8 @@ def test_the_rescue_ends_when_the_dying_player_is_saved(post: Post) -> None:
         for seat in (first, second, third):
             _into_hand(state, seat, "peach")
     _store(post, players, armed)
+    for seat in (first, second, third):  # asked by hand in every rescue, whatever they hold
+        players.send(seat, ["POLICY rescue ASK"])
     state = players.table().state
     wine = next(x for x in GAME.legal(state, attacker) if x.startswith("USE Wine"))
     players.send(attacker, [wine])
@@ -290,52 +293,60 @@ def test_a_seat_is_not_asked_to_negate_its_own_spell(post: Post) -> None:
     """Negation: "Use this card to cancel the effect of target Spell card on
     a player" -- any spell, the user's own too (a seat may cancel its own
     Rest and Reorganization on an enemy), so the window still lists the
-    user; but its default standing answers pass on its own spell taking
-    effect on another player, so it is not asked by mail, while another
-    seat holding a Negation is. A standing answer of its own may still
-    negate (``WHEN BY ME AND TARGET OTHER``; ``NOT`` negates a condition)."""
+    user; but the default standing answers are answers, not questions: the
+    user passes on its own spell, and the target, holding a Negation,
+    Negates the harmful spell aimed at it, and nobody is asked by mail. A
+    standing answer of one's own may still negate (``WHEN BY ME AND TARGET
+    OTHER``; ``NOT`` negates a condition), and ``ASK`` on what only the seat
+    can see (``CAN``) is refused with the reason, changing nothing."""
     outbox = Outbox(post)
     players, seat = _to_play_phase(post, outbox)
     state = players.table().state
-    other = _next(state, seat, 2)
+    target = _next(state, seat)
 
     def negations(state: State) -> None:
         _out_of_hands(state, ("negation", "negation-force"))
         keep = (_into_hand(state, seat, "burning-bridges"),)
         _into_hand(state, seat, "negation", keep=keep)
-        _into_hand(state, other, "negation-force")
+        _into_hand(state, target, "negation-force")
     _store(post, players, negations)
     state = players.table().state
-    target = _next(state, seat)
     line = next(x for x in GAME.legal(state, seat)
                 if x.startswith("USE Burning Bridges") and x.endswith(f" ON {target}"))
-    asked = len([m for m in outbox.mails if m["To"] == ADDR[seat]])
+    asked = len(outbox.mails)
     players.send(seat, [line])
-    _idle_until(players, lambda s: any(a["kind"] == "negate" for a in s["asks"]), steps=20)
-    table = players.table()
-    window = adj.open_window(GAME, table)
-    assert window is not None and window.window == "negation"
-    assert seat in window.roles and other in window.roles
-    assert adj.waiting_on(GAME, table) == {other}
-    answered = [json.loads(r["payload"]) for r in post.judge.store.actions(NAME)
-                if r["kind"] == "answer" and r["role"] == seat]
-    assert answered and answered[-1]["by"] == "policy"
-    requests = [str(m["Subject"]) for m in outbox.mails[asked:] if m["To"] == ADDR[seat]
-                and "your decision" in str(m["Subject"])]
+    rows = post.judge.store.actions(NAME)
+    windows = [json.loads(r["payload"]) for r in rows if r["kind"] == "asked"]
+    assert windows and all(w["by_hand"] == [] for w in windows)
+    answered = {(r["role"], json.loads(r["payload"])["actions"][0]["text"].split()[0])
+                for r in rows if r["kind"] == "answer"
+                and json.loads(r["payload"])["by"] == "policy"}
+    assert (seat, "PASS") in answered and (target, "NEGATE") in answered
+    state = players.table().state
+    assert not any(c.startswith("negation-force") for c in state["p"][target]["hand"])
+    requests = [str(m["Subject"]) for m in outbox.mails[asked:]
+                if "your decision" in str(m["Subject"])]
     assert not any("Negation" in x for x in requests), requests
-    assert any("Negation" in str(m["Subject"]) for m in outbox.mails
-               if m["To"] == ADDR[other] and "your decision" in str(m["Subject"]))
     players.send(seat, ["POLICY negation NEGATE WHEN BY ME AND NOT TARGET ME AND CAN"])
     assert {"answer": "NEGATE", "when": "BY ME AND NOT TARGET ME AND CAN"} in \
         players.table().policies[seat]["negation"]
+    before = players.table().policies[seat]["negation"]
+    sent = len(outbox.mails)
+    players.send(seat, ["POLICY negation ASK WHEN CAN"])
+    (ack,) = [m for m in outbox.mails[sent:] if m["To"] == ADDR[seat]]
+    text = whole(ack)
+    assert "POLICY negation ASK WHEN CAN" in text
+    assert "only you can see" in text and "POLICY negation <answer> WHEN CAN" in text
+    assert players.table().policies[seat]["negation"] == before
 
 
 # --------------------------------------------------------------------------- deadlines
 
 
 def test_a_window_left_to_its_default_is_no_missed_deadline(post: Post) -> None:
-    """A Dodge window whose target holds a Dodge is asked by mail; the target
-    never answers and the window lapses to its default (no Dodge). That is
+    """A Dodge window is asked by mail (the target has itself asked:
+    ``POLICY dodge ASK``); the target never answers and the window lapses
+    (its other standing answers give nothing: it passes). That is
     no missed deadline: the GM gets no "missed orders" mail and the seat's
     count of deadlines missed in a row does not grow (no "abandoned seat"
     warning for a seat answering by its standing answers and defaults)."""
@@ -346,8 +357,8 @@ def test_a_window_left_to_its_default_is_no_missed_deadline(post: Post) -> None:
     def armed(state: State) -> None:
         _out_of_hands(state, ("dodge",))
         _into_hand(state, seat, "attack")
-        _into_hand(state, target, "dodge")
     _store(post, players, armed)
+    players.send(target, ["POLICY dodge ASK"])
     state = players.table().state
     hp = state["p"][target]["hp"]
     players.send(seat, [_attack_line(state, seat, target)])
@@ -386,3 +397,42 @@ def test_the_start_report_says_how_to_sign_and_the_gm_hears_the_table_is_full(
         first = next(whole(m) for m in outbox.new() + outbox.mails if m["To"] == ADDR[s]
                      and "report for" in str(m["Subject"]))
         assert f"You are {s} in g1: sign each mail with\n  SIGNON g1 {s} <your token>" in first
+
+
+# --------------------------------------------------------------------------- timing
+
+
+def test_status_names_a_window_only_to_the_seats_it_asks(post: Post) -> None:
+    """A Burning Bridges on the target opens a Negation window offered to
+    every seat; the target has itself asked (``POLICY negation ASK``), the
+    others hold their standing answers (judge/timing.py). The window waits
+    for the target alone; another seat's STATUS, sent while it waits, names
+    neither the window nor the answer it holds, and no request reaches it;
+    the target's STATUS names both."""
+    outbox = Outbox(post)
+    players, seat = _to_play_phase(post, outbox)
+    state = players.table().state
+    target, other = _next(state, seat), _next(state, seat, 3)
+
+    def bridges(state: State) -> None:
+        _out_of_hands(state, ("negation", "negation-force"))
+        _into_hand(state, seat, "burning-bridges")
+    _store(post, players, bridges)
+    players.send(target, ["POLICY negation ASK"])
+    line = next(x for x in GAME.legal(players.table().state, seat)
+                if x.startswith("USE Burning Bridges") and x.endswith(f" ON {target}"))
+    sent = len(outbox.mails)
+    players.send(seat, [line])
+    table = players.table()
+    window = adj.open_window(GAME, table)
+    assert window is not None and window.window == "negation" and other in window.roles
+    assert adj.answering_roles(GAME, table) == {target}
+    assert table.answer_of(window.id, other) is not None  # its standing answer, held
+    players.send(other, ["STATUS"])
+    players.send(target, ["STATUS"])
+    mine = [whole(m) for m in outbox.mails[sent:] if m["To"] == ADDR[other]]
+    theirs = [whole(m) for m in outbox.mails[sent:] if m["To"] == ADDR[target]]
+    assert mine and not any(window.phase in t or "answer held" in t.lower() for t in mine)
+    assert not any("your decision" in str(m["Subject"]) for m in outbox.mails[sent:]
+                   if m["To"] == ADDR[other])
+    assert any(window.phase in t for t in theirs)

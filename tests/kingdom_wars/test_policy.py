@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from bench.support.kingdom_wars import answer, ask, copy_of, decision, play, skip_idle, table
-from judge.engine import IllegalLine
+from judge import timing
+from judge.engine import Decision, DecisionKind, IllegalLine
 from judge_games.kingdom_wars import GAME, policy
 
 GENS = {"A": ("cao-cao", "xu-chu"), "B": ("liu-bei", "guan-yu"),
@@ -91,11 +92,61 @@ def test_peach_a_dying_seat_of_my_kingdom_or_myself() -> None:
     assert s["p"]["C"]["hp"] == 1
 
 
-def test_every_seat_starts_asking_only_when_it_can_answer() -> None:
-    """The default standing answers: for each window kind, ASK WHEN CAN, then
-    PASS."""
+def test_every_seat_starts_with_answers_not_questions() -> None:
+    """The default standing answers (policy.defaults, each citing the
+    rulebook): an answer for every kind of window but the trigger, and the
+    trigger asked only of a seat with no hidden general (policy.may_ask)."""
     got = GAME.standing_answers({}, "A")
     kinds = {w.kind for w in policy.WINDOWS}
-    assert {(k, "ASK", "CAN") for k in kinds} <= set(got)
-    assert {(k, "PASS", "") for k in kinds} <= set(got)
     assert kinds == {"negation", "dodge", "attack", "rescue", "trigger"}
+    assert [(k, a) for k, a, _ in got if a == "ASK"] == [("trigger", "ASK")]
+    assert ("dodge", "DODGE", "") in got and ("attack", "ATTACK", "") in got
+    assert ("negation", "NEGATE", "TARGET ME AND HARMFUL AND DEPTH 1") in got
+    assert ("rescue", "PEACH", "DYING ME") in got
+    for kind, _answer, when in got:  # each reads as a POLICY line would
+        if when:
+            assert GAME.policy_condition(kind, when.split()) == when
+
+
+def _window(kind: str, want: str, role: str) -> Decision:
+    return Decision(DecisionKind.RESPONSE, (role,), "a window", window=kind,
+                    context={"want": want, "moment": "damaged", "seat": role})
+
+
+def test_who_may_be_asked_by_hand_is_judged_on_public_facts() -> None:
+    """policy.may_ask (judge/timing.py): B has both generals exposed and no
+    hand card, so nothing it has answers a Dodge (a question whose only
+    answer is a pass is never asked); C, as empty-handed, has a hidden
+    general, so it may be asked (what that general makes is not public).
+    A trigger window is asked of B (exposed), never of C (hidden: its
+    skills answer by standing answers only). In a Death Match nobody is
+    asked for a Peach ("[Peach] can only be used or played as [Attack] or
+    [Dodge]")."""
+    s = table(GENS, hands={"A": [copy_of("attack", "spades", 7)], "B": [], "C": []},
+              shown={"B": ["main"]})
+    s["p"]["B"]["shown"] = [True, True]  # Liu Bei and Guan Yu both exposed
+    assert not s["p"]["B"]["hand"] and not s["p"]["C"]["hand"]
+    assert not GAME.may_ask(s, _window("dodge", "dodge", "B"), "B")
+    assert GAME.may_ask(s, _window("dodge", "dodge", "C"), "C")
+    assert GAME.may_ask(s, _window("trigger", "skill", "B"), "B")
+    assert not GAME.may_ask(s, _window("trigger", "skill", "C"), "C")
+    assert GAME.may_ask(s, _window("rescue", "peach", "A"), "A")
+    s["death_match"] = True
+    assert not GAME.may_ask(s, _window("rescue", "peach", "A"), "A")
+
+
+def test_ask_only_on_what_every_seat_sees() -> None:
+    """ASK under CAN, HOLDING, or KINGDOM/OTHER (one's kingdom may be hidden)
+    is refused, saying why and what would do; under public conditions, and
+    any answer under any condition, it is taken."""
+    for window, cond in (("dodge", "CAN"), ("rescue", "HOLDING 1 Peach"),
+                         ("negation", "TARGET ME AND CAN"), ("negation", "TARGET KINGDOM"),
+                         ("rescue", "NOT DYING OTHER")):
+        with pytest.raises(IllegalLine, match="only you can see") as got:
+            timing.check_policy(GAME, window, "ASK", cond)
+        assert f"POLICY {window} <answer> WHEN {cond}" in got.value.hint
+    for window, answer_text, cond in (("negation", "ASK", "TARGET ME AND HARMFUL"),
+                                      ("rescue", "ASK", "DYING ME"),
+                                      ("trigger", "ASK", "MOMENT damaged"),
+                                      ("dodge", "DODGE", "CAN AND BY OTHER")):
+        timing.check_policy(GAME, window, answer_text, cond)

@@ -151,7 +151,8 @@ class Counterspell(GameBase):
             ("COUNTER",),
             (
                 PolicyCondition("TARGET", "ME", "the spell of the chain is cast at me"),
-                PolicyCondition("HOLDING", "COUNTER", "I hold a counter card"),
+                PolicyCondition("HOLDING", "COUNTER", "I hold a counter card",
+                                private=True),
                 PolicyCondition("DEPTH", "<1-3>", "the window has that depth"),
                 PolicyCondition("BY", "<player>",
                                 "what the window asks about was played by that player"),

@@ -278,6 +278,9 @@ class _Pure(GameBase):
     def standing_answers(self, state: State, role: Role) -> list[tuple[str, str, str]]:
         return self.inner.standing_answers(state, role)
 
+    def may_ask(self, state: State, decision: Decision, role: Role) -> bool:
+        return self.inner.may_ask(state, decision, role)
+
     def help_topic(self, topic: str) -> str | None:
         return self.inner.help_topic(topic)
 
