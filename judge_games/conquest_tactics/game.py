@@ -212,7 +212,7 @@ class ConquestTactics(GameBase):
             if state["p"][role]["done"]:
                 raise IllegalLine("you have finished mobilizing this turn",
                                   hint="lines sent now wait for your next decision")
-            return rules.check_mobilize(g, role, cmd)
+            return rules.check_mobilize(rules.held_ctx(state, role), role, cmd)
         if mine != role:
             raise IllegalLine("nothing is asked of you now",
                               hint="lines sent now wait for your next decision")
@@ -248,8 +248,8 @@ class ConquestTactics(GameBase):
             rules.do_deploy_start(g, role, checked)
         elif stage == "up":
             rules.do_up(g, role, checked)
-        elif stage == "mobilize":
-            rules.do_mobilize(g, role, checked)
+        elif stage == "mobilize":  # held face down until both are done
+            rules.hold_mobilize(g, role, checked, action.text)
         elif stage in ("play", "follow"):
             rules.begin_action(g, role, checked)
         elif stage == "window":

@@ -26,7 +26,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from judge.engine import IllegalLine
+from judge.engine import IllegalLine, RuleError, copy_state
+from judge.rng import Rng
+from judge_games.conquest_tactics import commands
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics.cards import POOL, Card, key
 from judge_games.conquest_tactics.table import (
@@ -34,6 +36,7 @@ from judge_games.conquest_tactics.table import (
     HAND_SIZE,
     VICTORIES_TO_WIN,
     Ctx,
+    State,
     Troop,
     card,
     hand_numbers,
@@ -425,15 +428,79 @@ def do_up(g: Ctx, role: str, cmd: dict[str, Any]) -> None:
 
 
 def begin_mobilize(g: Ctx) -> None:
+    """Mobilize, both players at once: each player's lines are held face
+    down (``held``) and carried out together once both are done (see
+    :func:`reveal_mobilize`). Lines written ahead in Up the Field
+    (``up_ahead``) are the first held, if they fit now."""
     s = g.s
     s["stage"] = "mobilize"
     for role in F.ROLES:
         g.p(role)["done"] = False
         g.p(role)["credit"] = 0
+        g.p(role)["held"] = []
     for t in g.troops():
         t["flags"].pop("upgraded", None)
     g.pub("Mobilize.")
     new_decision(g)
+    for role in F.ROLES:
+        for text in g.p(role).pop("up_ahead", []):
+            try:
+                cmd = check_mobilize(held_ctx(g.s, role), role, commands.syntax(text))
+            except RuleError as exc:
+                g.only(role, f'Your Mobilize line "{text}", written ahead, was dropped: '
+                       f"{exc.message}")
+                continue
+            hold_mobilize(g, role, cmd, commands.canonical(cmd))
+
+
+def held_ctx(state: State, role: str) -> Ctx:
+    """A scratch copy of ``state`` in which ``role``'s held Mobilize lines
+    have been carried out (its own TP, hand and troops as they will be): a
+    new line is checked against it. Its events are nobody's."""
+    scratch = Ctx(copy_state(state), Rng(bytes(32), 0))
+    for text in state["p"][role].get("held", []):
+        try:
+            cmd = check_mobilize(scratch, role, commands.syntax(text))
+        except RuleError:
+            continue  # no longer fits: it will be dropped when revealed
+        do_mobilize(scratch, role, cmd)
+    scratch.events.clear()
+    return scratch
+
+
+def hold_mobilize(g: Ctx, role: str, cmd: dict[str, Any], text: str) -> None:
+    """A Mobilize line of ``role``: DONE ends its Mobilize; any other line is
+    held face down until both have mobilized. Only ``role`` is told what it
+    will do (and the TP it will have left)."""
+    p = g.p(role)
+    if cmd["verb"] == "DONE":
+        p["done"] = True
+        g.pub(f"{role} has mobilized.")
+        return
+    scratch = held_ctx(g.s, role)
+    do_mobilize(scratch, role, cmd)
+    p.setdefault("held", []).append(text)
+    for event in scratch.events:
+        g.only(role, f"Held until both have mobilized: {event.text}")
+
+
+def reveal_mobilize(g: Ctx) -> None:
+    """Both players are done: their held lines are carried out, the
+    Initiative's first (Mobilize, "Players can choose to pay Tactical Points
+    to deploy additional Troops or Equipment": each in its own deployment
+    zone, with its own points and hand, so the order matters only where a
+    card acts on the other side). A line that no longer fits (the other
+    side's Mobilize changed the field) is dropped and its writer told."""
+    first = g.s["initiative"]
+    for role in (first, F.other(first)):
+        p = g.p(role)
+        for text in p.pop("held", []):
+            try:
+                cmd = check_mobilize(g, role, commands.syntax(text))
+            except RuleError as exc:
+                g.only(role, f'Your Mobilize line "{text}" was not carried out: {exc.message}')
+                continue
+            do_mobilize(g, role, cmd)
 
 
 def end_mobilize(g: Ctx) -> None:
@@ -505,6 +572,7 @@ def advance(g: Ctx) -> None:
             return
         if stage == "mobilize":
             if all(g.p(r)["done"] for r in F.ROLES):
+                reveal_mobilize(g)
                 end_mobilize(g)
                 continue
             return

@@ -1,0 +1,111 @@
+"""Conquest Tactics at correspondence pace, by mail through the Maildir
+pipeline: a simultaneous Mobilize, Mobilize lines written ahead through Up
+the Field, a standing pass of Up the Field, and the whole default
+deployment at one deadline."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from judge.store import set_kdf_cost
+from judge_games.conquest_tactics import GAME
+from judge_games.conquest_tactics import field as F
+from judge_games.conquest_tactics.table import Ctx
+from tests.conquest_tactics.test_mail import ADDR, NAME, SEED, N, S, _text
+from tests.conquest_tactics.test_mail_defects import _free, _to_mobilize
+from tests.core.conftest import Post
+from tests.support.maildir import open_post
+
+
+@pytest.fixture(autouse=True)
+def _fast_kdf() -> Iterator[None]:
+    set_kdf_cost(2**8)
+    yield
+
+
+@pytest.fixture
+def post(tmp_path: Path) -> Iterator[Post]:
+    yield from open_post(tmp_path, SEED)
+
+
+def _to(mails: list[object], role: str) -> str:
+    return "\n".join(_text(m) for m in mails if m["To"] == ADDR[role])  # type: ignore[index]
+
+
+def _events(post: Post, start: str) -> list[dict[str, object]]:
+    """The logged events whose text starts with ``start`` (with their audience)."""
+    return [e for row in post.judge.store.actions(NAME)
+            for e in json.loads(row["payload"]).get("events", [])
+            if str(e.get("text", "")).startswith(start)]
+
+
+# --------------------------------------------------------------------------- Mobilize
+
+
+def test_mobilize_is_simultaneous_by_mail(post: Post) -> None:
+    """Mobilize: "Players can choose to pay Tactical Points to deploy
+    additional Troops or Equipment" -- both players at once (the README's
+    reading). South's lines are held face down: South's own reply shows what
+    they will do, North's mails and North's view show nothing of them, and
+    North, finishing second, decides without seeing them. Once both are
+    DONE the lines are carried out and both reports show them."""
+    players = _to_mobilize(post)
+    (a,) = _free(players.table().state, 1)
+    state = players.table().state
+    north_before = GAME.view(state, N)
+    log, mails = players.send(S, [f"DEPLOY footsoldiers {a} DISCARD 1"])
+    assert not any("failed" in x for x in log), log
+    state = players.table().state
+    space = F.from_frame(a, S)
+    assert space is not None
+    assert Ctx(state).troop_at(space) is None  # held: not on the field yet
+    assert state["p"][S]["hand"] == ["aimed-shot", "footsoldiers", "fireball", "archers",
+                                     "longsword"]
+    assert "Every line was accepted." in _to(mails, S)
+    view = GAME.view(state, S)["you"]
+    assert view["held"] == [f"DEPLOY footsoldiers {a} DISCARD aimed-shot"]  # type: ignore[index]
+    assert "Footsoldiers" not in _to(mails, N) and "Aimed Shot" not in _to(mails, N)
+    north_now = GAME.view(state, N)
+    assert north_now["troops"] == north_before["troops"]
+    assert north_now["players"] == north_before["players"]
+    # North, second, mobilizes without having seen South's lines.
+    log, mails = players.send(N, ["DONE"])
+    assert not any("failed" in x for x in log), log
+    assert players.table().state["stage"] == "mobilize"
+    assert "Footsoldiers" not in _to(mails, N)
+    log, mails = players.send(S, ["DONE"])
+    state = players.table().state
+    assert state["stage"] in ("play", "follow", "window"), state["stage"]
+    troop = Ctx(state).troop_at(space)
+    assert troop is not None and troop["card"] == "footsoldiers" and troop["owner"] == S
+    assert "aimed-shot" in state["p"][S]["discard"]
+    assert f"South deploys Footsoldiers at {F.to_frame(space, N)}" in _to(mails, N)
+    held = _events(post, "Held until both have mobilized: South deploys Footsoldiers")
+    assert held and all(e["audience"] == [S] for e in held), held
+
+
+def test_a_held_line_that_no_longer_fits_is_dropped_and_its_writer_told(post: Post) -> None:
+    """A held line is checked again when both are done; one the other side's
+    Mobilize made impossible is not carried out, and its writer is told."""
+    players = _to_mobilize(post)
+    (a,) = _free(players.table().state, 1)
+    players.send(S, [f"DEPLOY footsoldiers {a}"])
+    table = players.table()
+    space = F.from_frame(a, S)
+    assert space is not None
+    # Something the other side did meanwhile took the space (set in the stored state).
+    Ctx(table.state).place(N, "malice-imp", space)
+    post.judge.store.update_game(NAME, table_json=table.dumps())
+    players.send(N, ["DONE"])
+    players.send(S, ["DONE"])
+    state = players.table().state
+    troop = Ctx(state).troop_at(space)
+    assert troop is not None and troop["owner"] == N
+    assert "footsoldiers" in state["p"][S]["hand"]
+    told = _events(post, f'Your Mobilize line "DEPLOY footsoldiers {a}" was not carried out')
+    assert told and all(e["audience"] == [S] for e in told), told
+    assert state["stage"] != "mobilize"
