@@ -149,7 +149,8 @@ class ConquestTactics(GameBase):
         who = {"deploy": state["deployer"], "up": state["mover"], "play": state["actor"],
                "follow": state["actor"]}[stage]
         prompt = {"deploy": "DEPLOY <troop> <space> for each starting troop",
-                  "up": "MOVE <from> <to> one space ahead, or PASS",
+                  "up": "MOVE <from> <to> one space ahead, PASS, or DONE (pass for the rest of Up "
+                        "the Field); Mobilize lines written now are held for the Mobilize",
                   "play": "MOVE, ATTACK, CAST, USE, PLAY, REDEEM, RECYCLE, or PASS",
                   "follow": "the troop that moved may ATTACK, CAST, USE or PLAY; or STOP"}[stage]
         default = {"deploy": "the first open space", "up": "pass", "play": "pass",

@@ -38,7 +38,9 @@ VERBS: tuple[VerbSpec, ...] = (
              "infantry"),
     VerbSpec("REDEEM|RECYCLE <trophy> [ON <space>]", "Play: use a trophy", "REDEEM war-banner"),
     VerbSpec("PASS | DONE | STOP", "PASS: Up the Field, Play (control to the opponent for one "
-             "action), a window; DONE: end your Mobilize; STOP: the moved troop does not act",
+             "action), a window; DONE: end your Mobilize, or in Up the Field pass for the rest "
+             "of it (a Mobilize line written then does the same and waits for the Mobilize); "
+             "STOP: the moved troop does not act",
              "PASS"),
 )
 

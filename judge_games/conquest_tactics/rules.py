@@ -361,6 +361,8 @@ def start_turn(g: Ctx) -> None:
         g.pub(f"The Initiative passes to {s['initiative']}.")
     for t in g.troops():
         t["flags"] = {}
+    for role in F.ROLES:
+        g.p(role)["up_done"] = False
     s["stage"] = "up"
     s["mover"] = s["initiative"]
     s["passes"] = 0
@@ -381,12 +383,24 @@ def up_moves(g: Ctx, role: str) -> list[tuple[str, str]]:
     return sorted(out)
 
 
+MOBILIZE_VERBS = frozenset({"DEPLOY", "EQUIP", "LEARN", "UPGRADE", "PLAY"})
+
+
 def check_up(g: Ctx, role: str, cmd: dict[str, Any]) -> dict[str, Any]:
+    """Up the Field: MOVE, PASS, or DONE (a pass now and at each later turn
+    of this Up the Field: "if a player is done moving the Troops he wants to
+    during this phase, he may Pass"). A Mobilize line written ahead is done
+    moving too: it is checked now and held for the Mobilize."""
     if cmd["verb"] == "PASS":
         return {"verb": "PASS", "spaces": []}
+    if cmd["verb"] == "DONE":
+        return {"verb": "DONE", "spaces": []}
+    if cmd["verb"] in MOBILIZE_VERBS:
+        return dict(check_mobilize(g, role, cmd), ahead=True)
     if cmd["verb"] != "MOVE":
-        raise IllegalLine("Up the Field: MOVE a troop one space ahead, or PASS",
-                          hint=" or ".join(up_lines(g, role)[:4]))
+        raise IllegalLine("Up the Field: MOVE a troop one space ahead, PASS, or DONE (pass "
+                          "for the rest of Up the Field); Mobilize lines are held for the "
+                          "Mobilize", hint=" or ".join(up_lines(g, role)[:4]))
     if len(cmd["spaces"]) != 2:
         raise IllegalLine("MOVE takes two spaces", hint="MOVE B2 B3")
     a, b = (where(role, x) for x in cmd["spaces"])
@@ -406,12 +420,17 @@ def check_up(g: Ctx, role: str, cmd: dict[str, Any]) -> dict[str, Any]:
 
 
 def up_lines(g: Ctx, role: str) -> list[str]:
-    return [f"MOVE {seen(role, a)} {seen(role, b)}" for a, b in up_moves(g, role)] + ["PASS"]
+    return [f"MOVE {seen(role, a)} {seen(role, b)}" for a, b in up_moves(g, role)] + [
+        "PASS", "DONE"]
 
 
 def do_up(g: Ctx, role: str, cmd: dict[str, Any]) -> None:
     s = g.s
-    if cmd["verb"] == "PASS":
+    if cmd["verb"] != "MOVE":  # PASS; DONE or a Mobilize line: passes for the rest of it
+        if cmd["verb"] != "PASS":
+            g.p(role)["up_done"] = True
+        if cmd.get("ahead"):
+            g.p(role).setdefault("up_ahead", []).append(commands.canonical(cmd))
         s["passes"] += 1
         g.pub(f"{role} passes (Up the Field).")
     else:
@@ -564,7 +583,8 @@ def advance(g: Ctx) -> None:
             if (not up_moves(g, F.SOUTH) and not up_moves(g, F.NORTH)) or s["passes"] >= 2:
                 begin_mobilize(g)
                 continue
-            if not up_moves(g, s["mover"]):  # nothing to move: a pass
+            if not up_moves(g, s["mover"]) or g.p(s["mover"]).get("up_done"):
+                # nothing to move, or done moving (DONE, a Mobilize line): a pass
                 s["passes"] += 1
                 s["mover"] = F.other(s["mover"])
                 new_decision(g)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,8 +16,18 @@ from judge.store import set_kdf_cost
 from judge_games.conquest_tactics import GAME
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics.table import Ctx
-from tests.conquest_tactics.test_mail import ADDR, NAME, SEED, N, S, _text
-from tests.conquest_tactics.test_mail_defects import _free, _to_mobilize
+from tests.conquest_tactics.test_mail import (
+    ADDR,
+    FORCES,
+    NAME,
+    SEED,
+    N,
+    Players,
+    S,
+    _set_up,
+    _text,
+)
+from tests.conquest_tactics.test_mail_defects import _free, _start, _to_mobilize, _until
 from tests.core.conftest import Post
 from tests.support.maildir import open_post
 
@@ -109,3 +120,88 @@ def test_a_held_line_that_no_longer_fits_is_dropped_and_its_writer_told(post: Po
     told = _events(post, f'Your Mobilize line "DEPLOY footsoldiers {a}" was not carried out')
     assert told and all(e["audience"] == [S] for e in told), told
     assert state["stage"] != "mobilize"
+
+
+# --------------------------------------------------------------------------- Up the Field
+
+
+def _to_up(post: Post) -> tuple[Players, str, str]:
+    """A match by mail up to turn 1's Up the Field, where both sides have a
+    troop that may step up; the mover (it has the Initiative) holds
+    Footsoldiers. Returns the players, the mover and the other side."""
+    players, _ = _start(post, "south=humans north=malice")
+    _set_up(players, FORCES)
+    _until(players, lambda s: s["stage"] == "up")
+    table = players.table()
+    mover = str(table.state["mover"])
+    p = table.state["p"][mover]
+    p["hand"] = ["footsoldiers", *p["hand"][1:]]
+    post.judge.store.update_game(NAME, table_json=table.dumps())
+    return players, mover, F.other(mover)
+
+
+def _open(state: dict[str, Any], role: str) -> list[str]:
+    """The open spaces of ``role``'s deployment zone, in its frame."""
+    g = Ctx(state)
+    return [F.to_frame(x, role) for x in sorted(F.deployment_zone(role)) if g.open_for(role, x)]
+
+
+def _asked(players: Players, role: str, phase: str, since: int) -> list[str]:
+    return [str(m["Subject"]) for m in players.outbox.mails[since:]
+            if m["To"] == ADDR[role] and "your decision" in str(m["Subject"])
+            and phase in str(m["Subject"])]
+
+
+def test_mobilize_lines_written_ahead_survive_up_the_field(post: Post) -> None:
+    """Up the Field: "The option to move a Troop continues to alternate back
+    and forth, even after a pass ... until both players pass consecutively";
+    "if a player is done moving the Troops he wants to during this phase, he
+    may Pass". The mover sends its whole turn in one mail: a move up, then
+    its Mobilize (DEPLOY, DONE). The other side moves; the mover is not
+    asked again: its Mobilize line passes for it and waits, and is carried
+    out in the Mobilize with the rest."""
+    players, mover, other = _to_up(post)
+    state = players.table().state
+    move = next(x for x in GAME.legal(state, mover) if x.startswith("MOVE"))
+    space = _open(state, mover)[0]
+    since = len(players.outbox.mails)
+    log, _ = players.send(mover, [move, f"DEPLOY footsoldiers {space}", "DONE"])
+    assert not any("failed" in x or "dropped" in x for x in log), log
+    state = players.table().state
+    assert state["stage"] == "up" and state["mover"] == other
+    reply = next(x for x in GAME.legal(state, other) if x.startswith("MOVE"))
+    players.send(other, [reply])
+    state = players.table().state
+    if state["stage"] == "up":  # the mover passed by its Mobilize line; the other is asked
+        assert state["mover"] == other and state["p"][mover]["up_done"]
+        players.send(other, ["PASS"])
+    state = players.table().state
+    assert state["stage"] == "mobilize", state["stage"]
+    assert not _asked(players, mover, "Up the Field", since)
+    assert state["p"][mover]["done"]  # its DONE, queued, was taken in the Mobilize
+    assert state["p"][mover]["held"] == [f"DEPLOY footsoldiers {space}"]
+    players.send(other, ["DONE"])
+    state = players.table().state
+    where = F.from_frame(space, mover)
+    assert where is not None
+    troop = Ctx(state).troop_at(where)
+    assert troop is not None and troop["card"] == "footsoldiers" and troop["owner"] == mover
+    assert not _events(post, "Your queued line")
+
+
+def test_done_passes_the_rest_of_up_the_field(post: Post) -> None:
+    """DONE in Up the Field is a standing pass for the rest of it (the
+    rulebook's "he may Pass", at each of his turns): the other side moves
+    twice in a row without the first being asked between."""
+    players, mover, other = _to_up(post)
+    state = players.table().state
+    assert "DONE" in GAME.legal(state, mover)
+    since = len(players.outbox.mails)
+    players.send(mover, ["DONE"])
+    for _ in range(2):
+        state = players.table().state
+        assert state["stage"] == "up" and state["mover"] == other
+        moves = [x for x in GAME.legal(state, other) if x.startswith("MOVE")]
+        players.send(other, [moves[0]])
+    assert not _asked(players, mover, "Up the Field", since)
+    assert len(_asked(players, other, "Up the Field", since)) >= 2
