@@ -27,7 +27,7 @@ SYNTAX: dict[str, str] = {
     "TAKE": "TAKE <troop, spell or skill>",
     "DEPLOY": "DEPLOY <troop> <space> [DISCARD <cards>]",
     "MOVE": "MOVE <from> <to>",
-    "PASS": "PASS",
+    "PASS": "PASS [ALL]",
     "DONE": "DONE",
     "STOP": "STOP",
     "ATTACK": "ATTACK <from> <target>",
@@ -138,6 +138,8 @@ def canonical(cmd: dict[str, Any]) -> str:
             return f"STARTER {cmd['starter']}"
         return str(cmd["canonical"])
     parts = [verb]
+    if verb == "PASS" and cmd.get("all"):
+        return "PASS ALL"
     if verb == "UPGRADE":
         parts += [cmd["spaces"][0], cmd["card"]]
     elif verb in ("BASE", "MOVE", "ATTACK"):

@@ -148,13 +148,15 @@ class ConquestTactics(GameBase):
                                     "circumstance; DONE when done", default="done")]
         who = {"deploy": state["deployer"], "up": state["mover"], "play": state["actor"],
                "follow": state["actor"]}[stage]
-        prompt = {"deploy": "DEPLOY <troop> <space> for each starting troop",
+        prompt = {"deploy": "DEPLOY <troop> <space> for each starting troop, or DEPLOY ALL",
                   "up": "MOVE <from> <to> one space ahead, PASS, or DONE (pass for the rest of Up "
                         "the Field); Mobilize lines written now are held for the Mobilize",
-                  "play": "MOVE, ATTACK, CAST, USE, PLAY, REDEEM, RECYCLE, or PASS",
+                  "play": "MOVE, ATTACK, CAST, USE, PLAY, REDEEM, RECYCLE, PASS, or PASS ALL "
+                          "(pass for the rest of the Play phase)",
                   "follow": "the troop that moved may ATTACK, CAST, USE or PLAY; or STOP"}[stage]
-        default = {"deploy": "the first open space", "up": "pass", "play": "pass",
-                   "follow": "stop"}[stage]
+        default = {"deploy": "DEPLOY ALL: every troop at once, those of range 2 or more "
+                             "in your row 1, the rest in row 2, each row from the centre out",
+                   "up": "pass", "play": "pass", "follow": "stop"}[stage]
         return [Decision(DecisionKind.ACTION, (who,), phase, prompt=prompt, default=default)]
 
     def default(self, state: State, decision: Decision, role: Role) -> Action | None:
@@ -162,9 +164,8 @@ class ConquestTactics(GameBase):
             return None
         stage = state["stage"]
         g = Ctx(state)
-        if stage == "deploy":
-            line = rules.default_deploy(g, role)
-            return self.parse(state, role, line) if line else None
+        if stage == "deploy":  # every starting troop still to deploy, at once
+            return self.parse(state, role, "DEPLOY ALL") if g.p(role)["forces"] else None
         text = {"up": "PASS", "play": "PASS", "follow": "STOP", "window": "PASS",
                 "mobilize": "DONE"}.get(stage)
         return self.parse(state, role, text) if text else None

@@ -266,6 +266,8 @@ def begin_deploy(g: Ctx, role: str) -> None:
 
 def check_deploy_start(g: Ctx, role: str, cmd: dict[str, Any]) -> dict[str, Any]:
     p = g.p(role)
+    if cmd["name"].upper() == "ALL" and not cmd["spaces"]:  # the default deployment, at once
+        return {"verb": "DEPLOY", "card": "ALL", "spaces": [], "all": True}
     cid = find(cmd["name"], p["forces"], "starting troop still to deploy")
     space = _deploy_space(g, role, cmd)
     return {"verb": "DEPLOY", "card": cid, "spaces": [seen(role, space)], "at": space}
@@ -289,6 +291,10 @@ def _deploy_space(g: Ctx, role: str, cmd: dict[str, Any]) -> str:
 
 def do_deploy_start(g: Ctx, role: str, cmd: dict[str, Any]) -> None:
     p = g.p(role)
+    if cmd.get("all"):
+        while p["forces"] and (line := default_deploy(g, role)) is not None:
+            do_deploy_start(g, role, check_deploy_start(g, role, commands.syntax(line)))
+        return
     p["forces"].remove(cmd["card"])
     t = g.place(role, cmd["card"], cmd["at"])
     g.pub(f"{role} deploys {card(t['card']).name} at {F.mark(t['at'])}.")
@@ -296,16 +302,27 @@ def do_deploy_start(g: Ctx, role: str, cmd: dict[str, Any]) -> None:
         end_deploy(g)
 
 
+CENTRE_OUT = "CBDAE"
+"""The columns in the order the default deployment fills a row."""
+
+
 def default_deploy(g: Ctx, role: str) -> str | None:
-    """A silent deployer's next troop goes to the first open space of its
-    front deployment row, then its back row."""
+    """Where the default deployment (``DEPLOY ALL``, a silent deployer's at
+    its deadline) puts the next starting troop still to deploy: a troop that
+    cannot attack at distance 1 (range 2 or more, the Archers) in the back
+    row of the deployment zone, any other in the front row, each row filled
+    from the centre out (C, B, D, A, E in the player's frame); the other row
+    when that one is full."""
     p = g.p(role)
     if not p["forces"]:
         return None
-    zone = sorted(F.deployment_zone(role), key=lambda s: (-F.rank(s, role), s))
-    for space in zone:
-        if g.open_for(role, space):
-            return f"DEPLOY {p['forces'][0]} {seen(role, space)}"
+    cid = p["forces"][0]
+    rows = (1, 2) if card(cid).range_min > 1 else (2, 1)
+    for row in rows:
+        for col in CENTRE_OUT:
+            space = where(role, f"{col}{row}")
+            if g.open_for(role, space):
+                return f"DEPLOY {cid} {seen(role, space)}"
     return None
 
 
@@ -363,6 +380,7 @@ def start_turn(g: Ctx) -> None:
         t["flags"] = {}
     for role in F.ROLES:
         g.p(role)["up_done"] = False
+        g.p(role)["play_done"] = False
     s["stage"] = "up"
     s["mover"] = s["initiative"]
     s["passes"] = 0
@@ -386,14 +404,21 @@ def up_moves(g: Ctx, role: str) -> list[tuple[str, str]]:
 MOBILIZE_VERBS = frozenset({"DEPLOY", "EQUIP", "LEARN", "UPGRADE", "PLAY"})
 
 
+def _pass_all(cmd: dict[str, Any]) -> bool:
+    """``PASS ALL``: a pass now and at each later turn of this phase."""
+    if (cmd["name"] and cmd["name"].upper() != "ALL") or cmd["spaces"]:
+        raise IllegalLine("PASS stands alone, or PASS ALL to pass for the rest of the phase")
+    return bool(cmd["name"])
+
+
 def check_up(g: Ctx, role: str, cmd: dict[str, Any]) -> dict[str, Any]:
-    """Up the Field: MOVE, PASS, or DONE (a pass now and at each later turn
-    of this Up the Field: "if a player is done moving the Troops he wants to
-    during this phase, he may Pass"). A Mobilize line written ahead is done
-    moving too: it is checked now and held for the Mobilize."""
-    if cmd["verb"] == "PASS":
+    """Up the Field: MOVE, PASS, or DONE or PASS ALL (a pass now and at each
+    later turn of this Up the Field: "if a player is done moving the Troops
+    he wants to during this phase, he may Pass"). A Mobilize line written
+    ahead is done moving too: it is checked now and held for the Mobilize."""
+    if cmd["verb"] == "PASS" and not _pass_all(cmd):
         return {"verb": "PASS", "spaces": []}
-    if cmd["verb"] == "DONE":
+    if cmd["verb"] in ("DONE", "PASS"):
         return {"verb": "DONE", "spaces": []}
     if cmd["verb"] in MOBILIZE_VERBS:
         return dict(check_mobilize(g, role, cmd), ahead=True)
@@ -600,6 +625,12 @@ def advance(g: Ctx) -> None:
             if play_over(g):
                 halt(g)
                 continue
+            if g.p(s["actor"]).get("play_done"):  # PASS ALL: it passes again
+                s["passes"] += 1
+                g.pub(f"{s['actor']} passes.")
+                s["actor"] = F.other(s["actor"])
+                new_decision(g)
+                continue
             return
         if stage == "halt":
             start_turn(g)
@@ -776,7 +807,7 @@ def check_play(g: Ctx, role: str, cmd: dict[str, Any], follow: str | None) -> di
     verb = cmd["verb"]
     p = g.p(role)
     if verb == "PASS" and follow is None:
-        return {"verb": "PASS", "spaces": []}
+        return {"verb": "PASS", "spaces": [], "all": _pass_all(cmd)}
     if verb == "STOP" and follow is not None:
         return {"verb": "STOP", "spaces": []}
     if verb in ("PASS", "STOP", "DONE"):
@@ -985,6 +1016,8 @@ def begin_action(g: Ctx, role: str, cmd: dict[str, Any]) -> None:
     verb = cmd["verb"]
     p = g.p(role)
     if verb == "PASS":
+        if cmd.get("all"):  # and at each of its later turns of this Play phase
+            p["play_done"] = True
         s["passes"] += 1
         g.pub(f"{role} passes.")
         s["actor"] = F.other(role)

@@ -15,6 +15,7 @@ import pytest
 from judge.store import set_kdf_cost
 from judge_games.conquest_tactics import GAME
 from judge_games.conquest_tactics import field as F
+from judge_games.conquest_tactics.cards import POOL
 from judge_games.conquest_tactics.table import Ctx
 from tests.conquest_tactics.test_mail import (
     ADDR,
@@ -205,3 +206,87 @@ def test_done_passes_the_rest_of_up_the_field(post: Post) -> None:
         players.send(other, [moves[0]])
     assert not _asked(players, mover, "Up the Field", since)
     assert len(_asked(players, other, "Up the Field", since)) >= 2
+
+
+# --------------------------------------------------------------------------- deployment
+
+
+def test_a_silent_deployer_deploys_all_at_one_deadline(post: Post) -> None:
+    """Setup: "The player with Initiative ... places their selected Troops on
+    the Field within their deployment zone ... After the player with
+    Initiative completes his deployment, the other player follows". A first
+    deployer who sends nothing has its whole default deployment made at its
+    first deadline (not one troop a deadline): the Archers in its row 1, the
+    others in its row 2, from the centre out; then the other side is asked."""
+    players, _ = _start(post, "south=humans north=malice")
+    players.privacy.decks(players.table().state)
+    for role in (S, N):
+        players.send(role, FORCES[role])
+    state = players.table().state
+    assert state["stage"] == "deploy"
+    first = str(state["deployer"])
+    forces = list(state["p"][first]["forces"])
+    assert len(forces) >= 5
+    request = "\n".join(_text(m) for m in players.outbox.mails if m["To"] == ADDR[first])
+    assert "DEPLOY ALL" in request
+    for _ in range(200):  # to the first deadline, and not a minute further
+        players.tick(minutes=30)
+        if players.table().state["deployer"] != first:
+            break
+    state = players.table().state
+    assert state["deployer"] == F.other(first) and state["stage"] == "deploy"
+    assert not state["p"][first]["forces"]
+    g = Ctx(state)
+    placed = {F.to_frame(t["at"], first): t["card"] for t in g.troops(first)}
+    assert sorted(placed.values()) == sorted(forces)
+    ranged = [s for s, c in placed.items() if POOL.card(c).range_min > 1]
+    melee = [s for s, c in placed.items() if POOL.card(c).range_min == 1]
+    assert all(s[1] == "1" for s in ranged), placed
+    front = sorted(s for s in melee if s[1] == "2")
+    assert front == sorted(f"{c}2" for c in "CBDAE"[:min(5, len(melee))]), placed
+    assert placed["C2"] == forces[0] or POOL.card(forces[0]).range_min > 1
+    missed = [r for r in post.judge.store.actions(NAME) if r["kind"] in ("default", "missed")]
+    assert len([r for r in missed if r["kind"] == "default"]) == 1, missed
+
+
+# --------------------------------------------------------------------------- Play
+
+
+def test_pass_all_passes_for_the_rest_of_the_play_phase(post: Post) -> None:
+    """Play: the phase ends "Once both players have either used all of their
+    Tactical Points or Passed", "both of you have passed consecutively".
+    ``PASS ALL`` is the player's pass at each of its later turns of this Play
+    phase: the other side acts as long as it likes without the first being
+    asked again, and its own pass ends the phase."""
+    players, _ = _start(post, "south=humans north=malice")
+    _set_up(players, FORCES)
+    _until(players, lambda s: s["stage"] == "play")
+    table = players.table()
+    for role in (S, N):  # points enough for both to act (set in the stored state)
+        table.state["p"][role]["tp"] = 6
+    table.state["serial"] += 1
+    post.judge.store.update_game(NAME, table_json=table.dumps())
+    state = players.table().state
+    first = str(state["actor"])
+    other = F.other(first)
+    turn = state["turn"]
+    assert "PASS ALL" in GAME.legal(state, first)
+    since = len(players.outbox.mails)
+    log, _ = players.send(first, ["PASS ALL"])
+    assert not any("failed" in x for x in log), log
+    acted = 0
+    for _ in range(30):
+        state = players.table().state
+        if state["turn"] != turn or state["stage"] not in ("play", "follow"):
+            break
+        assert state["actor"] == other, state["actor"]
+        moves = [x for x in GAME.legal(state, other) if x.startswith("MOVE")]
+        if state["stage"] == "follow" or acted >= 2 or not moves:
+            players.send(other, ["STOP" if state["stage"] == "follow" else "PASS"])
+            continue
+        players.send(other, [moves[0]])
+        acted += 1
+    state = players.table().state
+    assert acted == 2 and (state["turn"] != turn or state["stage"] not in ("play", "follow"))
+    assert not _asked(players, first, f"turn {turn} Play", since)
+    assert state["turn"] == turn or not state["p"][first]["play_done"]  # a new turn: asked again
