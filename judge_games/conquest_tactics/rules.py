@@ -589,6 +589,28 @@ def play_over(g: Ctx) -> bool:
     return bool(s["passes"] >= 1 and g.p(s["actor"])["tp"] <= 0)
 
 
+def only_stop(g: Ctx, role: str) -> bool:
+    """Whether STOP is the one line the troop that just moved has (Play: a
+    moved troop "may" then act): none of its attacks, spells or skills fits,
+    and its player holds no control or instant circumstance (those may fit
+    in ways the candidate lines do not list)."""
+    from judge_games.conquest_tactics import legal
+
+    p = g.p(role)
+    if any(card(c).type == "circumstance" and card(c).kind in ("control", "instant")
+           for c in p["hand"]):
+        return False
+    for line in legal.candidates(g.s, role):
+        if line.split()[0] in ("STOP", "PASS", "PLAY"):
+            continue
+        try:
+            check_play(g, role, commands.syntax(line), g.s["follow"])
+        except RuleError:
+            continue
+        return False
+    return True
+
+
 def end_action(g: Ctx) -> None:
     s = g.s
     s["action"] = None
@@ -613,6 +635,14 @@ def advance(g: Ctx) -> None:
                 s["passes"] += 1
                 s["mover"] = F.other(s["mover"])
                 new_decision(g)
+                continue
+            return
+        if stage == "follow":
+            if only_stop(g, s["actor"]):  # no question whose answer is forced
+                t = s["troops"][s["follow"]]
+                g.pub(f"{s['actor']}'s {card(t['card']).name} can do nothing after its move; "
+                      "its action ends.")
+                end_action(g)
                 continue
             return
         if stage == "mobilize":

@@ -290,3 +290,31 @@ def test_pass_all_passes_for_the_rest_of_the_play_phase(post: Post) -> None:
     assert acted == 2 and (state["turn"] != turn or state["stage"] not in ("play", "follow"))
     assert not _asked(players, first, f"turn {turn} Play", since)
     assert state["turn"] == turn or not state["p"][first]["play_done"]  # a new turn: asked again
+
+
+def test_a_forced_stop_after_a_move_is_not_asked(post: Post) -> None:
+    """Play, Move: after moving, the troop "may perform one of the following
+    actions". When nothing is in its reach and its player holds no control
+    or instant circumstance, STOP is the only answer: the judge does not ask
+    it, the action ends and both reports say so."""
+    players, _ = _start(post, "south=humans north=malice")
+    _set_up(players, FORCES)
+    _until(players, lambda s: s["stage"] == "play")
+    table = players.table()
+    actor = str(table.state["actor"])
+    for role in (S, N):
+        table.state["p"][role]["tp"] = 6
+    table.state["p"][actor]["hand"] = []
+    table.state["serial"] += 1
+    post.judge.store.update_game(NAME, table_json=table.dumps())
+    state = players.table().state
+    far = [x for x in GAME.legal(state, actor) if x.startswith("MOVE ")
+           and x.split()[2][1] in "12"]  # a move within its own rows: no enemy in reach
+    assert far
+    since = len(players.outbox.mails)
+    log, mails = players.send(actor, [far[0]])
+    assert not any("failed" in x for x in log), log
+    state = players.table().state
+    assert state["stage"] != "follow"
+    assert not _asked(players, actor, "Play (after a move)", since)
+    assert "can do nothing after its move; its action ends." in _to(mails, F.other(actor))
