@@ -16,7 +16,7 @@ from typing import Any
 from judge.engine import InvalidLine
 
 VERBS = ("DECK", "STARTER", "BASE", "TAKE", "DEPLOY", "MOVE", "PASS", "DONE", "STOP", "ATTACK",
-         "CAST", "USE", "PLAY", "EQUIP", "LEARN", "UPGRADE", "REDEEM", "RECYCLE")
+         "CAST", "USE", "PLAY", "EQUIP", "LEARN", "UPGRADE", "REDEEM", "RECYCLE", "DEFEND")
 KEYWORDS = frozenset({"FROM", "ON", "DISCARD", "AT", "TO"})
 _SPACE = re.compile(r"^[A-Ea-e][1-5]$")
 
@@ -30,6 +30,7 @@ SYNTAX: dict[str, str] = {
     "PASS": "PASS [ALL]",
     "DONE": "DONE",
     "STOP": "STOP",
+    "DEFEND": "DEFEND",
     "ATTACK": "ATTACK <from> <target>",
     "CAST": "CAST <spell> [<target>] FROM <caster>",
     "USE": "USE <skill> [<target>] FROM <troop>",

@@ -73,7 +73,7 @@ class ConquestTactics(GameBase):
     playthrough_options: Mapping[str, JSON] = {"turn_limit": 12}
     victory_playthroughs: Sequence[Mapping[str, JSON]] = (
         {"south": "humans", "north": "malice", "turn_limit": 0},
-        {"south": "kaborha", "north": "humans", "turn_limit": 0},
+        {"south": "humans", "north": "kaborha", "turn_limit": 0},
         {"south": "malice", "north": "kaborha", "turn_limit": 0},
         {"south": "gunget", "north": "humans", "turn_limit": 0},
         {"south": "kaborha", "north": "gunget", "turn_limit": 0},

@@ -1307,6 +1307,8 @@ def check_instant(g: Ctx, role: str, cmd: dict[str, Any]) -> dict[str, Any]:
     verb = cmd["verb"]
     if verb == "PASS":
         return {"verb": "PASS", "spaces": []}
+    if verb == "DEFEND":
+        return _check_defend(g, role)
     a = g.s["action"]
     protect = _protected(g)
     if verb in ("CAST", "USE"):
@@ -1329,6 +1331,26 @@ def check_instant(g: Ctx, role: str, cmd: dict[str, Any]) -> dict[str, Any]:
     del a
     raise IllegalLine("an instant window: CAST <instant spell> FROM <troop>, USE <instant "
                       "skill> FROM <troop>, PLAY <instant circumstance>, or PASS")
+
+
+def _check_defend(g: Ctx, role: str) -> dict[str, Any]:
+    """``DEFEND``: the instant that fits that costs the least -- one from
+    the Knowledge Pool (it stays there, face down) before a card of the hand,
+    a circumstance that asks no discard before one that does, fewer Tactical
+    Points first -- checked as if written out."""
+    fits: list[tuple[tuple[int, int, int], dict[str, Any]]] = []
+    ready = {k["card"] for k in g.p(role)["knowledge"] if k["up"]}
+    for line in instant_lines(g, role)[1:]:
+        try:
+            checked = check_instant(g, role, commands.syntax(line))
+        except RuleError:
+            continue
+        cid = str(checked.get("card", ""))
+        fits.append(((cid not in ready, len(checked.get("discard", [])),
+                      int(checked.get("cost", 0))), checked))
+    if not fits:
+        raise IllegalLine("you hold no instant that fits this window", hint="PASS")
+    return min(fits, key=lambda f: f[0])[1]
 
 
 def _protected(g: Ctx) -> str | None:

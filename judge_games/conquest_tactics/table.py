@@ -78,7 +78,12 @@ class Ctx:
         return player
 
     def troops(self, role: str | None = None) -> Iterator[Troop]:
-        for t in self.s["troops"].values():
+        """The troops (of ``role``) in the order they were placed, whatever
+        the order of the state's keys (a stored state's keys come back
+        sorted as text, "t10" before "t9"; a replay keeps them as made):
+        what depends on the order (debuffs going home at the Halt) is the
+        same both ways."""
+        for t in sorted(self.s["troops"].values(), key=lambda t: int(t["uid"][1:])):
             if role is None or t["owner"] == role:
                 yield t
 

@@ -318,3 +318,89 @@ def test_a_forced_stop_after_a_move_is_not_asked(post: Post) -> None:
     assert state["stage"] != "follow"
     assert not _asked(players, actor, "Play (after a move)", since)
     assert "can do nothing after its move; its action ends." in _to(mails, F.other(actor))
+
+
+# --------------------------------------------------------------------------- instants
+
+
+def _duel(post: Post, players: Players) -> tuple[str, str]:
+    """North to act in the Play phase with one troop at C4 (South's frame),
+    South with one troop at C3 that North's attack would destroy, South
+    holding Hold the Line and a point to pay for it (set in the stored state).
+    Returns North's ATTACK line and South's space in South's frame."""
+    _until(players, lambda s: s["stage"] == "play")
+    table = players.table()
+    state = table.state
+    north = next(t for t in Ctx(state).troops(N) if t["card"] == "malice-convert")
+    south = next(t for t in Ctx(state).troops(S))
+    state["troops"] = {north["uid"]: north, south["uid"]: south}
+    north["at"], south["at"] = "C4", "C3"
+    south["damage"] = POOL.card(south["card"]).health - 1
+    state["p"][S]["hand"] = ["hold-the-line"]
+    state["p"][S]["tp"], state["p"][N]["tp"] = 1, 6
+    state["actor"] = N
+    state["serial"] += 1
+    post.judge.store.update_game(NAME, table_json=table.dumps())
+    return f"ATTACK {F.to_frame('C4', N)} {F.to_frame('C3', N)}", "C3"
+
+
+def test_a_lethal_blow_is_answered_by_default_without_asking(post: Post) -> None:
+    """Combat, step 2: "your opponent has the option to play one instant
+    card ... before attack damage is dealt". By default a player who holds
+    an instant that fits answers a blow that would destroy its card (or brings
+    3 or more damage) with it (DEFEND: the cheapest that fits) and is not
+    asked: Hold the Line ("incoming damage is reduced by 3") saves South's
+    troop, and no request goes to South."""
+    players, _ = _start(post, "south=humans north=malice")
+    _set_up(players, FORCES)
+    attack, _space = _duel(post, players)
+    since = len(players.outbox.mails)
+    log, _ = players.send(N, [attack])
+    assert not any("failed" in x for x in log), log
+    for _ in range(6):  # the window's minimum time
+        players.tick(minutes=31)
+    state = players.table().state
+    assert "hold-the-line" not in state["p"][S]["hand"]
+    assert not _asked(players, S, "an instant", since)
+    troop = Ctx(state).troop_at("C3")
+    assert troop is not None and troop["owner"] == S  # saved
+    played = _events(post, "South answers with Hold the Line")
+    assert played, "the default answer was not played"
+
+
+def test_policy_ask_when_can_asks_again(post: Post) -> None:
+    """A player who wants to decide each window it can answer by hand says
+    so once: ``POLICY instant ASK`` (clear the defaults), ``POLICY instant
+    ASK WHEN CAN``, ``POLICY instant PASS``; the same lethal blow then
+    brings South a request listing its instant."""
+    players, _ = _start(post, "south=humans north=malice")
+    _set_up(players, FORCES)
+    log, _ = players.send(S, ["POLICY instant ASK", "POLICY instant ASK WHEN CAN",
+                              "POLICY instant PASS"])
+    assert not any("failed" in x for x in log), log
+    attack, _space = _duel(post, players)
+    since = len(players.outbox.mails)
+    players.send(N, [attack])
+    for _ in range(6):
+        players.tick(minutes=31)
+    asked = [m for m in players.outbox.mails[since:] if m["To"] == ADDR[S]
+             and "an instant" in str(m["Subject"]) and "your decision" in str(m["Subject"])]
+    assert asked
+    text = _text(asked[0])
+    assert "PLAY hold-the-line" in text
+    assert "hold-the-line" in players.table().state["p"][S]["hand"]
+
+
+def test_troops_are_taken_in_the_order_placed_however_the_state_was_stored() -> None:
+    """A stored state's keys come back sorted as text ("t10" before "t9");
+    the Halt returns debuffs home in the troops' order, so a replay of the
+    log (keys as made) must see the same order: placement order."""
+    from tests.conquest_tactics.scenario import put, table
+
+    s = table()
+    for i in range(11):
+        put(s, S if i % 2 else N, "footsoldiers", f"{'ABCDE'[i % 5]}{1 + i // 5}")
+    made = [t["uid"] for t in Ctx(s).troops()]
+    s["troops"] = dict(sorted(s["troops"].items()))  # as json.dumps(sort_keys=True) leaves it
+    assert list(s["troops"])[:3] == ["t1", "t10", "t11"]
+    assert [t["uid"] for t in Ctx(s).troops()] == made == [f"t{i}" for i in range(1, 12)]
