@@ -502,6 +502,9 @@ def held_ctx(state: State, role: str) -> Ctx:
     have been carried out (its own TP, hand and troops as they will be): a
     new line is checked against it. Its events are nobody's."""
     scratch = Ctx(copy_state(state), Rng(bytes(32), 0))
+    # A card a held line would draw is not known before the reveal (the
+    # supply pile's order is hidden): the scratch copy draws nothing.
+    scratch.s["p"][role]["supply"] = []
     for text in state["p"][role].get("held", []):
         try:
             cmd = check_mobilize(scratch, role, commands.syntax(text))
