@@ -115,9 +115,11 @@ from judge.engine import (  # noqa: E402
     DecisionKind,
     Game,
     RuleError,
+    live,
 )
 from judge.rng import Rng  # noqa: E402
 from judge.store import set_kdf_cost  # noqa: E402
+from judge_games.conquest_tactics import GAME as CT_GAME  # noqa: E402
 from judge_games.kingdom_wars import GAME as KW_GAME  # noqa: E402
 from judge_games.kingdom_wars.table import label  # noqa: E402
 
@@ -335,7 +337,15 @@ class CoaPlayer(_Reading, mpt.Player):
 
 class CtPlayer(_Reading, mpt.CtPlayer):
     """A Conquest Tactics side: the bot of ``bench/balance.py``; a first
-    line of its that the request does not list counts in ``unlisted_picks``."""
+    line of its that the request does not list counts in ``unlisted_picks``.
+
+    It writes ahead what it can decide from the report in hand, as the
+    game's README tells players to: asked in Up the Field, its moves up and
+    then its whole Mobilize (which passes the rest of Up the Field for it and
+    is held for the Mobilize), ending with DONE; asked in the Play phase,
+    its next actions while it keeps control, past the opponent's instant
+    windows (taking the opponent to let them go, as it mostly does), up to
+    the first card drawn or random draw."""
 
     def __init__(self, side: str, rng: random.Random, offset: float, standing: bool) -> None:
         mpt.CtPlayer.__init__(self, side, "all", rng, True)
@@ -348,8 +358,100 @@ class CtPlayer(_Reading, mpt.CtPlayer):
         finally:
             self.request = None
 
+    def _sim(self, state: mpt.State, who: str, line: str) -> tuple[mpt.State, bool] | None:
+        """``line`` of ``who`` acted on a copy; whether it drew anything for this side."""
+        rng = Rng(bytes(32), 0)
+        try:
+            new, _ = CT_GAME.act(state, who, CT_GAME.parse(state, who, line), rng)
+        except RuleError:
+            return None
+        fresh = bool(rng.draws) or (len(new["p"][self.role]["hand"])
+                                    > len(state["p"][self.role]["hand"]))
+        return new, fresh
+
+    def _due(self, state: mpt.State) -> Decision | None:
+        due = live(CT_GAME.pending(state))
+        return due[0] if due else None
+
+    def _turn_ahead(self, state: mpt.State, first: str) -> list[str]:
+        """Up the Field and the Mobilize in one mail (the opponent taken to pass)."""
+        other = "North" if self.role == "South" else "South"
+        lines: list[str] = []
+        s, line = state, first
+        for _ in range(24):
+            d = self._due(s)
+            if s["stage"] != "up" or d is None:
+                break
+            if self.role not in d.roles:
+                step = self._sim(s, other, "PASS")
+            else:
+                line = line or self.bot.choose(s, d)
+                if not line.startswith("MOVE"):
+                    break
+                lines.append(line)
+                step = self._sim(s, self.role, line)
+                line = ""
+            if step is None:
+                break
+            s = step[0]
+        for _ in range(24):  # the rest of Up the Field passes: on to the Mobilize
+            d = self._due(s)
+            if s["stage"] != "up" or d is None:
+                break
+            step = self._sim(s, d.roles[0], "PASS")
+            if step is None:
+                break
+            s = step[0]
+        if s["stage"] != "mobilize":
+            return lines or [first]
+        for _ in range(24):
+            line = self.bot.mobilize(s)
+            lines.append(line)
+            step = self._sim(s, self.role, line) if line != "DONE" else None
+            if step is None:
+                break
+            s = step[0]
+        if lines[-1] != "DONE":
+            lines.append("DONE")
+        return lines
+
+    def _play_ahead(self, state: mpt.State, first: str) -> list[str]:
+        """The Play phase: its own next actions, taking the opponent to let
+        its instant windows go and to pass when it has control, up to its
+        own pass, which it writes as PASS ALL (the rest of the phase)."""
+        other = "North" if self.role == "South" else "South"
+        lines, s, line = [first], state, first
+        for _ in range(24):
+            if line == "PASS":
+                lines[-1] = "PASS ALL"
+                break
+            step = self._sim(s, self.role, line)
+            if step is None or step[1]:
+                break
+            s = step[0]
+            for _ in range(8):  # the opponent lets its windows go and passes
+                d = self._due(s)
+                if d is None or self.role in d.roles or s["stage"] not in (
+                        "play", "follow", "window"):
+                    break
+                passed = self._sim(s, other, "PASS" if s["stage"] != "follow" else "STOP")
+                if passed is None:
+                    break
+                s = passed[0]
+            d = self._due(s)
+            if (d is None or d.kind is not DecisionKind.ACTION or self.role not in d.roles
+                    or s["stage"] not in ("play", "follow")):
+                break
+            line = self.bot.choose(s, d)
+            lines.append(line)
+        return lines
+
     def choose(self, state: mpt.State, decision: Decision) -> tuple[list[str], list[str]]:
         lines, planned = mpt.CtPlayer.choose(self, state, decision)
+        if state["stage"] == "up" and lines:
+            lines = self._turn_ahead(state, lines[0])
+        elif state["stage"] in ("play", "follow") and lines:
+            lines = self._play_ahead(state, lines[0])
         listed = self.listed()
         if listed and lines and lines[0] in listed:
             self.listed_picks += 1

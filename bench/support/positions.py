@@ -102,7 +102,7 @@ def conflict_of_alliances() -> dict[str, Any]:
 
 #: Conquest Tactics: the seed and number of lines of the known position's play,
 #: and the verbs its player prefers, most wanted first (then any legal line).
-CT_SEED, CT_STEPS = 7, 106
+CT_SEED, CT_STEPS = 7, 181
 CT_PREFERS = (("EQUIP",), ("CAST", "USE"), ("ATTACK", "LEARN", "UPGRADE", "DEPLOY", "MOVE"))
 
 
@@ -110,10 +110,11 @@ def conquest_tactics_steps() -> list[dict[str, Any]]:
     """Every state of the known Conquest Tactics play, from the starting
     forces (the defaults: humans against malice) on: a seeded player picks
     a legal line, equipment first, then spells and skills, then attacks and
-    the rest. After ``CT_STEPS`` lines (turn 4) the field is full, a troop
-    wears equipment, one has a buff and one a debuff, three are damaged,
-    South has a Victory Condition and a trophy, and North's attack on B2 (in
-    South's frame) waits for South's instant."""
+    the rest (one line a step: never the phase-long DEPLOY ALL, PASS ALL or
+    Up the Field's DONE). After ``CT_STEPS`` lines (turn 6) the field is
+    full, a troop wears equipment, one has a buff and one a debuff, several
+    are damaged, a player has a Victory Condition and a trophy, and North's
+    Shadow Bolt on D4 (in South's frame) waits for South's instant."""
     import random
 
     from judge_games.conquest_tactics import GAME
@@ -125,7 +126,8 @@ def conquest_tactics_steps() -> list[dict[str, Any]]:
     steps = [state]
     for _ in range(CT_STEPS):
         role = GAME.pending(state)[0].roles[0]
-        lines = GAME.legal(state, role)
+        lines = [x for x in GAME.legal(state, role)  # one line a step: no phase-long lines
+                 if x not in ("DEPLOY ALL", "PASS ALL") and (state["stage"], x) != ("up", "DONE")]
         wanted = next((found for verbs in CT_PREFERS
                        if (found := [x for x in lines if x.split()[0] in verbs])), lines)
         state, _ = GAME.act(state, role, GAME.parse(state, role, pick.choice(wanted)), rng)

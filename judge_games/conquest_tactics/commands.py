@@ -16,7 +16,7 @@ from typing import Any
 from judge.engine import InvalidLine
 
 VERBS = ("DECK", "STARTER", "BASE", "TAKE", "DEPLOY", "MOVE", "PASS", "DONE", "STOP", "ATTACK",
-         "CAST", "USE", "PLAY", "EQUIP", "LEARN", "UPGRADE", "REDEEM", "RECYCLE")
+         "CAST", "USE", "PLAY", "EQUIP", "LEARN", "UPGRADE", "REDEEM", "RECYCLE", "DEFEND")
 KEYWORDS = frozenset({"FROM", "ON", "DISCARD", "AT", "TO"})
 _SPACE = re.compile(r"^[A-Ea-e][1-5]$")
 
@@ -27,9 +27,10 @@ SYNTAX: dict[str, str] = {
     "TAKE": "TAKE <troop, spell or skill>",
     "DEPLOY": "DEPLOY <troop> <space> [DISCARD <cards>]",
     "MOVE": "MOVE <from> <to>",
-    "PASS": "PASS",
+    "PASS": "PASS [ALL]",
     "DONE": "DONE",
     "STOP": "STOP",
+    "DEFEND": "DEFEND",
     "ATTACK": "ATTACK <from> <target>",
     "CAST": "CAST <spell> [<target>] FROM <caster>",
     "USE": "USE <skill> [<target>] FROM <troop>",
@@ -138,6 +139,8 @@ def canonical(cmd: dict[str, Any]) -> str:
             return f"STARTER {cmd['starter']}"
         return str(cmd["canonical"])
     parts = [verb]
+    if verb == "PASS" and cmd.get("all"):
+        return "PASS ALL"
     if verb == "UPGRADE":
         parts += [cmd["spaces"][0], cmd["card"]]
     elif verb in ("BASE", "MOVE", "ATTACK"):

@@ -73,7 +73,7 @@ class ConquestTactics(GameBase):
     playthrough_options: Mapping[str, JSON] = {"turn_limit": 12}
     victory_playthroughs: Sequence[Mapping[str, JSON]] = (
         {"south": "humans", "north": "malice", "turn_limit": 0},
-        {"south": "kaborha", "north": "humans", "turn_limit": 0},
+        {"south": "humans", "north": "kaborha", "turn_limit": 0},
         {"south": "malice", "north": "kaborha", "turn_limit": 0},
         {"south": "gunget", "north": "humans", "turn_limit": 0},
         {"south": "kaborha", "north": "gunget", "turn_limit": 0},
@@ -148,12 +148,15 @@ class ConquestTactics(GameBase):
                                     "circumstance; DONE when done", default="done")]
         who = {"deploy": state["deployer"], "up": state["mover"], "play": state["actor"],
                "follow": state["actor"]}[stage]
-        prompt = {"deploy": "DEPLOY <troop> <space> for each starting troop",
-                  "up": "MOVE <from> <to> one space ahead, or PASS",
-                  "play": "MOVE, ATTACK, CAST, USE, PLAY, REDEEM, RECYCLE, or PASS",
+        prompt = {"deploy": "DEPLOY <troop> <space> for each starting troop, or DEPLOY ALL",
+                  "up": "MOVE <from> <to> one space ahead, PASS, or DONE (pass for the rest of Up "
+                        "the Field); Mobilize lines written now are held for the Mobilize",
+                  "play": "MOVE, ATTACK, CAST, USE, PLAY, REDEEM, RECYCLE, PASS, or PASS ALL "
+                          "(pass for the rest of the Play phase)",
                   "follow": "the troop that moved may ATTACK, CAST, USE or PLAY; or STOP"}[stage]
-        default = {"deploy": "the first open space", "up": "pass", "play": "pass",
-                   "follow": "stop"}[stage]
+        default = {"deploy": "DEPLOY ALL: every troop at once, those of range 2 or more "
+                             "in your row 1, the rest in row 2, each row from the centre out",
+                   "up": "pass", "play": "pass", "follow": "stop"}[stage]
         return [Decision(DecisionKind.ACTION, (who,), phase, prompt=prompt, default=default)]
 
     def default(self, state: State, decision: Decision, role: Role) -> Action | None:
@@ -161,9 +164,8 @@ class ConquestTactics(GameBase):
             return None
         stage = state["stage"]
         g = Ctx(state)
-        if stage == "deploy":
-            line = rules.default_deploy(g, role)
-            return self.parse(state, role, line) if line else None
+        if stage == "deploy":  # every starting troop still to deploy, at once
+            return self.parse(state, role, "DEPLOY ALL") if g.p(role)["forces"] else None
         text = {"up": "PASS", "play": "PASS", "follow": "STOP", "window": "PASS",
                 "mobilize": "DONE"}.get(stage)
         return self.parse(state, role, text) if text else None
@@ -212,7 +214,7 @@ class ConquestTactics(GameBase):
             if state["p"][role]["done"]:
                 raise IllegalLine("you have finished mobilizing this turn",
                                   hint="lines sent now wait for your next decision")
-            return rules.check_mobilize(g, role, cmd)
+            return rules.check_mobilize(rules.held_ctx(state, role), role, cmd)
         if mine != role:
             raise IllegalLine("nothing is asked of you now",
                               hint="lines sent now wait for your next decision")
@@ -248,8 +250,8 @@ class ConquestTactics(GameBase):
             rules.do_deploy_start(g, role, checked)
         elif stage == "up":
             rules.do_up(g, role, checked)
-        elif stage == "mobilize":
-            rules.do_mobilize(g, role, checked)
+        elif stage == "mobilize":  # held face down until both are done
+            rules.hold_mobilize(g, role, checked, action.text)
         elif stage in ("play", "follow"):
             rules.begin_action(g, role, checked)
         elif stage == "window":

@@ -37,8 +37,14 @@ VERBS: tuple[VerbSpec, ...] = (
              "classification tree, half the damage removed", "UPGRADE B2 human-defensive-"
              "infantry"),
     VerbSpec("REDEEM|RECYCLE <trophy> [ON <space>]", "Play: use a trophy", "REDEEM war-banner"),
-    VerbSpec("PASS | DONE | STOP", "PASS: Up the Field, Play (control to the opponent for one "
-             "action), a window; DONE: end your Mobilize; STOP: the moved troop does not act",
+    VerbSpec("DEFEND", "an instant window: answer with the cheapest instant that fits (one of "
+             "your Knowledge Pool first, then a card without discards, fewer points first); "
+             "the default answer to a lethal blow or one of 3 or more damage", "DEFEND"),
+    VerbSpec("PASS [ALL] | DONE | STOP", "PASS: Up the Field, Play (control to the opponent "
+             "for one action), a window; PASS ALL: pass now and at each of your later turns of "
+             "this Up the Field or Play phase; DONE: end your Mobilize, or in Up the Field as "
+             "PASS ALL (a Mobilize line written then does the same and waits for the "
+             "Mobilize); STOP: the moved troop does not act",
              "PASS"),
 )
 

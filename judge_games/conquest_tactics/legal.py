@@ -29,8 +29,8 @@ def candidates(state: dict[str, Any], role: str) -> list[str]:
         return out + [f"TAKE {c}" for c in dict.fromkeys(p["supply"])
                       if card(c).type in ("troop", "spell", "skill")]
     if stage == "deploy":
-        return [f"DEPLOY {c} {s}" for c in dict.fromkeys(p["forces"])
-                for s in ("A1", "B1", "C1", "D1", "E1", "A2", "B2", "C2", "D2", "E2")]
+        return ["DEPLOY ALL", *(f"DEPLOY {c} {s}" for c in dict.fromkeys(p["forces"])
+                for s in ("A1", "B1", "C1", "D1", "E1", "A2", "B2", "C2", "D2", "E2"))]
     if stage == "up":
         return rules.up_lines(g, role)
     if stage == "window":
@@ -57,7 +57,7 @@ def candidates(state: dict[str, Any], role: str) -> list[str]:
         return out
     follow = state["follow"] if stage == "follow" else None
     actors = [t for t in mine if follow is None or t["uid"] == follow]
-    out = ["STOP" if follow else "PASS"]
+    out = ["STOP"] if follow else ["PASS", "PASS ALL"]
     targets = [F.to_frame(t["at"], role) for t in foes]
     for b in state["bases"].values():
         if b["alive"] and b["at"] and b is not state["bases"][role]:

@@ -5,8 +5,9 @@ play one instant card, Defensive Spell, or Defensive Skill before attack
 damage is dealt"; step 7: the attacker's before the Counterattack. The window
 is offered at every action directed at an enemy, whatever the answering
 player holds, and stays open its minimum time, so its timing tells nothing.
-Each player starts with "ask me when I can answer, else pass"; ``POLICY
-instant PASS WHEN INCOMING 2`` style answers refine it (conditions below).
+Each player starts with "DEFEND when the blow is lethal or brings 3 or
+more damage, else pass" (:func:`defaults`); ``POLICY instant ASK WHEN CAN``
+style answers change it (conditions below).
 """
 
 from __future__ import annotations
@@ -37,11 +38,13 @@ WINDOWS: tuple[WindowSpec, ...] = (
 
 
 def defaults() -> list[tuple[str, str, str]]:
-    """Asked when the incoming damage would destroy the card (a fact both
-    sides see), else a pass. Whether a seat is asked may not depend on what
-    it holds (judge/timing.py), so ``CAN`` can choose an answer but never
-    ask: a seat that wants every chance writes ``POLICY instant ASK``."""
-    return [("instant", "ASK", "LETHAL"), ("instant", "PASS", "")]
+    """Each player's standing answers until it sends its own: DEFEND (the
+    cheapest instant that fits) when the blow would destroy its card or
+    brings 3 or more damage, else let it go. Nobody is asked by hand unless
+    it asks to be (``POLICY instant ASK``). Whether a seat is asked may not
+    depend on what it holds (judge/timing.py): ``CAN`` chooses an answer, never a question."""
+    return [("instant", "DEFEND", "CAN AND LETHAL"), ("instant", "DEFEND", "CAN AND INCOMING 3"),
+            ("instant", "PASS", "")]
 
 
 def _facts(state: Mapping[str, Any], role: str) -> dict[str, Any]:

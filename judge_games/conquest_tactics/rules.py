@@ -26,7 +26,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from judge.engine import IllegalLine
+from judge.engine import IllegalLine, RuleError, copy_state
+from judge.rng import Rng
+from judge_games.conquest_tactics import commands
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics.cards import POOL, Card, key
 from judge_games.conquest_tactics.table import (
@@ -34,6 +36,7 @@ from judge_games.conquest_tactics.table import (
     HAND_SIZE,
     VICTORIES_TO_WIN,
     Ctx,
+    State,
     Troop,
     card,
     hand_numbers,
@@ -263,6 +266,8 @@ def begin_deploy(g: Ctx, role: str) -> None:
 
 def check_deploy_start(g: Ctx, role: str, cmd: dict[str, Any]) -> dict[str, Any]:
     p = g.p(role)
+    if cmd["name"].upper() == "ALL" and not cmd["spaces"]:  # the default deployment, at once
+        return {"verb": "DEPLOY", "card": "ALL", "spaces": [], "all": True}
     cid = find(cmd["name"], p["forces"], "starting troop still to deploy")
     space = _deploy_space(g, role, cmd)
     return {"verb": "DEPLOY", "card": cid, "spaces": [seen(role, space)], "at": space}
@@ -286,6 +291,10 @@ def _deploy_space(g: Ctx, role: str, cmd: dict[str, Any]) -> str:
 
 def do_deploy_start(g: Ctx, role: str, cmd: dict[str, Any]) -> None:
     p = g.p(role)
+    if cmd.get("all"):
+        while p["forces"] and (line := default_deploy(g, role)) is not None:
+            do_deploy_start(g, role, check_deploy_start(g, role, commands.syntax(line)))
+        return
     p["forces"].remove(cmd["card"])
     t = g.place(role, cmd["card"], cmd["at"])
     g.pub(f"{role} deploys {card(t['card']).name} at {F.mark(t['at'])}.")
@@ -293,16 +302,27 @@ def do_deploy_start(g: Ctx, role: str, cmd: dict[str, Any]) -> None:
         end_deploy(g)
 
 
+CENTRE_OUT = "CBDAE"
+"""The columns in the order the default deployment fills a row."""
+
+
 def default_deploy(g: Ctx, role: str) -> str | None:
-    """A silent deployer's next troop goes to the first open space of its
-    front deployment row, then its back row."""
+    """Where the default deployment (``DEPLOY ALL``, a silent deployer's at
+    its deadline) puts the next starting troop still to deploy: a troop that
+    cannot attack at distance 1 (range 2 or more, the Archers) in the back
+    row of the deployment zone, any other in the front row, each row filled
+    from the centre out (C, B, D, A, E in the player's frame); the other row
+    when that one is full."""
     p = g.p(role)
     if not p["forces"]:
         return None
-    zone = sorted(F.deployment_zone(role), key=lambda s: (-F.rank(s, role), s))
-    for space in zone:
-        if g.open_for(role, space):
-            return f"DEPLOY {p['forces'][0]} {seen(role, space)}"
+    cid = p["forces"][0]
+    rows = (1, 2) if card(cid).range_min > 1 else (2, 1)
+    for row in rows:
+        for col in CENTRE_OUT:
+            space = where(role, f"{col}{row}")
+            if g.open_for(role, space):
+                return f"DEPLOY {cid} {seen(role, space)}"
     return None
 
 
@@ -358,6 +378,9 @@ def start_turn(g: Ctx) -> None:
         g.pub(f"The Initiative passes to {s['initiative']}.")
     for t in g.troops():
         t["flags"] = {}
+    for role in F.ROLES:
+        g.p(role)["up_done"] = False
+        g.p(role)["play_done"] = False
     s["stage"] = "up"
     s["mover"] = s["initiative"]
     s["passes"] = 0
@@ -378,12 +401,31 @@ def up_moves(g: Ctx, role: str) -> list[tuple[str, str]]:
     return sorted(out)
 
 
+MOBILIZE_VERBS = frozenset({"DEPLOY", "EQUIP", "LEARN", "UPGRADE", "PLAY"})
+
+
+def _pass_all(cmd: dict[str, Any]) -> bool:
+    """``PASS ALL``: a pass now and at each later turn of this phase."""
+    if (cmd["name"] and cmd["name"].upper() != "ALL") or cmd["spaces"]:
+        raise IllegalLine("PASS stands alone, or PASS ALL to pass for the rest of the phase")
+    return bool(cmd["name"])
+
+
 def check_up(g: Ctx, role: str, cmd: dict[str, Any]) -> dict[str, Any]:
-    if cmd["verb"] == "PASS":
+    """Up the Field: MOVE, PASS, or DONE or PASS ALL (a pass now and at each
+    later turn of this Up the Field: "if a player is done moving the Troops
+    he wants to during this phase, he may Pass"). A Mobilize line written
+    ahead is done moving too: it is checked now and held for the Mobilize."""
+    if cmd["verb"] == "PASS" and not _pass_all(cmd):
         return {"verb": "PASS", "spaces": []}
+    if cmd["verb"] in ("DONE", "PASS"):
+        return {"verb": "DONE", "spaces": []}
+    if cmd["verb"] in MOBILIZE_VERBS:
+        return dict(check_mobilize(g, role, cmd), ahead=True)
     if cmd["verb"] != "MOVE":
-        raise IllegalLine("Up the Field: MOVE a troop one space ahead, or PASS",
-                          hint=" or ".join(up_lines(g, role)[:4]))
+        raise IllegalLine("Up the Field: MOVE a troop one space ahead, PASS, or DONE (pass "
+                          "for the rest of Up the Field); Mobilize lines are held for the "
+                          "Mobilize", hint=" or ".join(up_lines(g, role)[:4]))
     if len(cmd["spaces"]) != 2:
         raise IllegalLine("MOVE takes two spaces", hint="MOVE B2 B3")
     a, b = (where(role, x) for x in cmd["spaces"])
@@ -403,12 +445,17 @@ def check_up(g: Ctx, role: str, cmd: dict[str, Any]) -> dict[str, Any]:
 
 
 def up_lines(g: Ctx, role: str) -> list[str]:
-    return [f"MOVE {seen(role, a)} {seen(role, b)}" for a, b in up_moves(g, role)] + ["PASS"]
+    return [f"MOVE {seen(role, a)} {seen(role, b)}" for a, b in up_moves(g, role)] + [
+        "PASS", "DONE"]
 
 
 def do_up(g: Ctx, role: str, cmd: dict[str, Any]) -> None:
     s = g.s
-    if cmd["verb"] == "PASS":
+    if cmd["verb"] != "MOVE":  # PASS; DONE or a Mobilize line: passes for the rest of it
+        if cmd["verb"] != "PASS":
+            g.p(role)["up_done"] = True
+        if cmd.get("ahead"):
+            g.p(role).setdefault("up_ahead", []).append(commands.canonical(cmd))
         s["passes"] += 1
         g.pub(f"{role} passes (Up the Field).")
     else:
@@ -425,15 +472,82 @@ def do_up(g: Ctx, role: str, cmd: dict[str, Any]) -> None:
 
 
 def begin_mobilize(g: Ctx) -> None:
+    """Mobilize, both players at once: each player's lines are held face
+    down (``held``) and carried out together once both are done (see
+    :func:`reveal_mobilize`). Lines written ahead in Up the Field
+    (``up_ahead``) are the first held, if they fit now."""
     s = g.s
     s["stage"] = "mobilize"
     for role in F.ROLES:
         g.p(role)["done"] = False
         g.p(role)["credit"] = 0
+        g.p(role)["held"] = []
     for t in g.troops():
         t["flags"].pop("upgraded", None)
     g.pub("Mobilize.")
     new_decision(g)
+    for role in F.ROLES:
+        for text in g.p(role).pop("up_ahead", []):
+            try:
+                cmd = check_mobilize(held_ctx(g.s, role), role, commands.syntax(text))
+            except RuleError as exc:
+                g.only(role, f'Your Mobilize line "{text}", written ahead, was dropped: '
+                       f"{exc.message}")
+                continue
+            hold_mobilize(g, role, cmd, commands.canonical(cmd))
+
+
+def held_ctx(state: State, role: str) -> Ctx:
+    """A scratch copy of ``state`` in which ``role``'s held Mobilize lines
+    have been carried out (its own TP, hand and troops as they will be): a
+    new line is checked against it. Its events are nobody's."""
+    scratch = Ctx(copy_state(state), Rng(bytes(32), 0))
+    # A card a held line would draw is not known before the reveal (the
+    # supply pile's order is hidden): the scratch copy draws nothing.
+    scratch.s["p"][role]["supply"] = []
+    for text in state["p"][role].get("held", []):
+        try:
+            cmd = check_mobilize(scratch, role, commands.syntax(text))
+        except RuleError:
+            continue  # no longer fits: it will be dropped when revealed
+        do_mobilize(scratch, role, cmd)
+    scratch.events.clear()
+    return scratch
+
+
+def hold_mobilize(g: Ctx, role: str, cmd: dict[str, Any], text: str) -> None:
+    """A Mobilize line of ``role``: DONE ends its Mobilize; any other line is
+    held face down until both have mobilized. Only ``role`` is told what it
+    will do (and the TP it will have left)."""
+    p = g.p(role)
+    if cmd["verb"] == "DONE":
+        p["done"] = True
+        g.pub(f"{role} has mobilized.")
+        return
+    scratch = held_ctx(g.s, role)
+    do_mobilize(scratch, role, cmd)
+    p.setdefault("held", []).append(text)
+    for event in scratch.events:
+        g.only(role, f"Held until both have mobilized: {event.text}")
+
+
+def reveal_mobilize(g: Ctx) -> None:
+    """Both players are done: their held lines are carried out, the
+    Initiative's first (Mobilize, "Players can choose to pay Tactical Points
+    to deploy additional Troops or Equipment": each in its own deployment
+    zone, with its own points and hand, so the order matters only where a
+    card acts on the other side). A line that no longer fits (the other
+    side's Mobilize changed the field) is dropped and its writer told."""
+    first = g.s["initiative"]
+    for role in (first, F.other(first)):
+        p = g.p(role)
+        for text in p.pop("held", []):
+            try:
+                cmd = check_mobilize(g, role, commands.syntax(text))
+            except RuleError as exc:
+                g.only(role, f'Your Mobilize line "{text}" was not carried out: {exc.message}')
+                continue
+            do_mobilize(g, role, cmd)
 
 
 def end_mobilize(g: Ctx) -> None:
@@ -478,6 +592,28 @@ def play_over(g: Ctx) -> bool:
     return bool(s["passes"] >= 1 and g.p(s["actor"])["tp"] <= 0)
 
 
+def only_stop(g: Ctx, role: str) -> bool:
+    """Whether STOP is the one line the troop that just moved has (Play: a
+    moved troop "may" then act): none of its attacks, spells or skills fits,
+    and its player holds no control or instant circumstance (those may fit
+    in ways the candidate lines do not list)."""
+    from judge_games.conquest_tactics import legal
+
+    p = g.p(role)
+    if any(card(c).type == "circumstance" and card(c).kind in ("control", "instant")
+           for c in p["hand"]):
+        return False
+    for line in legal.candidates(g.s, role):
+        if line.split()[0] in ("STOP", "PASS", "PLAY"):
+            continue
+        try:
+            check_play(g, role, commands.syntax(line), g.s["follow"])
+        except RuleError:
+            continue
+        return False
+    return True
+
+
 def end_action(g: Ctx) -> None:
     s = g.s
     s["action"] = None
@@ -497,20 +633,36 @@ def advance(g: Ctx) -> None:
             if (not up_moves(g, F.SOUTH) and not up_moves(g, F.NORTH)) or s["passes"] >= 2:
                 begin_mobilize(g)
                 continue
-            if not up_moves(g, s["mover"]):  # nothing to move: a pass
+            if not up_moves(g, s["mover"]) or g.p(s["mover"]).get("up_done"):
+                # nothing to move, or done moving (DONE, a Mobilize line): a pass
                 s["passes"] += 1
                 s["mover"] = F.other(s["mover"])
                 new_decision(g)
                 continue
             return
+        if stage == "follow":
+            if only_stop(g, s["actor"]):  # no question whose answer is forced
+                t = s["troops"][s["follow"]]
+                g.pub(f"{s['actor']}'s {card(t['card']).name} can do nothing after its move; "
+                      "its action ends.")
+                end_action(g)
+                continue
+            return
         if stage == "mobilize":
             if all(g.p(r)["done"] for r in F.ROLES):
+                reveal_mobilize(g)
                 end_mobilize(g)
                 continue
             return
         if stage == "play":
             if play_over(g):
                 halt(g)
+                continue
+            if g.p(s["actor"]).get("play_done"):  # PASS ALL: it passes again
+                s["passes"] += 1
+                g.pub(f"{s['actor']} passes.")
+                s["actor"] = F.other(s["actor"])
+                new_decision(g)
                 continue
             return
         if stage == "halt":
@@ -688,7 +840,7 @@ def check_play(g: Ctx, role: str, cmd: dict[str, Any], follow: str | None) -> di
     verb = cmd["verb"]
     p = g.p(role)
     if verb == "PASS" and follow is None:
-        return {"verb": "PASS", "spaces": []}
+        return {"verb": "PASS", "spaces": [], "all": _pass_all(cmd)}
     if verb == "STOP" and follow is not None:
         return {"verb": "STOP", "spaces": []}
     if verb in ("PASS", "STOP", "DONE"):
@@ -897,6 +1049,8 @@ def begin_action(g: Ctx, role: str, cmd: dict[str, Any]) -> None:
     verb = cmd["verb"]
     p = g.p(role)
     if verb == "PASS":
+        if cmd.get("all"):  # and at each of its later turns of this Play phase
+            p["play_done"] = True
         s["passes"] += 1
         g.pub(f"{role} passes.")
         s["actor"] = F.other(role)
@@ -1156,6 +1310,8 @@ def check_instant(g: Ctx, role: str, cmd: dict[str, Any]) -> dict[str, Any]:
     verb = cmd["verb"]
     if verb == "PASS":
         return {"verb": "PASS", "spaces": []}
+    if verb == "DEFEND":
+        return _check_defend(g, role)
     a = g.s["action"]
     protect = _protected(g)
     if verb in ("CAST", "USE"):
@@ -1178,6 +1334,26 @@ def check_instant(g: Ctx, role: str, cmd: dict[str, Any]) -> dict[str, Any]:
     del a
     raise IllegalLine("an instant window: CAST <instant spell> FROM <troop>, USE <instant "
                       "skill> FROM <troop>, PLAY <instant circumstance>, or PASS")
+
+
+def _check_defend(g: Ctx, role: str) -> dict[str, Any]:
+    """``DEFEND``: the instant that fits that costs the least -- one from
+    the Knowledge Pool (it stays there, face down) before a card of the hand,
+    a circumstance that asks no discard before one that does, fewer Tactical
+    Points first -- checked as if written out."""
+    fits: list[tuple[tuple[int, int, int], dict[str, Any]]] = []
+    ready = {k["card"] for k in g.p(role)["knowledge"] if k["up"]}
+    for line in instant_lines(g, role)[1:]:
+        try:
+            checked = check_instant(g, role, commands.syntax(line))
+        except RuleError:
+            continue
+        cid = str(checked.get("card", ""))
+        fits.append(((cid not in ready, len(checked.get("discard", [])),
+                      int(checked.get("cost", 0))), checked))
+    if not fits:
+        raise IllegalLine("you hold no instant that fits this window", hint="PASS")
+    return min(fits, key=lambda f: f[0])[1]
 
 
 def _protected(g: Ctx) -> str | None:

@@ -78,11 +78,12 @@ class Ctx:
         return player
 
     def troops(self, role: str | None = None) -> Iterator[Troop]:
-        """The troops in the order of their ids as the stored state keeps
-        them (its keys sorted), so that a game run on and one rebuilt from
-        its log take them in the same order (the Halt's Buffs and Debuffs go
-        back to the Knowledge Pools in that order)."""
-        for _uid, t in sorted(self.s["troops"].items()):
+        """The troops (of ``role``) in the order they were placed, whatever
+        the order of the state's keys (a stored state's keys come back
+        sorted as text, "t10" before "t9"; a replay keeps them as made):
+        what depends on the order (debuffs going home at the Halt) is the
+        same both ways."""
+        for t in sorted(self.s["troops"].values(), key=lambda t: int(t["uid"][1:])):
             if role is None or t["owner"] == role:
                 yield t
 

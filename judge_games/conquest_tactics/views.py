@@ -142,6 +142,8 @@ def view(state: dict[str, Any], role: str | None, phase: str) -> dict[str, JSON]
             "instants": (_instants(g, role) if state["stage"] == "window"
                          and state["window"]["role"] == role else []),
         }
+        if state["stage"] == "mobilize":  # held face down until both have mobilized
+            you["held"] = list(p.get("held", []))
         if state["stage"] == "decks":
             faction = str(state["options"]["south" if role == F.SOUTH else "north"])
             you["starter"] = {"faction": faction, "deck": POOL.starters[faction].name,

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine import Event
+from judge.engine import Event, copy_state
 from judge.rng import Rng
+from judge_games.conquest_tactics import rules
 from judge_games.conquest_tactics.game import GAME
 from judge_games.conquest_tactics.table import Ctx
 
@@ -51,7 +52,16 @@ def hand(state: dict[str, Any], role: str, *card_ids: str) -> None:
 
 
 def act(state: dict[str, Any], role: str, line: str) -> tuple[dict[str, Any], list[Event]]:
-    return GAME.act(state, role, GAME.parse(state, role, line), rng())
+    """``line`` acted. A Mobilize line other than DONE is held face down
+    until both players are done (tested in test_mobilize.py); a rule test
+    looks at it carried out for its side at once, as its writer's reply
+    shows it."""
+    action = GAME.parse(state, role, line)
+    if state["stage"] != "mobilize" or action.data.get("verb") == "DONE":
+        return GAME.act(state, role, action, rng())
+    g = Ctx(copy_state(state), rng())
+    rules.do_mobilize(g, role, dict(action.data))
+    return g.s, g.events
 
 
 def texts(events: list[Event], reader: str | None = None) -> str:

@@ -21,7 +21,7 @@ from judge import adjudicator as adj
 from judge.cli import main
 from judge.rng import Rng
 from judge.store import set_kdf_cost
-from judge_games.conquest_tactics import GAME
+from judge_games.conquest_tactics import GAME, rules
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics.cards import POOL
 from judge_games.conquest_tactics.table import Ctx, card
@@ -187,7 +187,7 @@ def test_discard_numbers_the_hand_as_the_last_report_lists_it(post: Post) -> Non
     log, _ = players.send(S, [f"DEPLOY footsoldiers {a} DISCARD 1",
                               f"DEPLOY archers {b} DISCARD 3"])
     assert not any("failed" in x for x in log), log
-    p = players.table().state["p"][S]
+    p = rules.held_ctx(players.table().state, S).p(S)  # held until both have mobilized
     assert p["discard"][-2:] == ["aimed-shot", "fireball"], p["discard"]
     assert p["hand"] == ["longsword"]
     assert listed.group(1) == ("1 Aimed Shot (level 1), 2 Footsoldiers (level 0), "

@@ -350,8 +350,9 @@ def test_pass_gives_one_action_and_two_passes_end_the_phase() -> None:
     put(s, "North", "malice-thrall", "C4")
     s, _ = act(s, "South", "PASS")
     assert s["actor"] == "North"
-    s, _ = act(s, "North", "MOVE C2 C3")  # North's C2 and C3 are South's C4 and C3
-    s, _ = act(s, "North", "STOP")
+    s, ev = act(s, "North", "MOVE C2 C3")  # North's C2 and C3 are South's C4 and C3
+    # Nothing in reach after the move: STOP is forced, so it is not asked.
+    assert "can do nothing after its move" in texts(ev)
     assert s["actor"] == "South"  # control returns to the player with more points
     s, _ = act(s, "South", "PASS")
     s, ev = act(s, "North", "PASS")
