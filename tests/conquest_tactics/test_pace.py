@@ -368,15 +368,14 @@ def test_a_lethal_blow_is_answered_by_default_without_asking(post: Post) -> None
     assert played, "the default answer was not played"
 
 
-def test_policy_ask_when_can_asks_again(post: Post) -> None:
-    """A player who wants to decide each window it can answer by hand says
-    so once: ``POLICY instant ASK`` (clear the defaults), ``POLICY instant
-    ASK WHEN CAN``, ``POLICY instant PASS``; the same lethal blow then
-    brings South a request listing its instant."""
+def test_policy_ask_asks_again(post: Post) -> None:
+    """A player who wants to decide each window by hand says so once:
+    ``POLICY instant ASK`` (clear the defaults: ask me at every window; whether
+    one is asked never depends on what one holds, judge/timing.py); the same
+    lethal blow then brings South a request listing its instant."""
     players, _ = _start(post, "south=humans north=malice")
     _set_up(players, FORCES)
-    log, _ = players.send(S, ["POLICY instant ASK", "POLICY instant ASK WHEN CAN",
-                              "POLICY instant PASS"])
+    log, _ = players.send(S, ["POLICY instant ASK"])
     assert not any("failed" in x for x in log), log
     attack, _space = _duel(post, players)
     since = len(players.outbox.mails)
