@@ -63,8 +63,10 @@ SEED = bytes(range(32))
 STEPS = 3000
 """Mails and clock steps at most before the game must have ended."""
 
-SOUTH_POLICY = ["POLICY instant ASK",  # clears the game's own "ask when I can, else pass"
-                "POLICY instant ASK WHEN INCOMING 3 AND CAN",
+SOUTH_POLICY = ["POLICY instant ASK",  # clears the game's own defaults
+                # asked by hand for every blow of 3 or more, whatever South holds
+                # (whether one is asked never depends on one's hand: judge/timing.py)
+                "POLICY instant ASK WHEN INCOMING 3",
                 "POLICY instant PASS"]
 
 

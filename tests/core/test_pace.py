@@ -53,10 +53,11 @@ def test_one_short_game(runs: dict[str, Any], game: str) -> None:
     assert run.rounds > 0 and run.days > 0
     assert run.ended or run.capped == f"{SHORT} rounds"
     assert run.rounds <= SHORT
-    # Every response window the table showed is one the judge's log closes (or
-    # one still open when the game was stopped), and back.
-    assert run.windows
-    assert run.windows == run.logged_windows | run.open_windows
+    # Every response window the table showed (one that waited for a seat asked
+    # by hand) is one the judge's log closes, or one still open when the game
+    # was stopped; the others closed as they opened (judge/timing.py).
+    assert run.logged_windows
+    assert run.windows <= run.logged_windows | run.open_windows
     # Every blocking request was answered by one mail, at the first reading time
     # of its player (a session of 5 minutes a mail, however many players read at once).
     assert run.blocking > 0 and run.mails_in > 0
