@@ -73,7 +73,11 @@ def test_kingdom_wars_six_seats_meet_the_targets_each_round(
     assert {(r["ack"], r["seat"], r["turn"]) for r in rows} == {
         (ack, seat, 1) for ack in ("all", "errors") for seat in "ABCDEF"}
     assert all(r["game"] == "kingdom_wars" and r["scenario"] == "kingdom-wars-6" for r in rows)
-    assert all(r["decisions"] > 0 for r in rows), "a seat decided nothing: the run proved little"
+    # A seat whose Play Phase offers nothing but PASS (a hand of Dodges,
+    # Peaches at full health, Negations) is not asked at all: most seats decide.
+    assert len({r["seat"] for r in rows if r["decisions"] > 0}) >= 4, \
+        "too few seats decided: the run proved little"
+    assert all(r["received"] <= 1 for r in rows if r["decisions"] == 0)
     assert _misses(rows) == []
     assert code == 0
 
