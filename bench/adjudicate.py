@@ -59,7 +59,7 @@ from judge_games.diplomacy.orders import MOVEMENT, Order, read_order
 from judge_games.diplomacy.resolver import Strengths, adjudicate_movement
 from judge_games.diplomacy.variant import VariantRules
 from judge_games.warring_states import GAME as WARRING_STATES
-from judge_games.warring_states.rules import WarringStatesRules
+from judge_games.warring_states.game import RULES as WS_RULES
 
 DM = GAME.map
 GAMES: dict[str, DiplomacyGame] = {"classic": GAME, "warring_states": WARRING_STATES}
@@ -73,7 +73,9 @@ def rules_of(board: Board) -> VariantRules | None:
 def strengths(board: Board, legal: dict[int, Order]) -> Strengths | None:
     """The variant's strengths for these orders (``None`` on the classic map)."""
     rules = rules_of(board)
-    return rules.movement_strengths(board, legal) if rules is not None else None
+    if rules is None or rules.movement_strengths is None:
+        return None
+    return rules.movement_strengths(board, legal)
 
 
 def random_phase(
@@ -166,8 +168,7 @@ def _warring_states_orders(rnd: random.Random, board: Board, lines: dict[int, li
     river or the sea, rapid river moves, fleets moving inland (they turn back
     into armies)."""
     dm = board.dm
-    rules = WARRING_STATES.variant.rules
-    assert isinstance(rules, WarringStatesRules)
+    rules = WS_RULES
     for p, u in board.units.items():
         head = f"{u.type} {dm.loc_text(u.loc)}"
         roll = rnd.random()

@@ -1,8 +1,8 @@
 """The Diplomacy family: map model, order grammar, resolver, phases, offline format.
 
-``DiplomacyGame`` implements the judge's game contract over a map file;
-``judge_games.classic`` configures it with the standard map, and variants subclass
-it (see :mod:`judge_games.diplomacy.game`).
+``DiplomacyGame`` implements the judge's game contract once over a game's
+record (:class:`~judge_games.diplomacy.variant.DiplomacyVariant`): classic
+Diplomacy, Warring States and Three Kingdoms are each one record.
 """
 
 from .game import DiplomacyGame

@@ -97,7 +97,7 @@ def bind(sit: Situation, power: int, draft: Draft) -> Order:
     (``UnitNotFound`` when the order is not about a unit of ``power``).
     A variant's rules (``sit.rules``) bind first when they know the draft."""
     rules = sit.rules
-    if rules is not None:
+    if rules is not None and rules.bind is not None:
         special = rules.bind(sit, power, draft)
         if special is not None:
             return special

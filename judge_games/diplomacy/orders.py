@@ -442,7 +442,7 @@ def _read_order(dm: DipMap, line: str, phase_kind: str, rules: VariantRules | No
     bad = _STRAY.search(line)
     if bad:
         raise InvalidLine(f"unexpected character {bad.group(0)!r}", line=line)
-    if rules is not None:
+    if rules is not None and rules.read_order is not None:
         special = rules.read_order(dm, line, phase_kind)
         if special is not None:
             return special

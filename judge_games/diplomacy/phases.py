@@ -135,7 +135,8 @@ class Position:
     def buildable(self, power: int) -> list[int]:
         """Owned, empty home centres of ``power`` (or the variant's build sites)."""
         dm = self.dm
-        sites = self.rules.build_sites(dm, power) if self.rules is not None else None
+        rules = self.rules
+        sites = None if rules is None or rules.build_sites is None else rules.build_sites(dm, power)
         return [
             h
             for h in (dm.powers[power].home if sites is None else sites)
@@ -159,10 +160,8 @@ class Position:
         """Powers owning the map's ``victory`` number of centres (or as the
         variant's rules say)."""
         dm = self.dm
-        if self.rules is not None:
-            found = self.rules.winners(self)
-            if found is not None:
-                return found
+        if self.rules is not None and self.rules.winners is not None:
+            return self.rules.winners(self)
         return [p for p, n in enumerate(self.centre_counts()) if n >= dm.victory]
 
 
@@ -321,7 +320,12 @@ def _movement(
     sit = Situation(pos.board, MOVEMENT, rules=pos.rules)
     legal, bad, ignored, _ = _collect(sit, orders, pos.board.units)
     # The variant's strengths (walls, strong units) know the legal orders.
-    strengths = pos.rules.movement_strengths(pos.board, legal) if pos.rules is not None else None
+    rules = pos.rules
+    strengths = (
+        None
+        if rules is None or rules.movement_strengths is None
+        else rules.movement_strengths(pos.board, legal)
+    )
     result = adjudicate_movement(pos.board, legal, tuple(bad), strengths)
     entries: list[Entry] = []
     units = pos.board.units

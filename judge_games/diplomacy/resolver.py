@@ -37,7 +37,7 @@ front ends:
   forces there: what stays (those not ordered to move and the moves that
   fail), the hold strength (the sum of what stays, with the supports to
   hold of each force), the powers a move may not dislodge (those staying).
-  A :class:`Stacking` hook says when a move enters
+  A ``joins`` function (:data:`Joins`) says when a move enters
   beside what stays instead of fighting it (a *join*).
 
 Everything is integer-indexed (by province, or by force); no strings,
@@ -71,21 +71,16 @@ NO_CONVOY = "no convoy"
 DISBAND = "disband"
 
 
-class Stacking:
-    """Hooks of a game whose provinces hold several pieces, for
-    :func:`adjudicate_forces` (forces are named by their index in the list
-    given to it). The standard rules: subclass and override what the game
-    changes."""
-
-    def joins(self, mover: int, staying: Sequence[int]) -> bool:
-        """May the force ``mover`` end its move beside the forces ``staying``
-        where it goes, without a battle? Then it does not dislodge them, they
-        add nothing to the province's hold strength against it, and it still
-        has to beat every other move there (its prevent strength). Standard
-        (``False``): a move where one's own forces stay fails, and one where
-        another power's stay must dislodge them. The answer must not turn
-        from yes to no when ``staying`` loses members."""
-        return False
+Joins = Callable[[int, Sequence[int]], bool]
+"""For a game whose provinces hold several pieces (:func:`adjudicate_forces`,
+forces named by their index in the list given to it): may the force
+``mover`` end its move beside the forces ``staying`` where it goes, without a
+battle? Then it does not dislodge them, they add nothing to the province's
+hold strength against it, and it still has to beat every other move there
+(its prevent strength). Without it (the standard rules) a move where one's
+own forces stay fails, and one where another power's stay must dislodge
+them. The answer must not turn from yes to no when ``staying`` loses
+members."""
 
 
 @dataclass
@@ -429,7 +424,7 @@ def _decide(
     passing: set[int] | frozenset[int],
     sea_nb: Sequence[frozenset[int]],
     st: Strengths,
-    stacking: Stacking | None,
+    joins: Joins | None,
 ) -> tuple[list[int], dict[int, list[int]], Callable[[int, bool], bool]]:
     """Settle every decision of one movement phase in ``res`` (1 succeeds, 0 fails).
 
@@ -636,7 +631,7 @@ def _decide(
             strength = mbase[p] + nsup(sups, opt)
             if defended_only:
                 return strength
-        elif stacking is not None and stacking.joins(p, stay or (o,)):
+        elif joins is not None and joins(p, stay or (o,)):
             # Variant: it enters beside what stays there; nobody to dislodge.
             return mbase[p] + nsup(msup.get(p, empty), opt)
         elif stay is None:
@@ -673,12 +668,12 @@ def _decide(
                 strength = base[o]
             else:
                 strength = base[o] + nsup(hsup.get(o, empty), opt)
-            if stacking is not None and stacking.joins(p, (o,)):
+            if joins is not None and joins(p, (o,)):
                 return 0
             return strength
         # Several forces: the sum of what stays (moves that fail included).
         stay = staying(q, not opt, p, duel_holds)
-        if not stay or (stacking is not None and stacking.joins(p, stay)):
+        if not stay or (joins is not None and joins(p, stay)):
             return 0
         total = 0
         for f in stay:
@@ -824,7 +819,7 @@ class ForceResult:
     support to hold of a force that moves, a support of a move elsewhere).
     ``dislodged``: force -> the province its attacker came from.
     ``joined``: a move that ended beside forces staying where it went (a
-    join, :meth:`Stacking.joins`) -> those forces, not dislodged.
+    join, :data:`Joins`) -> those forces, not dislodged.
     ``contested``: provinces a move was ordered into that no force enters
     and no force stays in.
     """
@@ -841,7 +836,7 @@ class ForceResult:
 def adjudicate_forces(
     forces: Sequence[Force],
     strengths: Strengths | None = None,
-    stacking: Stacking | None = None,
+    joins: Joins | None = None,
 ) -> ForceResult:
     """Resolve one movement phase of ``forces``, several of which may start
     in one province; by land only (no convoys). ``strengths`` is indexed by
@@ -926,7 +921,7 @@ def adjudicate_forces(
         frozenset(),
         (),
         strengths or _STANDARD,
-        stacking,
+        joins,
     )
     moved = {s for s in moves if res[s] == 1}
     dislodged: dict[int, int] = {}
@@ -941,7 +936,7 @@ def adjudicate_forces(
         stay = [x for x in ((o,) if o >= 0 else stacks[q]) if x not in moved]
         if not stay:
             continue
-        if stacking is not None and stacking.joins(w, stay):
+        if joins is not None and joins(w, stay):
             joined[w] = stay
         else:
             for x in stay:
@@ -972,7 +967,7 @@ def retreat_options(
     unit, attacker, by_convoy = result.dislodged[province]
     occupied = result.board.units
     adj = dm.army_adj[province] if unit.type == "A" else dm.fleet_adj[unit.loc]
-    if rules is not None:
+    if rules is not None and rules.retreat_adjacency is not None:
         adj = rules.retreat_adjacency(dm, unit, province) or adj
     cands = sorted(adj, key=dm.loc_text)
     out = []

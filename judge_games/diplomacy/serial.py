@@ -214,7 +214,7 @@ def read_dislodged(
                         ok = reach is not None and loc in reach
                     else:
                         adj = dm.fleet_adj[unit.loc]
-                        if rules is not None:
+                        if rules is not None and rules.retreat_adjacency is not None:
                             adj = rules.retreat_adjacency(dm, unit, prov) or adj
                         ok = loc in adj
                     if not ok:
@@ -230,7 +230,7 @@ def read_dislodged(
                 retreats = tuple(opts)
             else:
                 cands = dm.army_adj[prov] if unit.type == "A" else dm.fleet_adj[unit.loc]
-                if rules is not None:
+                if rules is not None and rules.retreat_adjacency is not None:
                     cands = rules.retreat_adjacency(dm, unit, prov) or cands
                 retreats = tuple(
                     sorted(

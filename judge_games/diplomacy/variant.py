@@ -1,31 +1,50 @@
-"""The variant record: everything in which one Diplomacy-family game over a
-map differs from the standard rules, held by the game
-(:class:`~judge_games.diplomacy.game.DiplomacyGame`), never by the map.
+"""The variant record: one Diplomacy-family game, whole, as data and
+functions, held by the game (:class:`~judge_games.diplomacy.game.DiplomacyGame`,
+which implements the judge's contract once over it), never by the map.
 
-:class:`DiplomacyVariant` is one frozen record: the map, the rule hooks
-(:class:`VariantRules`: new order forms, other legality, strengths that
-depend on the orders, other build sites and retreat borders, other
-victory), the texts players read (the verbs of the help, the prompt of a
-movement phase) and what the game offers (more legal lines, whole-line
-choices for an ambiguous name). The classic game's record is the map with
-every field at its default: the standard rules.
+:class:`DiplomacyVariant` is one frozen record (godip's ``Variant`` in
+spirit): what the game is called and offers (id, title, options, verbs), its
+map form (a :class:`~judge_games.diplomacy.geography.DipMap` of provinces
+holding one unit each, or Three Kingdoms' numbered provinces holding stacks
+of pieces), its states table (:class:`Phase`: for each state of the game,
+who decides, what they are asked, how a line is read and which lines are
+legal, and how the order set is resolved, or the single action played) and
+the functions over the whole state (set-up, view, survivors, scores).
 
-The shared grammar, legality, resolver and phases read the hooks from what
-they are given (``rules`` of a :class:`~judge_games.diplomacy.phases.Position` or
-:class:`~judge_games.diplomacy.legality.Situation`, or the ``rules`` argument of
-:func:`~judge_games.diplomacy.orders.read_order`), put there from the game's
-record; ``None`` means the standard rules throughout.
+The standard map form (classic Diplomacy, Warring States) fills the record
+with :func:`judge_games.diplomacy.standard.standard`; a variant on it changes
+the standard rules through :class:`VariantRules` (new order forms, other
+legality, strengths that depend on the orders, other build sites and
+retreat borders, other victory), a record of functions that the shared
+grammar, legality, resolver and phases read from what they are given
+(``rules`` of a :class:`~judge_games.diplomacy.phases.Position` or
+:class:`~judge_games.diplomacy.legality.Situation`, or the ``rules`` argument
+of :func:`~judge_games.diplomacy.orders.read_order`); ``None`` (the record or
+one of its functions) means the standard rule. Three Kingdoms fills the
+record from its own rules (``judge_games/three_kingdoms/game.py``) and shares
+the family's resolver, spelling help and game contract.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from judge.engine import JSON, VerbSpec
+from judge.engine import (
+    JSON,
+    Action,
+    DecisionKind,
+    Event,
+    OptionSpec,
+    Role,
+    State,
+    VerbSpec,
+)
 
 if TYPE_CHECKING:
+    from judge.rng import Rng
+
     from .board import Board, Unit
     from .geography import DipMap
     from .legality import Situation
@@ -33,62 +52,111 @@ if TYPE_CHECKING:
     from .phases import Position
     from .resolver import Strengths
 
-MOVEMENT_PROMPT = "order your units: hold, move, support, convoy"
-"""What a movement phase asks under the standard rules."""
+M = TypeVar("M")
+"""The map form of a game of the family."""
 
+Piece = Mapping[str, Any]
+"""One piece of a game whose provinces hold several (Three Kingdoms)."""
 
-class VariantRules:
-    """The standard rules: subclass and override what the variant changes.
-    Every method returns ``None`` for "the standard rule applies"."""
-
-    def read_order(self, dm: DipMap, line: str, phase_kind: str) -> Draft | None:
-        """A draft for an order form only the variant knows (else ``None``).
-        May raise ``InvalidLine``/``AmbiguousLine`` quoting ``line``."""
-        return None
-
-    def bind(self, sit: Situation, power: int, draft: Draft) -> Order | None:
-        """The legal order for ``draft`` under the variant's rules, or
-        ``None`` to bind it by the standard rules. May raise ``RuleError``."""
-        return None
-
-    def movement_strengths(self, board: Board, orders: Mapping[int, Order]) -> Strengths | None:
-        """Strengths for a movement phase knowing the legal orders (``None``: standard)."""
-        return None
-
-    def retreat_adjacency(self, dm: DipMap, unit: Unit, province: int) -> frozenset[int] | None:
-        """Locations ``unit`` dislodged from ``province`` may retreat to if
-        empty (``None``: its own army or fleet borders)."""
-        return None
-
-    def build_sites(self, dm: DipMap, power: int) -> tuple[int, ...] | None:
-        """Provinces where ``power`` may build when it owns them and they are
-        empty (``None``: its own home centres)."""
-        return None
-
-    def winners(self, pos: Position) -> list[int] | None:
-        """Power indices that have won in ``pos`` (``None``: every power
-        owning the map's ``victory`` number of centres)."""
-        return None
+Resolve = Callable[[State, Mapping[Role, Sequence[Action]], "Rng"], tuple[State, list[Event]]]
+"""Resolve a state's order sets: play the phase (new state, events)."""
+Act = Callable[[State, Role, Action, "Rng"], tuple[State, list[Event]]]
+"""Play one seat's single action."""
 
 
 @dataclass(frozen=True)
-class DiplomacyVariant:
-    """One Diplomacy-family game's map and rules; see the module docstring."""
+class VariantRules:
+    """How a variant on the standard map form changes the standard rules:
+    each function ``None`` (or returning ``None``) for "the standard rule"."""
 
-    map: DipMap
+    read_order: Callable[[DipMap, str, str], Draft | None] | None = None
+    """``(map, line, phase kind)``: a draft for an order form only the
+    variant knows (else ``None``). May raise ``InvalidLine``/``AmbiguousLine``
+    quoting ``line``."""
+    bind: Callable[[Situation, int, Draft], Order | None] | None = None
+    """``(situation, power, draft)``: the legal order for ``draft`` under the
+    variant's rules, or ``None`` to bind it by the standard rules. May raise
+    ``RuleError``."""
+    movement_strengths: Callable[[Board, Mapping[int, Order]], Strengths] | None = None
+    """Strengths of a movement phase knowing the legal orders."""
+    retreat_adjacency: Callable[[DipMap, Unit, int], frozenset[int] | None] | None = None
+    """``(map, unit, province)``: locations the unit dislodged from the
+    province may retreat to if empty (``None``: its own army or fleet borders)."""
+    build_sites: Callable[[DipMap, int], tuple[int, ...]] | None = None
+    """Provinces where a power may build when it owns them and they are
+    empty (standard: its own home centres)."""
+    winners: Callable[[Position], list[int]] | None = None
+    """Power indices that have won in a position (standard: every power
+    owning the map's ``victory`` number of centres)."""
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One state of a family game, as the judge meets it: a simultaneous
+    order set (``ORDERS``: revisable until the deadline, ``resolve`` runs the
+    phase) or one seat's single action (``ACTION``: ``act`` plays it), or
+    nothing to decide (``kind`` ``None``: the game is over)."""
+
+    kind: DecisionKind | None
+    deciders: Callable[[State], Sequence[Role]]
+    """Who must decide now, in the rulebook's order."""
+    prompt: Callable[[State], str]
+    default: Callable[[State], str]
+    """What happens to a seat that sends nothing, in words."""
+    parse: Callable[[State, Role, str], Action]
+    legal: Callable[[State, Role], list[str]]
+    resolve: Resolve
+    act: Act
+    fallback: Callable[[State, Role], Action | None] | None = None
+    """The action played for a seat silent at the deadline (``None``: none)."""
+    check_held: Callable[[State, Role, Action, Sequence[Action]], None] | None = None
+    """Refuse a line that breaks a rule only with the orders held (the
+    contract's ``check_held``)."""
+    unordered: Callable[[State, Role, Sequence[Action]], list[str]] | None = None
+    """What of a seat's has no order among those held."""
+
+
+@dataclass(frozen=True)
+class DiplomacyVariant(Generic[M]):
+    """One Diplomacy-family game; see the module docstring."""
+
+    id: str
+    title: str
+    map: M
+    """The map form: a ``DipMap`` (standard) or the numbered provinces of
+    Three Kingdoms."""
+    options: tuple[OptionSpec, ...]
+    verbs: tuple[VerbSpec, ...]
+    """The order forms the help lists."""
+    phases: Mapping[str, Phase]
+    """The states table: a state's name -> its :class:`Phase`."""
+    stage: Callable[[State], str]
+    """The name of the state the game is in (a key of ``phases``)."""
+    phase_name: Callable[[State], str]
+    """What the decision now is called in reports (``S1901M``, ``Great Turn 1,
+    campaign 1``)."""
+    setup: Callable[[Mapping[str, JSON], Rng], State]
+    roles: Callable[[State], list[Role]]
+    view: Callable[[State, Role | None], dict[str, JSON]]
+    survivors: Callable[[State], list[Role]]
+    """Who must vote for an agreed draw."""
+    agreed_draw: Callable[[State, Sequence[Role]], State]
+    outcome_key: str = "ended"
+    """The state's key for how the game ended (``winners``, ``draw``,
+    ``reason``; absent or empty while it runs)."""
+    aliases: tuple[str, ...] = ()
+    view_schema: str = "diplomacy-view.schema.json"
     rules: VariantRules | None = None
-    """The rule hooks (``None``: the standard rules)."""
-    verbs: tuple[VerbSpec, ...] = ()
-    """The order forms the help lists (empty: the standard ones)."""
-    movement_prompt: str = MOVEMENT_PROMPT
-    """What a movement phase asks players to do (after the phase's title)."""
-    extra_legal: Callable[[Position, int], list[str]] | None = None
-    """More candidate order lines for a power in a movement phase (the
-    variant's order forms); each is offered only if it parses and binds."""
-    whole_line_choices: bool = False
-    """Whether a name that fits several provinces is answered with the
-    whole order lines that parse (``"A Luo - YRM"``) rather than the names."""
-    playthrough_options: Mapping[str, JSON] = field(
-        default_factory=lambda: {"max_year": 1903}
-    )
+    """The standard map form's rule changes (``None``: the standard rules)."""
+    stacking: Callable[[State, Sequence[Piece]], bool] | None = None
+    """For a map form whose provinces hold several pieces: may these pieces
+    share a province (``None``: one unit a province)."""
+    scores: Callable[[State], dict[Role, int]] | None = None
+    phase_after: Callable[[State, str], bool] | None = None
+    """Whether a decision of that name may come later (orders sent ahead)."""
+    offline: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    """``judge adjudicate`` of one JSON document (``None``: not offered)."""
+    playthrough_options: Mapping[str, JSON] = field(default_factory=dict)
     """Options under which random playthroughs end quickly."""
+    victory_playthroughs: tuple[Mapping[str, JSON], ...] = ()
+    """Option sets under which a seeded random playthrough ends in a victory."""

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from judge_games.three_kingdoms.game import ThreeKingdomsGame
+from judge_games.diplomacy import DiplomacyGame
+from judge_games.three_kingdoms.game import three_kingdoms
 
-GAME = ThreeKingdomsGame()
+GAME = DiplomacyGame(three_kingdoms())
 
-__all__ = ["GAME", "ThreeKingdomsGame"]
+__all__ = ["GAME", "three_kingdoms"]

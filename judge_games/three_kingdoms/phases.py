@@ -1,13 +1,14 @@
 """Playing the Great Turn: the set-up actions, the Military Campaign (with
 status orders and broken alliances), retreats, centres taken, adjustments
-and the end of the game. Pure functions of the board and the state:
-``resolve`` and ``act`` copy the state, the steps change that copy, and
+and the end of the game. Pure functions of the board and the state,
+the steps of the game's states table (``judge_games/three_kingdoms/game.py``):
+each copies the state, the steps change that copy, and
 the copy is returned with its events.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from judge.engine import (
@@ -21,6 +22,7 @@ from judge.engine import (
     public,
 )
 from judge.rng import Rng
+from judge_games.diplomacy.variant import Piece
 from judge_games.three_kingdoms.board import KINGDOMS, Board
 
 from . import legality, rules
@@ -28,18 +30,43 @@ from .resolver import Campaign, adjudicate_campaign
 from .rules import CIVIL_WAR_CENTRES, MILITIA_PER_PLAYER, centre_key, sort_pieces
 
 
-def resolve(
+def campaign(
+    board: Board,
+    may_stack: Callable[[State, Sequence[Piece]], bool],
+    state: State,
+    orders: Mapping[Role, Sequence[Action]],
+    rng: Rng,
+) -> tuple[State, list[Event]]:
+    """Resolve a Military Campaign: status orders, claims and concessions,
+    then the pieces' orders on the shared resolver, with ``may_stack`` (the
+    record's stacking rule) saying which pieces may share a province."""
+    return _campaign(board, copy_state(state), orders, may_stack)
+
+
+def retreats(
     board: Board, state: State, orders: Mapping[Role, Sequence[Action]], rng: Rng
 ) -> tuple[State, list[Event]]:
-    s = copy_state(state)
-    stage = s["stage"]
-    if stage == "campaign":
-        return _campaign(board, s, orders)
-    if stage == "retreat":
-        return _retreats(board, s, orders)
-    if stage == "adjust":
-        return _adjust(board, s, orders)
+    """Resolve the retreats after a campaign."""
+    return _retreats(board, copy_state(state), orders)
+
+
+def adjust(
+    board: Board, state: State, orders: Mapping[Role, Sequence[Action]], rng: Rng
+) -> tuple[State, list[Event]]:
+    """Resolve the supply adjustments that end a Great Turn."""
+    return _adjust(board, copy_state(state), orders)
+
+
+def no_order_set(
+    state: State, orders: Mapping[Role, Sequence[Action]], rng: Rng
+) -> tuple[State, list[Event]]:
+    """Set-up and the game's end take no order set."""
     raise IllegalLine("no order set is due now")
+
+
+def no_action(state: State, role: Role, action: Action, rng: Rng) -> tuple[State, list[Event]]:
+    """Only the set-up takes single actions."""
+    raise IllegalLine("no single action is due now", line=action.text)
 
 
 def act(
@@ -113,7 +140,10 @@ def _automatic_civil_war(s: State) -> list[Event]:
 
 
 def _campaign(
-    board: Board, s: State, orders: Mapping[Role, Sequence[Action]]
+    board: Board,
+    s: State,
+    orders: Mapping[Role, Sequence[Action]],
+    may_stack: Callable[[State, Sequence[Piece]], bool],
 ) -> tuple[State, list[Event]]:
     events: list[Event] = []
     active = rules.active(s)
@@ -175,7 +205,7 @@ def _campaign(
         piece_orders,
         s["players"],
         defence=lambda p: rules.defence(board, s, p),
-        may_stack=lambda group: rules.may_stack(s, group),
+        may_stack=lambda group: may_stack(s, group),
         army_supremacy=bool(s["options"]["army_supremacy"]),
     )
     entries = _report_entries(s, texts, piece_orders, res)

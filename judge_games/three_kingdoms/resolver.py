@@ -9,11 +9,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from judge.engine import (
-    Role,
-)
+from judge.engine import Role
 from judge_games.diplomacy.orders import MOVE, SUPPORT
-from judge_games.diplomacy.resolver import Force, Stacking, Strengths, adjudicate_forces
+from judge_games.diplomacy.resolver import Force, Strengths, adjudicate_forces
+from judge_games.diplomacy.variant import Piece
 
 from .rules import STRENGTH
 
@@ -37,45 +36,21 @@ class Campaign:
     """Provinces left empty because movers bounced there (no retreat into them)."""
 
 
-Piece = Mapping[str, Any]
-
-
-class _Stacks(Stacking):
-    """When a force joins the pieces staying where it moves (the shared
-    resolver's hook): when they may share the province, or under optional rule
-    4 when an army removes its owner's militia there."""
-
-    def __init__(
-        self,
-        pieces: Sequence[Piece],
-        members: Sequence[Sequence[int]],
-        may_stack: Callable[[Sequence[Piece]], bool],
-        army_supremacy: bool,
-    ) -> None:
-        self.pieces = pieces
-        self.members = members
-        self.may_stack = may_stack
-        self.army_supremacy = army_supremacy
-
-    def _split(self, mover: int, staying: Sequence[int]) -> tuple[list[Piece], list[Piece]]:
-        moving = [self.pieces[i] for i in self.members[mover]]
-        stay = [self.pieces[i] for f in staying for i in self.members[f]]
-        return moving, stay
-
-    def joins(self, mover: int, staying: Sequence[int]) -> bool:
-        moving, stay = self._split(mover, staying)
-        return self.may_stack([*moving, *stay]) or bool(self.supremacy(moving, stay))
-
-    def supremacy(self, moving: Sequence[Piece], stay: Sequence[Piece]) -> list[Piece]:
-        """Optional rule 4: "an army moving into a space with a friendly militia will
-        dislodge the militia to take dominance in the space": the militia it removes
-        (none when the rule is off or the move may not end there even so)."""
-        if not self.army_supremacy or not any(p["kind"] == "A" for p in moving):
-            return []
-        owner = moving[0]["owner"]
-        militia = [p for p in stay if p["kind"] == "M" and p["owner"] == owner]
-        rest = [p for p in stay if not (p["kind"] == "M" and p["owner"] == owner)]
-        return militia if militia and self.may_stack([*moving, *rest]) else []
+def supremacy(
+    moving: Sequence[Piece],
+    stay: Sequence[Piece],
+    may_stack: Callable[[Sequence[Piece]], bool],
+    army_supremacy: bool,
+) -> list[Piece]:
+    """Optional rule 4: "an army moving into a space with a friendly militia will
+    dislodge the militia to take dominance in the space": the militia it removes
+    (none when the rule is off or the move may not end there even so)."""
+    if not army_supremacy or not any(p["kind"] == "A" for p in moving):
+        return []
+    owner = moving[0]["owner"]
+    militia = [p for p in stay if p["kind"] == "M" and p["owner"] == owner]
+    rest = [p for p in stay if not (p["kind"] == "M" and p["owner"] == owner)]
+    return militia if militia and may_stack([*moving, *rest]) else []
 
 
 def adjudicate_campaign(
@@ -136,8 +111,24 @@ def adjudicate_campaign(
         # entered into by any of the movers", even by one beaten head to head.
         beaten_prevents=True,
     )
-    stacks = _Stacks(pieces, members, may_stack, army_supremacy)
-    res = adjudicate_forces(forces, strengths, stacks)
+
+    def split(mover: int, staying: Sequence[int]) -> tuple[list[Piece], list[Piece]]:
+        """The pieces of the force ``mover`` and of the forces ``staying``."""
+        return [pieces[i] for i in members[mover]], [
+            pieces[i] for f in staying for i in members[f]
+        ]
+
+    def joins(mover: int, staying: Sequence[int]) -> bool:
+        """The shared resolver's :data:`~judge_games.diplomacy.resolver.Joins`:
+        a force joins the pieces staying where it moves when they may share
+        the province, or under optional rule 4 when an army removes its
+        owner's militia there."""
+        moving, stay = split(mover, staying)
+        return may_stack([*moving, *stay]) or bool(
+            supremacy(moving, stay, may_stack, army_supremacy)
+        )
+
+    res = adjudicate_forces(forces, strengths, joins)
     out = Campaign(standoffs=set(res.contested))
     for f, m in enumerate(members):
         for i in m:
@@ -152,9 +143,9 @@ def adjudicate_campaign(
             if f in res.dislodged:
                 out.dislodged[i] = res.dislodged[f]
     for w, staying in res.joined.items():
-        moving, stay = stacks._split(w, staying)
+        moving, stay = split(w, staying)
         if not may_stack([*moving, *stay]):
-            gone = stacks.supremacy(moving, stay)
+            gone = supremacy(moving, stay, may_stack, army_supremacy)
             out.removed.update(
                 i for f in staying for i in members[f] if any(pieces[i] is g for g in gone)
             )

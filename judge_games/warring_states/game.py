@@ -1,5 +1,6 @@
-"""The Warring States variant record: the shared Diplomacy game
-(:class:`~judge_games.diplomacy.game.DiplomacyGame`) with
+"""The Warring States variant record (:data:`VARIANT`): the standard map
+form of the Diplomacy family (:func:`~judge_games.diplomacy.standard.standard`)
+on our map, with
 
 * the rules hooks (:mod:`judge_games.warring_states.rules`);
 * the verbs (no convoys, no fleet builds; conversion, rapid river moves) and
@@ -18,8 +19,9 @@ from pathlib import Path
 import yaml
 
 from judge.engine import VerbSpec
-from judge_games.diplomacy.geography import DipMap
+from judge_games.diplomacy.geography import DipMap, load_map
 from judge_games.diplomacy.phases import Position
+from judge_games.diplomacy.standard import standard
 from judge_games.diplomacy.variant import DiplomacyVariant
 
 from .rules import WarringStatesRules
@@ -88,16 +90,21 @@ def extra_legal(rules: WarringStatesRules, pos: Position, power: int) -> list[st
     return out
 
 
-def warring_states(dm: DipMap, path: Path) -> DiplomacyVariant:
-    """The variant record of Warring States over the map ``dm`` read from ``path``."""
-    rules = WarringStatesRules(dm, _rivers(path, dm))
-    return DiplomacyVariant(
-        map=dm,
-        rules=rules,
-        verbs=VERBS,
-        movement_prompt=MOVEMENT_PROMPT,
-        extra_legal=lambda pos, power: extra_legal(rules, pos, power),
-        whole_line_choices=True,
-        # Random playthroughs end after the winter of the third year (a draw).
-        playthrough_options={"max_year": 352},
-    )
+MAP_FILE = Path(__file__).with_name("map.yaml")
+MAP = load_map(MAP_FILE)
+RULES = WarringStatesRules(MAP, _rivers(MAP_FILE, MAP))
+"""The variant's rules over our map."""
+
+VARIANT: DiplomacyVariant[DipMap] = standard(
+    MAP,
+    id="warring_states",
+    title="Warring States",
+    aliases=("warring", "ws", "zhanguo"),
+    rules=RULES.changes(),
+    verbs=VERBS,
+    movement_prompt=MOVEMENT_PROMPT,
+    extra_legal=lambda pos, power: extra_legal(RULES, pos, power),
+    whole_line_choices=True,
+    # Random playthroughs end after the winter of the third year (a draw).
+    playthrough_options={"max_year": 352},
+)

@@ -6,7 +6,8 @@ those leave a point open, the ruling is ours; each is marked *ruling* here
 and listed in README.md.
 
 :class:`WarringStatesRules` plugs into the shared Diplomacy code through
-the game's variant record (:mod:`judge_games.diplomacy.variant`):
+the game's variant record (:mod:`judge_games.diplomacy.variant`), as the
+functions of :meth:`WarringStatesRules.changes`:
 
 * order forms: ``A Luo convert`` (an army becomes a fleet), ``F WYR - MYR -
   LYR`` (a rapid river move through up to three river spaces);
@@ -55,7 +56,7 @@ _FLEET_WORDS = {"f", "fleet", "fleets", "ship", "ships"}
 _CONVERT_RE = re.compile(r"\b(convert|converts|conversion|becomes?|transform)\b", re.IGNORECASE)
 
 
-class WarringStatesRules(VariantRules):
+class WarringStatesRules:
     """The variant's rules over one map; ``rivers`` are the river spaces."""
 
     def __init__(self, dm: DipMap, rivers: frozenset[int]) -> None:
@@ -72,6 +73,17 @@ class WarringStatesRules(VariantRules):
         )
 
     # ------------------------------------------------------------------ geography
+
+    def changes(self) -> VariantRules:
+        """These rules as the family's record of changes to the standard rules."""
+        return VariantRules(
+            read_order=self.read_order,
+            bind=self.bind,
+            movement_strengths=self.movement_strengths,
+            retreat_adjacency=self.retreat_adjacency,
+            build_sites=self.build_sites,
+            winners=self.winners,
+        )
 
     def is_water(self, p: int) -> bool:
         """River or sea space (only fleets stand there)."""

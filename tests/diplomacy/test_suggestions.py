@@ -12,9 +12,9 @@ import yaml
 
 from judge.engine import Grade
 from judge_games.classic import GAME
-from judge_games.diplomacy import spelling
-from judge_games.diplomacy.game import DiplomacyGame
+from judge_games.diplomacy import DiplomacyGame, load_map, spelling
 from judge_games.diplomacy.orders import UnknownName
+from judge_games.diplomacy.standard import standard
 
 from .helpers import state, state_of
 
@@ -111,7 +111,7 @@ def _star(tmp_path: Path) -> DiplomacyGame:
     }
     path = tmp_path / "star.yaml"
     path.write_text(yaml.safe_dump(raw), encoding="utf-8")
-    return DiplomacyGame(path, id="star", title="Star")
+    return DiplomacyGame(standard(load_map(path), id="star", title="Star"))
 
 
 def test_at_most_three_nearest_first(tmp_path: Path) -> None:

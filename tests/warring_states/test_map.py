@@ -11,11 +11,12 @@ import jsonschema
 import yaml
 
 from judge_games.warring_states import GAME
+from judge_games.warring_states.game import RULES as WS_RULES
 from judge_games.warring_states.rules import WarringStatesRules
 
 ROOT = Path(__file__).resolve().parents[2]
 DM = GAME.map
-RULES = GAME.variant.rules
+RULES = WS_RULES
 assert isinstance(RULES, WarringStatesRules)
 RAW = yaml.safe_load((ROOT / "judge_games/warring_states/map.yaml").read_text(encoding="utf-8"))
 

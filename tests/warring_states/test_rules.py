@@ -11,13 +11,16 @@ from judge.engine import AmbiguousLine, IllegalLine, InvalidLine, RuleError
 from judge_games.diplomacy.board import Board, Unit
 from judge_games.diplomacy.legality import Situation, bind
 from judge_games.diplomacy.orders import MOVE, MOVEMENT, SUPPORT, Order, UnknownName, read_order
+from judge_games.diplomacy.serial import read_position
 from judge_games.warring_states import GAME
+from judge_games.warring_states.game import RULES as WS_RULES
 from judge_games.warring_states.rules import WarringStatesRules
 
 from .helpers import play, rng, state
 
 DM = GAME.map
-RULES = GAME.variant.rules
+RULES = WS_RULES
+CHANGES = GAME.variant.rules
 assert isinstance(RULES, WarringStatesRules)
 
 
@@ -112,9 +115,9 @@ def test_a_fleet_turning_back_into_an_army_keeps_the_written_order() -> None:
     action = GAME.parse(st, "Han", "F Luoyang - Yiyang")
     assert action.text == "F Luo - Yiy"
     order = bind(
-        Situation(GAME.position(st).board, MOVEMENT, rules=RULES),
+        Situation(read_position(DM, st, st["phase"], CHANGES).board, MOVEMENT, rules=CHANGES),
         DM.power_index["han"],
-        read_order(DM, action.text, MOVEMENT, RULES),
+        read_order(DM, action.text, MOVEMENT, CHANGES),
     )
     assert order.becomes == "A" and order.kind == MOVE
 
