@@ -8,10 +8,13 @@ from collections.abc import Callable
 from typing import Any
 
 from bench.support.kingdom_wars import answer, ask, copy_of, play, table
+from bench.support.three_kingdoms import play as tk_play
+from bench.support.three_kingdoms import position as tk_position
 from judge import registry
 from judge.rng import Rng
 from judge_games.kingdom_wars import GAME as KINGDOM_WARS
 from judge_games.kingdom_wars.data import DATA as KINGDOM_WARS_DATA
+from judge_games.three_kingdoms import GAME as THREE_KINGDOMS
 
 #: Spring orders of each Diplomacy-family game: moves, a bounce, supports, a void support.
 ORDERS: dict[str, dict[str, list[str]]] = {
@@ -38,16 +41,11 @@ def three_kingdoms() -> dict[str, Any]:
     bounce (29 and 35 into 24), supports (one holding) and a militia
     dislodged from 5 by Shu's army and leader, waiting to retreat: the
     public view of :func:`dislodged_three_kingdoms`."""
-    from judge_games.three_kingdoms import GAME
-
-    return dict(GAME.view(dislodged_three_kingdoms(), None))
+    return dict(THREE_KINGDOMS.view(dislodged_three_kingdoms(), None))
 
 
 def dislodged_three_kingdoms() -> dict[str, Any]:
     """The state behind :func:`three_kingdoms`."""
-    from bench.support.three_kingdoms import play
-    from bench.support.three_kingdoms import position as tk_position
-
     kingdoms = {"Player1": "Wei", "Player2": "Wei", "Player3": "Shu", "Player4": "Shu",
                 "Player5": "Wu", "Player6": "Wu"}
     pieces = {"Player1": "L8 A8 M5 M6", "Player2": "L9 A9 M3 M4", "Player3": "L25 A25 M29 M34",
@@ -55,7 +53,7 @@ def dislodged_three_kingdoms() -> dict[str, Any]:
               "Player6": "L39 A39 M40 M41"}
     state = tk_position(kingdoms, pieces, war=[("Player3", "Player1")],
                         kingdom_war=[("Player3", "Wei")])
-    state, _ = play(state, {
+    state, _ = tk_play(state, {
         "Player1": ["A8->7", "M6 S A8->7"],
         "Player2": ["A9->16", "M3 S A9->16"],
         "Player3": ["A25->5", "L25 S A25->5", "M29->24"],
