@@ -116,7 +116,7 @@ class UnknownName(InvalidLine):
     rest of a misspelt name of several words, ``"Mid Atlantik"``). It keeps
     the line as the reader split it (``tokens``, lower case) and where the
     word stands (``index``), so that the game can try the names the player
-    may have meant in its place (:meth:`judge_games.diplomacy.game.DiplomacyGame._parse`);
+    may have meant in its place (:meth:`judge_games.diplomacy.standard.StandardForm._parse`);
     ``choices`` are the whole lines it then suggests, in its hint."""
 
     def __init__(

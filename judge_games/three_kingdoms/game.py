@@ -39,7 +39,7 @@ from judge.engine import (
     VerbSpec,
 )
 from judge.rng import Rng
-from judge_games.diplomacy.variant import DiplomacyVariant, Phase, Resolve
+from judge_games.diplomacy.variant import DiplomacyVariant, Phase, Piece, Resolve
 from judge_games.three_kingdoms.board import BOARD, KINGDOMS, Board
 
 from . import legality, phases, rules
@@ -240,8 +240,13 @@ def view(
     }
 
 
-def three_kingdoms(board: Board = BOARD) -> DiplomacyVariant[Board]:
-    """The record of Diplomacy of the Three Kingdoms over ``board``."""
+def three_kingdoms(
+    board: Board = BOARD,
+    stacking: Callable[[State, Sequence[Piece]], bool] = rules.may_stack,
+) -> DiplomacyVariant[Board]:
+    """The record of Diplomacy of the Three Kingdoms over ``board``, whose
+    ``stacking`` rule (the rulebook's, :func:`.rules.may_stack`) says which
+    pieces may share a province when a campaign is resolved."""
 
     def says(text: str) -> Callable[[State], str]:
         return lambda state: text
@@ -288,7 +293,7 @@ def three_kingdoms(board: Board = BOARD) -> DiplomacyVariant[Board]:
             ],
             "orders for your pieces and status orders",
             "every piece defends",
-            partial(phases.campaign, board, rules.may_stack),
+            partial(phases.campaign, board, stacking),
         ),
         "retreat": order_set(
             lambda state: [r for r in state["players"] if legality._retreat_lines(state, r)],
@@ -337,7 +342,7 @@ def three_kingdoms(board: Board = BOARD) -> DiplomacyVariant[Board]:
         survivors=rules.survivors,
         agreed_draw=phases.agreed_draw,
         outcome_key="result",
-        stacking=rules.may_stack,
+        stacking=stacking,
         playthrough_options={"length": 3},
         # The contract suite plays each number of players to a victory. Random
         # orders rarely reach 14 centres, so those runs lower the Destined mark
