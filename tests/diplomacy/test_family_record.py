@@ -21,6 +21,7 @@ from judge_games.diplomacy.variant import DiplomacyVariant
 from judge_games.three_kingdoms import GAME as THREE_KINGDOMS
 from judge_games.three_kingdoms import rules, three_kingdoms
 from judge_games.warring_states import GAME as WARRING_STATES
+from tests.support.bench import load_bench
 
 FAMILY = (CLASSIC, WARRING_STATES, THREE_KINGDOMS)
 
@@ -93,3 +94,16 @@ def test_a_campaign_is_resolved_with_the_records_stacking_rule() -> None:
     kept_out, _ = other.resolve(s, {"Player1": [other.parse(s, "Player1", line)]}, Rng(b"x" * 32))
     assert where(kept_out)["Player1"] == "A8 L9 M10"
     assert results(kept_out)[line] == ["bounced"]
+
+
+def test_the_family_digest_is_a_function_of_the_seed() -> None:
+    """bench/family_digest.py compares the adjudications of two versions of
+    the code: its record of a seeded game must depend on nothing else, and
+    must hold the game's decisions, states and events."""
+    bench = load_bench("family_digest")
+    for gid, options in bench.GAMES[::2]:
+        first = bench.play(gid, options, 1, 8)
+        assert bench.digest(first) == bench.digest(bench.play(gid, options, 1, 8))
+        kinds = {record[0] for record in first}
+        assert {"pending", "view", "legal", "events", "state"} <= kinds
+        assert bench.digest(first) != bench.digest(bench.play(gid, options, 2, 8))
