@@ -239,7 +239,7 @@ class StandardForm:
     def stage(self, state: State) -> str:
         """The state's name in the table: ``over``, else the phase's kind
         (``M``, ``R``, ``A``)."""
-        return "over" if state.get("ended") else split_phase(state["phase"])[2]
+        return "over" if state.get("ended") else str(state["phase"])[-1:]
 
     def deciders(self, state: State) -> list[Role]:
         if state.get("ended"):

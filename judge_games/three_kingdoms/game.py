@@ -67,9 +67,12 @@ class ThreeKingdomsState(TypedDict):
     stance: dict[Role, dict[str, str]]
     civil_war: list[list[Role]]
     dislodged: list[dict[str, Any]]
-    escaped: list[Any]
+    escaped: list[Role]
+    """Players whose leader made its heroic escape (optional rule 1: once)."""
     destroying: dict[str, Any]
+    """Optional rule 5: capitals (as strings) an army began to destroy."""
     destroyed: list[int]
+    """Capitals destroyed (optional rule 5): no longer centres."""
     adjustments: int
     """Adjustment periods played."""
     last: dict[str, Any] | None
