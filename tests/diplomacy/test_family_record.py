@@ -6,6 +6,8 @@ asks and how it is played."""
 from __future__ import annotations
 
 import hashlib
+import io
+import json
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -14,6 +16,7 @@ import pytest
 
 from bench.support.three_kingdoms import position, results, where
 from judge.engine import Action, DecisionKind
+from judge.offline import adjudicate_stream
 from judge.rng import Rng
 from judge_games.classic import GAME as CLASSIC
 from judge_games.diplomacy import DiplomacyGame
@@ -107,3 +110,19 @@ def test_the_family_digest_is_a_function_of_the_seed() -> None:
         kinds = {record[0] for record in first}
         assert {"pending", "view", "legal", "events", "state"} <= kinds
         assert bench.digest(first) != bench.digest(bench.play(gid, options, 2, 8))
+
+
+def test_judge_adjudicate_takes_the_standard_form_only() -> None:
+    """``judge adjudicate`` reads the standard map form's documents; the
+    Three Kingdoms record offers none (``offline`` is ``None``), and a
+    document for it gets its error line, the others still adjudicated."""
+    assert THREE_KINGDOMS.variant.offline is None
+    out = io.StringIO()
+    status = adjudicate_stream(
+        ['{"game": "three_kingdoms"}', '{"game": "classic", "phase": "S1901M", "orders": {}}'],
+        out,
+    )
+    first, second = (json.loads(line) for line in out.getvalue().splitlines())
+    assert status == 1
+    assert first == {"error": "line 1: three_kingdoms has no offline adjudication"}
+    assert "error" not in second
