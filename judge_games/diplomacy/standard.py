@@ -723,7 +723,6 @@ def standard(
     id: str,
     title: str,
     aliases: tuple[str, ...] = (),
-    options: tuple[OptionSpec, ...] | None = None,
     rules: VariantRules | None = None,
     verbs: tuple[VerbSpec, ...] = VERBS,
     movement_prompt: str = MOVEMENT_PROMPT,
@@ -777,8 +776,7 @@ def standard(
         title=title,
         aliases=aliases,
         map=dm,
-        options=options
-        or (
+        options=(
             OptionSpec("start_year", dm.start_year, "the year the game starts in"),
             OptionSpec(
                 "max_year", 0, "after the winter of this year the survivors draw (0: no limit)"

@@ -244,12 +244,12 @@ def view(
 
 
 def three_kingdoms(
-    board: Board = BOARD,
     stacking: Callable[[State, Sequence[Piece]], bool] = rules.may_stack,
 ) -> DiplomacyVariant[Board]:
-    """The record of Diplomacy of the Three Kingdoms over ``board``, whose
-    ``stacking`` rule (the rulebook's, :func:`.rules.may_stack`) says which
-    pieces may share a province when a campaign is resolved."""
+    """The record of Diplomacy of the Three Kingdoms, whose ``stacking``
+    rule (the rulebook's, :func:`.rules.may_stack`) says which pieces may
+    share a province when a campaign is resolved."""
+    board = BOARD
 
     def says(text: str) -> Callable[[State], str]:
         return lambda state: text
