@@ -305,6 +305,10 @@ played to their end in a round or three, before a window that asks someone
 comes with a deal that changes a standing answer)."""
 
 
+# Slow (not in the fast tier): each case plays two homes by mail up to a
+# window, trying the lines of the seat on turn against dozens of deals;
+# Kingdom Wars' case alone is minutes of CPU.
+@pytest.mark.slow
 @pytest.mark.parametrize("delay", DELAYS.values(), ids=list(DELAYS))
 @pytest.mark.parametrize("mail_game", BUILTIN, ids=[g.id for g in BUILTIN])
 def test_when_a_window_closes_tells_nothing_hidden(
