@@ -140,6 +140,8 @@ class ConflictOfAlliances(GameBase):
     view_schema: str = "conflict-of-alliances-view.schema.json"
     queues_actions: bool = True
     windows: tuple[WindowSpec, ...] = policy.WINDOWS
+    kernel = RULES
+    """The rules as the decision kernel runs them (judge/flow.py)."""
     playthrough_options: Mapping[str, JSON] = {}
 
     # ------------------------------------------------------------------ setup

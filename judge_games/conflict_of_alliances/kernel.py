@@ -28,6 +28,7 @@ hold what the open window, card step or choice is about (the views show it).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, TypedDict
 
 from judge import flow
@@ -90,7 +91,24 @@ def playing(state: State) -> bool:
     return bool(state["stage"] != "over")
 
 
-RULES: flow.Rules[Ctx] = flow.Rules("Conflict of Alliances", playing=playing)
+class Rules(flow.Rules["Ctx"]):
+    """The kernel's rules, reading saved states of any version: a state saved
+    before the game ran on the kernel is brought up to date (``upgrade``,
+    set by turns.py) before its asks are read."""
+
+    upgrade: Callable[[State], State] = staticmethod(lambda s: s)
+
+    def waiting(self, state: State) -> list[tuple[int, flow.Ask]]:
+        return super().waiting(self.upgrade(state))
+
+    def top(self, state: State) -> flow.Ask | None:
+        return super().top(self.upgrade(state))
+
+    def ask_for(self, state: State, role: str) -> flow.Ask | None:
+        return super().ask_for(self.upgrade(state), role)
+
+
+RULES = Rules("Conflict of Alliances", playing=playing)
 state = RULES.state
 answer = RULES.answer
 

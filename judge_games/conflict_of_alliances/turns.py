@@ -484,3 +484,6 @@ def upgrade(state: State) -> State:
     else:
         raise ValueError(f"a saved state waits at an unknown stage {stage!r}")
     return s
+
+
+RULES.upgrade = upgrade

@@ -51,6 +51,11 @@ def test_a_saved_state_plays_on_as_it_did(case: dict[str, Any]) -> None:
     base = bytes.fromhex(case["base"])
     assert GAME.view(state, None) == case["view"]
     assert _snapshot(state) == case["before"]
+    # The judge reads the open decision from the kernel (judge/adjudicator.py).
+    waiting = GAME.kernel.waiting(state)
+    assert [(depth, tuple(a["roles"])) for depth, a in waiting] == [
+        (d.depth, d.roles) for d in GAME.pending(state)]
+    assert GAME.kernel.open_depth(state) == 0 and "asks" not in state
     for n, move in enumerate(case["moves"]):
         rng = Rng(base, move["counter"])
         if "resolve" in move:
