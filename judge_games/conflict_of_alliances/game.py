@@ -61,8 +61,8 @@ from judge_games.conflict_of_alliances import helptext, policy
 from judge_games.conflict_of_alliances import ops as O
 from judge_games.conflict_of_alliances.commands import Cmd, op_text, syntax, text
 from judge_games.conflict_of_alliances.data import DATA, SIDES, slug
-from judge_games.conflict_of_alliances.kernel import RULES, Ctx
-from judge_games.conflict_of_alliances.turns import finish, new_board, upgrade
+from judge_games.conflict_of_alliances.kernel import RULES, CoAState, Ctx
+from judge_games.conflict_of_alliances.turns import board, finish, upgrade
 
 LIANHENG, ALLIANCE = SIDES
 BASIC_ROLES = [LIANHENG, ALLIANCE]
@@ -156,7 +156,7 @@ class ConflictOfAlliances(GameBase):
             raise ValueError(f"no victory rule {victory!r}")
         sc = DATA.scenarios[scenario]
         turns = int(options.get("turns", 0) or 0) or sc.turns
-        state: State = {
+        fresh: CoAState = {
             "scenario": scenario,
             "victory": victory,
             "aid24": bool(options.get("aid_24th_card", False)),
@@ -175,8 +175,9 @@ class ConflictOfAlliances(GameBase):
             "todo": [],
             "asks": [],
             "serial": 0,
+            **board(scenario, bool(options.get("aid_24th_card", False)), rng),
         }
-        new_board(state, rng)
+        state: State = dict(fresh)
         g = Ctx(state, rng)
         if victory == "bidding":
             g.decide("bid")

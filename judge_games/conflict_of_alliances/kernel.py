@@ -47,7 +47,37 @@ PROMPTS = {
 """What each kind of ask waits for (its public ``what``)."""
 
 
-class CoAState(TypedDict):
+class Board(TypedDict):
+    """What a scenario sets up (Preparation), again for a match's second game."""
+
+    turn: int
+    initiative: dict[str, Any]
+    """``{"side": side, "switched": bool}`` (the initiative token)"""
+    active: str
+    passes: int
+    """passes in succession this action step"""
+    areas: dict[str, Any]
+    diplomacy: dict[str, Any]
+    eliminated: list[str]
+    generals: dict[str, str]
+    track: dict[str, int]
+    cards: dict[str, Any]
+    """side -> its deck, hand, aside, discard and removed cards"""
+    op: dict[str, Any] | None
+    """the military operation in progress (ops.py)"""
+    battle: dict[str, Any] | None
+    """the battle in progress (ops.py)"""
+    window: dict[str, Any] | None
+    """the response window open: kind, side, card"""
+    ask: dict[str, Any] | None
+    """the card step asked: kind, label, tag, ctx"""
+    choice: dict[str, Any] | None
+    """the card choice asked: kind, side, label (cards, for Lord Chunshen)"""
+    plays: int
+    """cards played face up so far (tags their steps)"""
+
+
+class CoAState(Board):
     """The top-level state of a game (JSON)."""
 
     scenario: str
@@ -63,27 +93,15 @@ class CoAState(TypedDict):
     bids: dict[str, int] | None
     turns: int
     seq: int
+    """decisions taken (the phase names count them)"""
     stage: str
+    """the kind of the ask open, ``busy`` while the rules run, ``over``"""
     end: str
     result: dict[str, Any] | None
-    turn: int
-    initiative: dict[str, Any]
-    active: str
-    passes: int
-    areas: dict[str, Any]
-    diplomacy: dict[str, Any]
-    eliminated: list[str]
-    generals: dict[str, str]
-    track: dict[str, int]
-    cards: dict[str, Any]
-    op: dict[str, Any] | None
-    battle: dict[str, Any] | None
-    window: dict[str, Any] | None
-    ask: dict[str, Any] | None
-    choice: dict[str, Any] | None
-    plays: int
     todo: list[flow.Frame]
+    """the kernel's frames, the next to run last"""
     asks: list[flow.Ask]
+    """the kernel's asks (one at a time in this game)"""
     serial: int
 
 

@@ -23,7 +23,7 @@ from judge_games.conflict_of_alliances import cards as C
 from judge_games.conflict_of_alliances import ops as O
 from judge_games.conflict_of_alliances.commands import Cmd
 from judge_games.conflict_of_alliances.data import DATA, SIDES, card_of, other, slug
-from judge_games.conflict_of_alliances.kernel import RULES, Ctx
+from judge_games.conflict_of_alliances.kernel import RULES, Board, Ctx
 
 LIANHENG, ALLIANCE = SIDES
 
@@ -31,8 +31,13 @@ LIANHENG, ALLIANCE = SIDES
 
 
 def new_board(state: State, rng: Rng) -> None:
+    """A new board for ``state``'s scenario and options."""
+    state.update(board(state["scenario"], bool(state["aid24"]), rng))
+
+
+def board(scenario: str, aid24: bool, rng: Rng) -> Board:
     """The map, tracks and shuffled decks of a scenario (Preparation)."""
-    sc = DATA.scenarios[state["scenario"]]
+    sc = DATA.scenarios[scenario]
     areas: dict[str, Any] = {a: {"city": None, "stacks": {}} for a in DATA.areas}
     generals = {g: "off" for g in DATA.generals}
     for area, placement in sc.areas.items():
@@ -56,7 +61,7 @@ def new_board(state: State, rng: Rng) -> None:
         }
     decks: dict[str, Any] = {}
     for side in SIDES:
-        deck = DATA.deck_list(side, extra=state["aid24"] and side == LIANHENG)
+        deck = DATA.deck_list(side, extra=aid24 and side == LIANHENG)
         rng.shuffle(deck, f"shuffle:{side}")
         decks[side] = {"deck": deck, "hand": [], "aside": [], "discard": [],
                        "removed": []}
@@ -66,7 +71,7 @@ def new_board(state: State, rng: Rng) -> None:
               if not any(f in areas[a]["stacks"] for a in areas)]
     for f in absent:
         diplomacy.pop(f, None)
-    state.update({
+    return {
         "turn": 1,
         "initiative": {"side": sc.initiative, "switched": False},
         "active": sc.initiative,
@@ -83,7 +88,7 @@ def new_board(state: State, rng: Rng) -> None:
         "ask": None,
         "choice": None,
         "plays": 0,
-    })
+    }
 
 
 # --------------------------------------------------------------------------- the turn
