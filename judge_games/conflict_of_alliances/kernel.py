@@ -158,6 +158,10 @@ class Ctx(flow.Ctx):
         the run stops until it is answered."""
         roles = self.everyone() if sides is None else [self.role(s) for s in sides]
         self.s["stage"] = kind
+        # One decision at a time, one made per step at most: the ask is
+        # numbered by the step (``seq``), so that a saved state upgraded
+        # (turns.upgrade) numbers it as the game played from its start would.
+        self.s["serial"] = self.s["seq"]
         return self.ask(kind, roles, PROMPTS[kind])
 
     def answered(self, ask: flow.Ask) -> None:

@@ -3,7 +3,10 @@
 every kind of decision: bids, action phases, a card's next step, both
 response windows, losses, going on after a battle, choosing a card) load and
 go on exactly as they did then -- the same events for the same readers, the
-same pending decisions, the same views and legal lines of every seat."""
+same pending decisions, the same views and legal lines of every seat. And
+upgraded, such a state is the very state the game now reaches by the same
+moves from the start, so that the judge's replay check (which rebuilds a
+game from its log and compares) holds for a game saved before."""
 
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ import pytest
 from judge.engine import Decision
 from judge.rng import Rng
 from judge_games.conflict_of_alliances import GAME
+from judge_games.conflict_of_alliances.turns import upgrade
 
 FIXTURE = Path(__file__).parent / "fixtures" / "pre_kernel_states.json"
 CASES: list[dict[str, Any]] = json.loads(FIXTURE.read_text())["cases"]
@@ -30,6 +34,16 @@ def _decision(d: Decision) -> dict[str, Any]:
 
 def _digest(value: Any) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()
+
+
+def _play(state: dict[str, Any], base: bytes,
+          move: dict[str, Any]) -> tuple[dict[str, Any], list[Any]]:
+    rng = Rng(base, move["counter"])
+    if "resolve" in move:
+        orders = {r: [GAME.parse(state, r, line) for line in lines]
+                  for r, lines in move["resolve"].items()}
+        return GAME.resolve(state, orders, rng)
+    return GAME.act(state, move["role"], GAME.parse(state, move["role"], move["line"]), rng)
 
 
 def _snapshot(state: dict[str, Any]) -> dict[str, Any]:
@@ -57,13 +71,20 @@ def test_a_saved_state_plays_on_as_it_did(case: dict[str, Any]) -> None:
         (d.depth, d.roles) for d in GAME.pending(state)]
     assert GAME.kernel.open_depth(state) == 0 and "asks" not in state
     for n, move in enumerate(case["moves"]):
-        rng = Rng(base, move["counter"])
-        if "resolve" in move:
-            orders = {r: [GAME.parse(state, r, line) for line in lines]
-                      for r, lines in move["resolve"].items()}
-            state, events = GAME.resolve(state, orders, rng)
-        else:
-            state, events = GAME.act(state, move["role"],
-                                     GAME.parse(state, move["role"], move["line"]), rng)
+        state, events = _play(state, base, move)
         assert [e.to_json() for e in events] == move["events"], f"move {n}"
         assert _snapshot(state) == move["after"], f"move {n}"
+
+
+PLAYED = [c for c in CASES if c["path"] is not None]
+"""The saved states reached by a recorded playthrough from the start."""
+
+
+@pytest.mark.parametrize("case", PLAYED, ids=[f"{i}-{c['stage']}" for i, c in enumerate(PLAYED)])
+def test_an_upgraded_state_is_the_state_the_same_moves_reach_now(case: dict[str, Any]) -> None:
+    base = bytes.fromhex(case["base"])
+    state = GAME.setup({o.name: o.default for o in GAME.options} | case["options"], Rng(base))
+    for move in case["path"]:
+        state, _ = _play(state, base, move)
+    upgraded = upgrade(case["state"])
+    assert json.dumps(upgraded, sort_keys=True) == json.dumps(state, sort_keys=True)
