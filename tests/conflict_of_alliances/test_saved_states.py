@@ -12,15 +12,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bench.support.maildir import open_post, whole
 from judge.engine import Decision
 from judge.rng import Rng
+from judge.store import set_kdf_cost
 from judge_games.conflict_of_alliances import GAME
 from judge_games.conflict_of_alliances.turns import upgrade
+from tests.conflict_of_alliances.test_mail import ADDR, A, L, _start
+from tests.core.conftest import Post
 
 FIXTURE = Path(__file__).parent / "fixtures" / "pre_kernel_states.json"
 CASES: list[dict[str, Any]] = json.loads(FIXTURE.read_text())["cases"]
@@ -88,3 +93,36 @@ def test_an_upgraded_state_is_the_state_the_same_moves_reach_now(case: dict[str,
         state, _ = _play(state, base, move)
     upgraded = upgrade(case["state"])
     assert json.dumps(upgraded, sort_keys=True) == json.dumps(state, sort_keys=True)
+
+
+@pytest.fixture(autouse=True)
+def _fast_kdf() -> Iterator[None]:
+    set_kdf_cost(2**8)
+    yield
+
+
+@pytest.fixture
+def post(tmp_path: Path) -> Iterator[Post]:
+    yield from open_post(tmp_path)
+
+
+def test_a_game_saved_before_plays_on_by_mail(post: Post) -> None:
+    """A game stored in the earlier shape (here at an action phase: no asks,
+    no serial) takes a player's mail as it did, the other player is asked
+    next, and the log still rebuilds the stored game."""
+    tokens = _start(post, "scenario=five-kingdoms")
+    raw = post.judge.table("g1").to_json()
+    saved = {k: v for k, v in raw["state"].items() if k not in ("asks", "serial")}
+    assert set(saved) == set(CASES[0]["state"])  # the shape of a state saved then
+    raw["state"] = saved
+    post.judge.store.update_game("g1", table_json=json.dumps(raw))
+    active = saved["active"]
+    other = A if active == L else L
+    post.new()
+    post.send(ADDR[active], f"SIGNON g1 {active} {tokens[active]}\nPASS\n")
+    after = post.judge.table("g1").state
+    assert after["asks"] and after["active"] == other and after["passes"] == 1
+    theirs = [whole(m) for m in post.new() if m["To"] == ADDR[other]]
+    assert any(f"{active} passes." in t for t in theirs)
+    assert any("You owe: an action" in t for t in theirs)
+    assert post.judge.replay_check("g1").endswith("rebuild the stored game")
