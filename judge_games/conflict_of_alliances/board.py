@@ -20,10 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine import Event, private, public
+from judge.engine import State
 from judge_games.conflict_of_alliances.data import DATA, NEUTRAL, SIDES
 
-State = dict[str, Any]
 StackT = dict[str, Any]
 
 RIGHTMOST = len(DATA.track) - 1
@@ -274,21 +273,3 @@ def directable(state: State, side: str, *, afraid: bool = False) -> list[str]:
         if pos == RIGHTMOST or (afraid and pos == RIGHTMOST - 1):
             out.append(force)
     return [f for f in DATA.forces if f in out]
-
-
-# --------------------------------------------------------------------------- events
-
-
-class Log:
-    """Collects the events of one transition. ``seats`` maps sides to roles.
-    A public line may be read by everybody; a private one only by one side."""
-
-    def __init__(self, state: State) -> None:
-        self.events: list[Event] = []
-        self.seats: dict[str, str] = dict(state["seats"])
-
-    def pub(self, text: str, **data: Any) -> None:
-        self.events.append(public(text, **data))
-
-    def only(self, side: str, text: str, **data: Any) -> None:
-        self.events.append(private(self.seats[side], text, **data))

@@ -3,9 +3,10 @@ carrying out their effects (rulebook: Face-Up Play, Responses, Diplomacy,
 Reinforcement Operations; Player Aid card texts; README "Card rulings").
 
 Checking functions raise IllegalLine / AmbiguousLine and return the command
-with every choice explicit. Effects change the state and queue follow-up
-steps (``todo`` items ``{"do": "ask", ...}``) that the player answers with
-MILITARY, REINFORCE or SKIP.
+with every choice explicit. Effects change the state and return their
+follow-up steps as kernel frames (judge/flow.py), run next in order: a
+``card-step`` the player answers with MILITARY, REINFORCE or SKIP, a
+``choose`` answered with TAKE or DISCARD.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from judge.engine import IllegalLine, RuleError
-from judge.rng import Rng
+from judge import flow
+from judge.engine import IllegalLine, RuleError, State
 from judge_games.conflict_of_alliances import board as B
 from judge_games.conflict_of_alliances.commands import Cmd, text
 from judge_games.conflict_of_alliances.data import (
@@ -28,9 +29,8 @@ from judge_games.conflict_of_alliances.data import (
     other,
     slug,
 )
+from judge_games.conflict_of_alliances.kernel import Ctx
 from judge_games.conflict_of_alliances.ops import ambiguous, aname, fname, gname
-
-State = dict[str, Any]
 
 RESPONSE_EFFECTS = {"xinling", "cancel", "crossbow-defence", "mobilize-defence"}
 """Options that exist only as responses (Responses: the option after "or")."""
@@ -100,7 +100,7 @@ def restore_aside(state: State, side: str) -> None:
     z["aside"] = []
 
 
-def draw(state: State, log: B.Log, side: str, n: int) -> list[str]:
+def draw(state: State, log: Ctx, side: str, n: int) -> list[str]:
     """Draw up to ``n`` cards from the top of the deck (an empty deck is only
     refilled in the End Step)."""
     z = zones(state, side)
@@ -109,7 +109,7 @@ def draw(state: State, log: B.Log, side: str, n: int) -> list[str]:
     z["hand"] = sorted(z["hand"] + got)
     if got:
         names = ", ".join(card_of(side, c).name for c in got)
-        log.only(side, f"You draw {names}.")
+        log.mine(side, f"You draw {names}.")
     log.pub(f"{side} draws {len(got)} card{'s' if len(got) != 1 else ''}"
             f"{'' if len(got) == n else ' (the deck ran out)'}.")
     return got
@@ -479,7 +479,7 @@ def respond_choices(state: State, side: str) -> list[Cmd]:
     return out
 
 
-def do_respond(state: State, log: B.Log, side: str, cmd: Cmd) -> bool:
+def do_respond(state: State, log: Ctx, side: str, cmd: Cmd) -> bool:
     """Carry out a response through the card's entry in :data:`CARD_EFFECTS`.
     Returns True when it cancelled the active player's card (the window
     closes and that action phase ends)."""
@@ -494,7 +494,7 @@ def do_respond(state: State, log: B.Log, side: str, cmd: Cmd) -> bool:
     if state["window"]["kind"] == BEFORE_COMBAT:
         # New defenders may join: a DEFEND choice made before no longer binds.
         state["battle"]["defend"] = None
-    play = Play(state, log, None, side, cmd, 0, c, option, instance=inst)
+    play = Play(state, log, side, cmd, 0, c, option, instance=inst)
     CARD_EFFECTS[card](play)
     return play.cancelled
 
@@ -502,12 +502,19 @@ def do_respond(state: State, log: B.Log, side: str, cmd: Cmd) -> bool:
 # --------------------------------------------------------------------------- effects
 
 
-Step = dict[str, Any]
+Step = flow.Frame
 
 
 def ask(kind: str, label: str, tag: int, **ctx: Any) -> Step:
-    """A follow-up step of a card for the player to answer."""
-    return {"do": "ask", "kind": kind, "label": label, "tag": tag, "ctx": ctx}
+    """A follow-up step of a card for the player to answer (a ``card-step``
+    frame: ``tag`` groups the steps of one card)."""
+    return {"t": "card-step", "kind": kind, "label": label, "tag": tag, "ctx": ctx}
+
+
+def choose(kind: str, side: str, label: str) -> Step:
+    """A card for ``side`` to choose: ``take`` one from its deck, or ``keep``
+    two of the three just drawn (a ``choose`` frame)."""
+    return {"t": "choose", "kind": kind, "side": side, "label": label}
 
 
 @dataclass
@@ -519,8 +526,7 @@ class Play:
     response that cancels the opponent's character card."""
 
     state: State
-    log: B.Log
-    rng: Rng | None
+    log: Ctx
     side: str
     cmd: Cmd
     tag: int
@@ -550,14 +556,14 @@ CardEffect = Callable[[Play], list[Step]]
 """What a card does when it is carried out; returns the steps it queues."""
 
 
-def effect(state: State, log: B.Log, rng: Rng, side: str, cmd: Cmd, tag: int) -> list[Step]:
+def effect(state: State, log: Ctx, side: str, cmd: Cmd, tag: int) -> list[Step]:
     """Carry out a face-up card's effect (a card played in its owner's action
     phase, after any character-card window); return the steps it queues."""
     card = cmd["card"]
     c = DATA.cards[side][card]
     option = c.option(cmd["option"])
     assert option is not None
-    return CARD_EFFECTS[card](Play(state, log, rng, side, cmd, tag, c, option))
+    return CARD_EFFECTS[card](Play(state, log, side, cmd, tag, c, option))
 
 
 # ----------------------------------------------------------- shared pieces of effects
@@ -583,7 +589,7 @@ def _court(p: Play) -> list[Step]:
         draw(p.state, p.log, p.side, 1)
         return []
     if B.faction(p.state, force) == p.side:
-        return [{"do": "choose", "kind": "take", "side": p.side, "label": p.label}]
+        return [choose("take", p.side, p.label)]
     p.log.pub(f"{fname(force)} is no longer Neutral or friendly: no effect.")
     return []
 
@@ -688,7 +694,7 @@ def lord_chunshen(p: Play) -> list[Step]:
         z["hand"].remove(x)
     p.state["choice"] = {"kind": "keep", "side": p.side, "cards": sorted(got),
                          "label": p.label}
-    return [{"do": "choose", "kind": "keep", "side": p.side, "label": p.label}]
+    return [choose("keep", p.side, p.label)]
 
 
 def jing_ke(p: Play) -> list[Step]:
@@ -872,7 +878,7 @@ def li_si(p: Play) -> list[Step]:
 
 def king_of_qin(p: Play) -> list[Step]:
     """King of Qin: "Choose a card from your deck. Then reshuffle." """
-    return [{"do": "choose", "kind": "take", "side": p.side, "label": p.label}]
+    return [choose("take", p.side, p.label)]
 
 
 def mi_yue(p: Play) -> list[Step]:
@@ -968,6 +974,6 @@ def reinforce_choices(state: State, ctx: dict[str, Any]) -> list[tuple[str, str]
     return out
 
 
-def do_reinforce(state: State, log: B.Log, force: str, area: str) -> None:
+def do_reinforce(state: State, log: Ctx, force: str, area: str) -> None:
     B.add_counters(state, area, force, ready=1)
     log.pub(f"Reinforcement: 1 {fname(force)} army joins the counters in {aname(area)}.")

@@ -8,7 +8,9 @@ plays one card face up or face down, or passes; the passive player may
 respond to attacks and to character cards (Responses), and is offered that
 window every time, whatever its hand, so that timing never reveals a hand.
 
-``state["stage"]`` names the decision the game waits for:
+The sequence of play runs on the decision kernel (judge/flow.py): its frames
+and asks are in judge_games/conflict_of_alliances/kernel.py and turns.py.
+``state["stage"]`` names the kind of the decision open:
 
 * ``bid``      both players write a Lianheng target (competitive victory), ORDERS;
 * ``action``   the active player: PLAY ... or PASS;
@@ -20,6 +22,9 @@ window every time, whatever its hand, so that timing never reveals a hand.
 * ``choose``   a player picks a card (King of Qin, Guo Wei, Lord Mengchang,
                Lord Chunshen): TAKE or DISCARD;
 * ``over``     the game has ended.
+
+A state saved before the game ran on the kernel is upgraded as it is read
+(:func:`turns.upgrade`).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from judge import flow
 from judge.engine import (
     JSON,
     Action,
@@ -41,6 +47,7 @@ from judge.engine import (
     Outcome,
     Role,
     RuleError,
+    State,
     VerbSpec,
     WindowSpec,
     Zone,
@@ -53,9 +60,10 @@ from judge_games.conflict_of_alliances import cards as C
 from judge_games.conflict_of_alliances import helptext, policy
 from judge_games.conflict_of_alliances import ops as O
 from judge_games.conflict_of_alliances.commands import Cmd, op_text, syntax, text
-from judge_games.conflict_of_alliances.data import DATA, SIDES, card_of, other, slug
+from judge_games.conflict_of_alliances.data import DATA, SIDES, slug
+from judge_games.conflict_of_alliances.kernel import RULES, CoAState, Ctx
+from judge_games.conflict_of_alliances.turns import board, finish, upgrade
 
-State = dict[str, Any]
 LIANHENG, ALLIANCE = SIDES
 BASIC_ROLES = [LIANHENG, ALLIANCE]
 SEAT_ROLES = ["First", "Second"]
@@ -132,6 +140,8 @@ class ConflictOfAlliances(GameBase):
     view_schema: str = "conflict-of-alliances-view.schema.json"
     queues_actions: bool = True
     windows: tuple[WindowSpec, ...] = policy.WINDOWS
+    kernel = RULES
+    """The rules as the decision kernel runs them (judge/flow.py)."""
     playthrough_options: Mapping[str, JSON] = {}
 
     # ------------------------------------------------------------------ setup
@@ -146,7 +156,7 @@ class ConflictOfAlliances(GameBase):
             raise ValueError(f"no victory rule {victory!r}")
         sc = DATA.scenarios[scenario]
         turns = int(options.get("turns", 0) or 0) or sc.turns
-        state: State = {
+        fresh: CoAState = {
             "scenario": scenario,
             "victory": victory,
             "aid24": bool(options.get("aid_24th_card", False)),
@@ -162,70 +172,20 @@ class ConflictOfAlliances(GameBase):
             "stage": "bid",
             "end": "",
             "result": None,
+            "todo": [],
+            "asks": [],
+            "serial": 0,
+            **board(scenario, bool(options.get("aid_24th_card", False)), rng),
         }
-        self._new_board(state, rng)
+        state: State = dict(fresh)
+        g = Ctx(state, rng)
         if victory == "bidding":
-            state["stage"] = "bid"
+            g.decide("bid")
             return state
         state["seats"] = {LIANHENG: state["roles"][0], ALLIANCE: state["roles"][1]}
-        self._start_turn(state, B.Log(state), rng)
+        g.call({"t": "turn"})
+        RULES.run(g)
         return state
-
-    def _new_board(self, state: State, rng: Rng) -> None:
-        """The map, tracks and shuffled decks of a scenario (Preparation)."""
-        sc = DATA.scenarios[state["scenario"]]
-        areas: dict[str, Any] = {a: {"city": None, "stacks": {}} for a in DATA.areas}
-        generals = {g: "off" for g in DATA.generals}
-        for area, placement in sc.areas.items():
-            stacks = [placement.city] if placement.city else []
-            stacks += list(placement.field)
-            for i, st in enumerate(stacks):
-                if st is None:
-                    continue
-                areas[area]["stacks"][st.force] = {
-                    "ready": st.armies, "tired": 0, "generals": {g: True for g in st.generals}}
-                for g in st.generals:
-                    generals[g] = "map"
-                if i == 0 and placement.city is not None:
-                    areas[area]["city"] = st.force
-        diplomacy = {}
-        for force, space in sc.stances.items():
-            diplomacy[force] = {
-                "pos": DATA.space_index[space],
-                "received": space != "revenge-qin",
-                "revenge": space == "revenge-qin",
-            }
-        decks: dict[str, Any] = {}
-        for side in SIDES:
-            deck = DATA.deck_list(side, extra=state["aid24"] and side == LIANHENG)
-            rng.shuffle(deck, f"shuffle:{side}")
-            decks[side] = {"deck": deck, "hand": [], "aside": [], "discard": [],
-                           "removed": []}
-        # A force without counters at the start is out of the game (Shu in Qin
-        # Dominates: Qin took Ba Shu in 316 BC).
-        absent = [f for f in DATA.forces
-                  if not any(f in areas[a]["stacks"] for a in areas)]
-        for f in absent:
-            diplomacy.pop(f, None)
-        state.update({
-            "turn": 1,
-            "initiative": {"side": sc.initiative, "switched": False},
-            "active": sc.initiative,
-            "passes": 0,
-            "areas": areas,
-            "diplomacy": diplomacy,
-            "eliminated": absent,
-            "generals": generals,
-            "track": {},
-            "cards": decks,
-            "todo": [],
-            "op": None,
-            "battle": None,
-            "window": None,
-            "ask": None,
-            "choice": None,
-            "plays": 0,
-        })
 
     def roles(self, state: State) -> list[Role]:
         return list(state["roles"])
@@ -242,120 +202,6 @@ class ConflictOfAlliances(GameBase):
     @staticmethod
     def role_of(state: State, side: str) -> Role:
         return str(state["seats"][side])
-
-    # ------------------------------------------------------------------ turn flow
-
-    def _start_turn(self, state: State, log: B.Log, rng: Rng) -> None:
-        """Draw step, then the first action phase of the initiative holder."""
-        rp = {s: B.rp_of(state, s) for s in SIDES}
-        counts = {s: 6 if rp[s] > rp[other(s)] else 5 for s in SIDES}
-        log.pub(f"Turn {state['turn']} of {state['turns']}. Draw step: Lianheng controls "
-                f"{rp[LIANHENG]} RP, Alliance {rp[ALLIANCE]} RP.")
-        for s in SIDES:
-            C.draw(state, log, s, counts[s])
-        state["active"] = state["initiative"]["side"]
-        state["passes"] = 0
-        log.pub(f"{state['active']} holds the initiative and acts first.")
-        self._open_action(state, log, rng)
-
-    def _open_action(self, state: State, log: B.Log, rng: Rng) -> None:
-        """The active player's action phase; with no cards it can only pass."""
-        while True:
-            side = state["active"]
-            if C.hand_size(state, side) > 0:
-                state["stage"] = "action"
-                return
-            log.pub(f"{side} has no cards and passes.")
-            state["passes"] += 1
-            if state["passes"] >= 2:
-                self._end_step(state, log, rng)
-                return
-            state["active"] = other(side)
-
-    def _next_phase(self, state: State, log: B.Log, rng: Rng) -> None:
-        """After an action or a pass: two passes in succession end the action
-        step, else the other player's action phase."""
-        if state["passes"] >= 2:
-            self._end_step(state, log, rng)
-            return
-        state["active"] = other(state["active"])
-        self._open_action(state, log, rng)
-
-    def _end_step(self, state: State, log: B.Log, rng: Rng) -> None:
-        """End Step: the game ends after the scenario's last turn; otherwise
-        hands are discarded, discards shuffled back, every counter readied
-        (Revenge Qin stays Not Received), generals leave the turn track."""
-        if state["turn"] >= state["turns"]:
-            self._game_over(state, log, f"the end of turn {state['turn']}", rng)
-            return
-        log.pub(f"End of turn {state['turn']}.")
-        state["stage"] = "end"
-        for side in SIDES:
-            z = state["cards"][side]
-            z["deck"] = z["deck"] + z["hand"] + [e[0] for e in z["discard"]]
-            z["hand"] = []
-            z["discard"] = []
-            rng.shuffle(z["deck"], f"shuffle:{side}")
-        for a in state["areas"].values():
-            for st in a["stacks"].values():
-                st["ready"] += st["tired"]
-                st["tired"] = 0
-                for g in st["generals"]:
-                    st["generals"][g] = True
-        for d in state["diplomacy"].values():
-            d["received"] = not d["revenge"]
-        state["initiative"]["switched"] = False
-        state["turn"] += 1
-        for g, where in state["generals"].items():
-            if where == "track":
-                state["generals"][g] = "off"
-        state["track"] = {}
-        self._start_turn(state, log, rng)
-
-    def _game_over(self, state: State, log: B.Log, why: str, rng: Rng) -> None:
-        """Victory: only Qin's own resource points count."""
-        qin = 0 if "qin" in state["eliminated"] else B.rp_of(state, "qin")
-        lianheng = self.role_of(state, LIANHENG)
-        alliance = self.role_of(state, ALLIANCE)
-        if state["victory"] == "match":
-            state["games"].append({"lianheng": lianheng, "qin_rp": qin, "why": why})
-            log.pub(f"Game {state['game_no']} ends ({why}): Qin controls {qin} RP.")
-            if state["game_no"] == 1:
-                state["game_no"] = 2
-                self._new_board(state, rng)
-                state["seats"] = {LIANHENG: alliance, ALLIANCE: lianheng}
-                log.seats = dict(state["seats"])
-                log.pub(f"Game 2: {alliance} plays the Lianheng side, {lianheng} the Alliance.")
-                self._start_turn(state, log, rng)
-                return
-            first, second = state["games"]
-            if first["qin_rp"] == second["qin_rp"]:
-                state["result"] = {"winners": list(state["roles"]), "draw": True}
-                verdict = "a draw"
-            else:
-                best = first if first["qin_rp"] > second["qin_rp"] else second
-                state["result"] = {"winners": [best["lianheng"]], "draw": False}
-                verdict = f"{best['lianheng']} wins"
-            state["end"] = (f"two games: Qin {first['qin_rp']} RP under {first['lianheng']}, "
-                            f"{second['qin_rp']} RP under {second['lianheng']}")
-        else:
-            if "qin" in state["eliminated"]:
-                winner = alliance
-                state["end"] = "Qin is eliminated"
-            else:
-                target = state["target"]
-                winner = lianheng if qin >= target else alliance
-                state["end"] = (f"{why}: Qin controls {qin} RP against a target of {target}")
-            state["result"] = {"winners": [winner], "draw": False}
-            verdict = f"{winner} wins"
-        state["stage"] = "over"
-        state["todo"] = []
-        state["op"] = None
-        state["battle"] = None
-        state["window"] = None
-        state["ask"] = None
-        state["choice"] = None
-        log.pub(f"The game ends: {state['end']}. {verdict}.")
 
     # ------------------------------------------------------------------ decisions
 
@@ -378,57 +224,51 @@ class ConflictOfAlliances(GameBase):
         return f"{head}: {what}"
 
     def pending(self, state: State) -> list[Decision]:
-        stage = state["stage"]
+        """The kernel's waiting asks (one at a time in this game)."""
+        state = upgrade(state)
+        return RULES.pending(state, lambda ask, depth: self._decision(state, ask, depth))
+
+    def _decision(self, state: State, ask: flow.Ask, depth: int) -> Decision:
+        kind = ask["kind"]
         phase = self._phase(state)
-        if stage == "bid":
-            return [_decision(DecisionKind.ORDERS, tuple(state["roles"]), phase,
-                              "BID the Lianheng target you would play for", "a bid of 0")]
-        if stage in ("action", "step", "continue"):
-            side = state["active"]
+        roles = tuple(ask["roles"])
+        if kind == "bid":
+            return _decision(DecisionKind.ORDERS, roles, phase,
+                             "BID the Lianheng target you would play for", "a bid of 0")
+        if kind in ("action", "step", "continue"):
             prompt = {
                 "action": "PLAY a card face up or face down, or PASS",
                 "step": "MILITARY, REINFORCE or SKIP",
                 "continue": "ATTACK, RETREAT, STAY or ADVANCE",
-            }[stage]
-            default = "pass" if stage == "action" else (
-                "skip" if stage == "step" else "retreat or stay")
-            if stage == "continue":
-                side = state["op"]["side"]
-            return [_decision(DecisionKind.ACTION, (self.role_of(state, side),), phase,
-                              prompt, default)]
-        if stage == "window":
+            }[kind]
+            default = "pass" if kind == "action" else (
+                "skip" if kind == "step" else "retreat or stay")
+            return _decision(DecisionKind.ACTION, roles, phase, prompt, default)
+        if kind == "window":
             w = state["window"]
             ctx = policy.context(state)
             answers = "RESPOND with a Break-marked card"
             if w["kind"] == C.BEFORE_COMBAT:
                 answers += ", DEFEND ..."
-            return [_decision(DecisionKind.RESPONSE, (self.role_of(state, w["side"]),), phase,
-                              f"{policy.describe(ctx)}: {answers} or PASS", "pass",
-                              window=w["kind"], context=ctx)]
-        if stage == "losses":
-            roles = tuple(self.role_of(state, s) for s in self._loss_sides(state))
-            return [_decision(DecisionKind.ORDERS, roles, phase,
-                              "LOSE: choose the counters you lose. " + O.loss_summary(state),
-                              "armies before generals")]
-        if stage == "choose":
-            ch = state["choice"]
-            return [_decision(DecisionKind.ACTION, (self.role_of(state, ch["side"]),), phase,
-                              "TAKE a card from your deck" if ch["kind"] == "take"
-                              else "DISCARD the card you do not keep", "the first card")]
-        return []
+            return _decision(DecisionKind.RESPONSE, roles, phase,
+                             f"{policy.describe(ctx)}: {answers} or PASS", "pass",
+                             window=w["kind"], context=ctx)
+        if kind == "losses":
+            return _decision(DecisionKind.ORDERS, roles, phase,
+                             "LOSE: choose the counters you lose. " + O.loss_summary(state),
+                             "armies before generals")
+        ch = state["choice"]
+        return _decision(DecisionKind.ACTION, roles, phase,
+                         "TAKE a card from your deck" if ch["kind"] == "take"
+                         else "DISCARD the card you do not keep", "the first card")
 
     def _loss_sides(self, state: State) -> list[str]:
-        bt = state["battle"]
-        op = state["op"]
-        out = []
-        for victim in ("att", "def"):
-            if victim in bt["pending"] and O.loss_choice_needed(state, victim):
-                out.append(op["side"] if victim == "att" else other(op["side"]))
-        return out
+        return O.loss_sides(state)
 
     def default(self, state: State, decision: Decision, role: Role) -> Action | None:
         """PASS an action phase or a window; SKIP a card's step; retreat or
         stay after a battle; the first card of a choice."""
+        state = upgrade(state)
         side = self.side_of(state, role)
         stage = state["stage"]
         if side is None:
@@ -451,6 +291,7 @@ class ConflictOfAlliances(GameBase):
         """Parse one line of ``role``: InvalidLine when it is not a command of
         this game, IllegalLine when it does not fit the moment, AmbiguousLine
         when a choice is missing (the choices are complete lines)."""
+        state = upgrade(state)
         cmd = syntax(line)
         try:
             checked = self._check(state, role, cmd)
@@ -614,52 +455,45 @@ class ConflictOfAlliances(GameBase):
         """Take one action, response or choice; raises IllegalLine if it no
         longer fits (it is checked again against ``state``)."""
         checked = copy.deepcopy(dict(self.parse(state, role, action.text).data))
+        state = upgrade(state)
         if state["stage"] in ("bid", "losses"):
             raise IllegalLine("this decision is taken by all its players together",
                               line=action.text)
         new = copy_state(state)
-        log = B.Log(new)
-        side = self.side_of(new, role)
-        assert side is not None
+        g = Ctx(new, rng)
         new["seq"] += 1
-        stage = new["stage"]
-        verb = checked["verb"]
-        if stage == "action":
-            self._act_action(new, log, side, dict(checked))
-        elif stage == "step":
-            self._act_step(new, log, side, dict(checked))
-        elif stage == "window":
-            self._act_window(new, log, side, dict(checked))
-        elif stage == "continue":
-            word = f"ATTACK {checked['target']}" if verb == "ATTACK" else verb
-            new["stage"] = "busy"
-            O.do_continue(new, log, word)
-        elif stage == "choose":
-            self._act_choose(new, log, side, dict(checked), rng)
-        self._advance(new, log, rng)
-        return new, log.events
+        ask = RULES.ask_for(new, role)
+        assert ask is not None
+        RULES.respond(g, ask, role, checked)
+        RULES.run(g)
+        return new, g.events
 
     def resolve(self, state: State, orders: Mapping[Role, Sequence[Action]],
                 rng: Rng) -> tuple[State, list[Event]]:
         """The two simultaneous decisions: the bids for the Lianheng side
         (Competitive Victory Rule) and the losses of a battle."""
+        state = upgrade(state)
         new = copy_state(state)
-        log = B.Log(new)
+        g = Ctx(new, rng)
         new["seq"] += 1
-        if new["stage"] == "bid":
+        ask = RULES.top(new)
+        if ask is None or new["stage"] not in ("bid", "losses"):
+            raise IllegalLine("there is nothing to resolve now")
+        g.answered(ask)
+        if ask["kind"] == "bid":
             bids = {}
             for r in new["roles"]:
                 given = [a for a in orders.get(r, ()) if a.data.get("verb") == "BID"]
                 bids[r] = int(self.parse(state, r, given[-1].text).data["bid"]) if given else 0
             first, second = new["roles"]
             text_bids = ", ".join(f"{r} {b}" for r, b in bids.items())
-            log.pub(f"Bids for the Lianheng side: {text_bids}.", bids=bids)
+            g.pub(f"Bids for the Lianheng side: {text_bids}.", bids=bids)
             if bids[first] == bids[second]:
                 rolls = {}
                 while True:
                     rolls = {r: rng.die(6, "die:bid") for r in new["roles"]}
-                    log.pub("Tie: " + ", ".join(f"{r} rolls {n}" for r, n in rolls.items())
-                            + ".", rolls=rolls)
+                    g.pub("Tie: " + ", ".join(f"{r} rolls {n}" for r, n in rolls.items())
+                          + ".", rolls=rolls)
                     if rolls[first] != rolls[second]:
                         break
                 lian = first if rolls[first] > rolls[second] else second
@@ -669,205 +503,29 @@ class ConflictOfAlliances(GameBase):
             new["seats"] = {LIANHENG: lian, ALLIANCE: ally}
             new["target"] = bids[lian]
             new["bids"] = bids
-            log.seats = dict(new["seats"])
-            log.pub(f"{lian} plays the Lianheng side with a target of {bids[lian]} RP; "
-                    f"{ally} plays the Alliance.")
-            self._start_turn(new, log, rng)
-        elif new["stage"] == "losses":
+            g.pub(f"{lian} plays the Lianheng side with a target of {bids[lian]} RP; "
+                  f"{ally} plays the Alliance.")
+            g.call({"t": "turn"})
+        else:
             bt = new["battle"]
-            for side in self._loss_sides(state):
+            for side in O.loss_sides(state):
                 r = self.role_of(new, side)
                 given = [a for a in orders.get(r, ()) if a.data.get("verb") == "LOSE"]
                 if given:
-                    victim = "att" if side == new["op"]["side"] else "def"
-                    bt["choices"][victim] = self.parse(state, r, given[-1].text).data
+                    bt["choices"][O.victim_of(new, side)] = self.parse(
+                        state, r, given[-1].text).data
             for victim in list(bt["pending"]):
                 if victim not in bt["choices"]:
                     bt["choices"][victim] = O.default_losses(new, victim)
-            new["stage"] = "busy"
-            self._advance(new, log, rng)
-        else:
-            raise IllegalLine("there is nothing to resolve now")
-        return new, log.events
-
-    def _act_action(self, state: State, log: B.Log, side: str, cmd: Cmd) -> None:
-        if cmd["verb"] == "PASS":
-            state["passes"] += 1
-            log.pub(f"{side} passes.")
-            state["stage"] = "busy"
-            return
-        state["passes"] = 0
-        state["plays"] += 1
-        card = cmd["card"]
-        inst = C.holding(state, side, card)
-        assert inst is not None
-        c = DATA.cards[side][card]
-        if cmd["mode"] == "down":
-            # Face-Down Play: the card's face stays hidden from the opponent.
-            C.discard(state, side, inst, False)
-            use = cmd["use"]
-            log.only(side, f"You play {c.name} face down.", card=card)
-            state["stage"] = "busy"
-            if use == "MILITARY":
-                log.pub(f"{side} plays a card face down for a military operation.")
-                O.begin(state, side, cmd["op"], {"label": ""})
-            elif use == "REINFORCE":
-                log.pub(f"{side} plays a card face down for a reinforcement operation.")
-                C.do_reinforce(state, log, cmd["force"], cmd["area"])
-            elif use == "DIPLOMACY":
-                force, way = cmd["force"], cmd["way"]
-                log.pub(f"{side} plays a card face down for a diplomatic action.")
-                if way == "LOCK":
-                    state["diplomacy"][force]["received"] = False
-                    log.pub(f"{O.fname(force)}'s counter is flipped to Not Received where it "
-                            f"stands ({B.stance_name(state, force)}).")
-                else:
-                    old, _ = B.shift(state, force, -1 if way == "LEFT" else 1)
-                    log.pub(f"{O.fname(force)}'s counter moves from {DATA.track[old].name} to "
-                            f"{B.stance_name(state, force)}, Not Received.")
-            else:
-                log.pub(f"{side} plays a card face down for a weather action.")
-                ini = state["initiative"]
-                if cmd["way"] == "MOVE":
-                    ini["side"] = other(ini["side"])
-                ini["switched"] = True
-                log.pub(f"The initiative token is on the {ini['side']} side, switched for this "
-                        "turn.")
-            return
-        # Face-Up Play: the card is shown and goes face up to the discard pile.
-        C.discard(state, side, inst, True)
-        label = f" option {cmd['option'].upper()}" if len(c.options) > 1 else ""
-        log.pub(f"{side} plays {c.name}{label} face up.", card=card)
-        if cmd.get("discard"):
-            # The card to discard is hidden: it waits in a hidden zone, and the
-            # queued effect no longer names it.
-            C.set_aside(state, side, cmd["discard"])
-            cmd = {k: v for k, v in cmd.items() if k != "discard"}
-        state["todo"] = [{"do": "effect", "side": side, "cmd": cmd, "tag": state["plays"]}]
-        state["stage"] = "busy"
-        if c.character:
-            state["window"] = {"kind": C.CHARACTER, "side": other(side), "card": inst}
-            state["stage"] = "window"
-
-    def _act_step(self, state: State, log: B.Log, side: str, cmd: Cmd) -> None:
-        item = state["ask"]
-        state["ask"] = None
-        state["stage"] = "busy"
-        verb = cmd["verb"]
-        if verb == "SKIP":
-            state["todo"] = [t for t in state["todo"] if t.get("tag") != item["tag"]]
-            log.pub(f"{side} does not carry out the rest of {item['label']}.")
-            return
-        if verb == "REINFORCE":
-            C.do_reinforce(state, log, cmd["force"], cmd["area"])
-            if item["ctx"].get("distinct"):
-                for t in state["todo"]:
-                    if t.get("tag") == item["tag"] and t["kind"] == "reinforce":
-                        t["ctx"].setdefault("exclude", []).append(cmd["force"])
-            return
-        ctx = dict(item["ctx"])
-        ctx["label"] = item["label"]
-        O.begin(state, side, cmd["op"], ctx)
-
-    def _act_window(self, state: State, log: B.Log, side: str, cmd: Cmd) -> None:
-        w = state["window"]
-        verb = cmd["verb"]
-        if verb == "PASS":
-            state["window"] = None
-            state["stage"] = "busy"
-            if w["kind"] == C.BEFORE_COMBAT:
-                state["battle"]["step"] = "roll"
-            log.pub(f"The {'combat' if w['kind'] == C.BEFORE_COMBAT else 'character card'} "
-                    "goes ahead.")
-            return
-        if verb == "DEFEND":
-            state["battle"]["defend"] = {k: cmd[k] for k in ("ready", "tired", "generals",
-                                                              "lead")}
-            n = cmd["ready"] + cmd["tired"] + len(cmd["generals"])
-            log.pub(f"The defender chooses its {n} defending counters.")
-            return
-        cancelled = C.do_respond(state, log, side, cmd)
-        if cancelled:
-            state["window"] = None
-            state["todo"] = []
-            state["stage"] = "busy"
-
-    def _act_choose(self, state: State, log: B.Log, side: str, cmd: Cmd, rng: Rng) -> None:
-        ch = state["choice"]
-        z = state["cards"][side]
-        state["choice"] = None
-        state["stage"] = "busy"
-        if ch["kind"] == "take":
-            inst = next(x for x in sorted(z["deck"]) if slug(x) == cmd["card"])
-            z["deck"].remove(inst)
-            z["hand"] = sorted([*z["hand"], inst])
-            rng.shuffle(z["deck"], f"shuffle:{side}")
-            log.only(side, f"You take {card_of(side, inst).name} from your deck.")
-            log.pub(f"{side} takes a card from the deck into hand and reshuffles the deck.")
-        else:
-            inst = next(x for x in ch["cards"] if slug(x) == cmd["card"])
-            kept = [x for x in ch["cards"] if x != inst]
-            z["hand"] = sorted(z["hand"] + kept)
-            z["discard"].append([inst, False])
-            log.only(side, f"You keep {', '.join(card_of(side, x).name for x in kept)}.")
-            log.pub(f"{side} keeps 2 of the 3 cards and discards one face down.")
-
-    def _advance(self, state: State, log: B.Log, rng: Rng) -> None:
-        """Carry the game on until somebody must decide something, drawing
-        from ``rng`` (the judge's committed-seed Rng for this step)."""
-        while state["stage"] in ("busy",):
-            if "qin" in state["eliminated"]:
-                self._game_over(state, log, "Qin is eliminated", rng)
-                return
-            if state["op"] is not None:
-                need = O.advance(state, log, rng)
-                if "qin" in state["eliminated"]:
-                    continue
-                if need == "window":
-                    state["window"] = {"kind": C.BEFORE_COMBAT,
-                                       "side": other(state["op"]["side"])}
-                    state["stage"] = "window"
-                elif need == "losses":
-                    state["stage"] = "losses"
-                elif need == "continue":
-                    state["stage"] = "continue"
-                continue
-            if state["todo"]:
-                item = state["todo"].pop(0)
-                if item["do"] == "effect":
-                    steps = C.effect(state, log, rng, item["side"], item["cmd"], item["tag"])
-                    state["todo"] = steps + state["todo"]
-                elif item["do"] == "ask":
-                    if item["kind"] == "military" and not self._op_lines(state, item):
-                        log.pub(f"{item['label']}: no military operation is possible.")
-                        continue
-                    if item["kind"] == "reinforce" and not C.reinforce_choices(state,
-                                                                               item["ctx"]):
-                        log.pub(f"{item['label']}: no reinforcement is possible.")
-                        continue
-                    state["ask"] = item
-                    state["stage"] = "step"
-                elif item["do"] == "choose":
-                    side = item["side"]
-                    if item["kind"] == "take":
-                        if not state["cards"][side]["deck"]:
-                            log.pub(f"{side}'s deck is empty: there is no card to take.")
-                            continue
-                        state["choice"] = {"kind": "take", "side": side, "label": item["label"]}
-                    state["stage"] = "choose"
-                continue
-            self._next_phase(state, log, rng)
-
-    def _op_lines(self, state: State, item: dict[str, Any]) -> list[Cmd]:
-        ctx = dict(item["ctx"])
-        ctx["forces"] = C.military_forces(state, state["active"], ctx)
-        return O.op_choices(state, state["active"], ctx, limit=1)
+        RULES.run(g)
+        return new, g.events
 
     # ------------------------------------------------------------------ legal lines
 
     def legal(self, state: State, role: Role) -> list[str]:
         """Lines ``role`` could send now, each of which parses: all of them
         except military operations, of which an even spread is listed."""
+        state = upgrade(state)
         stage = state["stage"]
         if stage == "over" or role not in state["roles"]:
             return []
@@ -939,6 +597,7 @@ class ConflictOfAlliances(GameBase):
         and battle in progress. ``None``: an observer. When the game is over,
         every hand and face-down card is shown (DESIGN.md, Privacy: the full
         history is released at the end)."""
+        state = upgrade(state)
         side = None if role is None else self.side_of(state, role)
         areas = []
         for a, info in DATA.areas.items():
@@ -1029,6 +688,7 @@ class ConflictOfAlliances(GameBase):
         return out
 
     def outcome(self, state: State) -> Outcome | None:
+        state = upgrade(state)
         if state["stage"] != "over" or state["result"] is None:
             return None
         r = state["result"]
@@ -1042,6 +702,7 @@ class ConflictOfAlliances(GameBase):
         side. It changes when a turn's draw step begins (and when the match's
         second game begins), never within a turn; at the end it stays on the
         last turn."""
+        state = upgrade(state)
         if state["stage"] == "bid":
             return "bids"
         return f"game {state['game_no']} turn {state['turn']}"
@@ -1058,6 +719,7 @@ class ConflictOfAlliances(GameBase):
         the three cards Lord Chunshen drew (seen by the owner). When the game
         is over, hands and face-down cards are shown to all: only the decks
         stay hidden. A path leads to a list of cards, or to one card."""
+        state = upgrade(state)
         out: list[Zone] = []
         over = state["stage"] == "over"
         choice = state.get("choice")
@@ -1089,7 +751,7 @@ class ConflictOfAlliances(GameBase):
             raise IllegalLine(f"{role} does not play in this game")
         if state["stage"] == "over":
             raise IllegalLine("the game is over")
-        new = copy_state(state)
+        new = copy_state(upgrade(state))
         winner = next(r for r in new["roles"] if r != role)
         for side in SIDES:
             C.restore_aside(new, side)
@@ -1101,11 +763,8 @@ class ConflictOfAlliances(GameBase):
         new["end"] = (f"{role} resigns in game {new['game_no']} of the match" if match
                       else f"{role} resigns")
         new["result"] = {"winners": [winner], "draw": False}
-        new["stage"] = "over"
         new["seq"] += 1
-        for k in ("op", "battle", "window", "ask", "choice"):
-            new[k] = None
-        new["todo"] = []
+        finish(new)
         what = "the match" if match else "the game"
         return new, [public(f"{role} resigns; {winner} wins {what}.", resigned=role,
                             winner=winner)]
@@ -1131,6 +790,7 @@ class ConflictOfAlliances(GameBase):
         Break mark, text, how to play each option), as this game's options
         deal the deck, for the seat's first report. Before the sides are
         known (bidding) both decks."""
+        state = upgrade(state)
         side = self.side_of(state, role)
         sides = (side,) if side is not None else SIDES
         return helptext.introduction(sides, aid24=bool(state["aid24"]),

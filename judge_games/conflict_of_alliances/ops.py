@@ -4,11 +4,13 @@ carrying one out -- movement, combat, losses, retreats and further battles
 Situations).
 
 An operation in progress lives in ``state["op"]``; a battle in progress in
-``state["battle"]``. :func:`advance` moves both on until a player must decide
-something, and returns what: ``"window"`` (the passive player's before-combat
-response window), ``"losses"`` (a side chooses its losses) or ``"continue"``
-(the attacker chooses another target, to retreat, to stay or to ride on), or
-``None`` when the operation is over.
+``state["battle"]``. They are carried out by kernel frames (judge/flow.py),
+one state per part: ``op-start``, ``op-move`` (one area at a time),
+``op-choose`` (the attacker chooses another target, to retreat, to stay or
+to ride on: a ``continue`` ask), ``op-done``; a battle ``battle-window`` (the
+passive player's before-combat response window: a ``window`` ask),
+``battle-roll``, ``battle-fire``, ``battle-losses`` (the sides that choose
+their losses: a ``losses`` ask) and ``battle-end`` (Results of Combat).
 """
 
 from __future__ import annotations
@@ -17,15 +19,15 @@ from collections.abc import Callable, Iterator
 from itertools import combinations
 from typing import Any
 
-from judge.engine import AmbiguousLine, IllegalLine, RuleError
-from judge.rng import Rng
+from judge import flow
+from judge.engine import AmbiguousLine, IllegalLine, RuleError, State
 from judge_games.conflict_of_alliances import board as B
 from judge_games.conflict_of_alliances.combat import clamp_die, hits, modifier, strength
 from judge_games.conflict_of_alliances.commands import Cmd, op_text
 from judge_games.conflict_of_alliances.data import DATA, other
+from judge_games.conflict_of_alliances.kernel import RULES, Ctx
 
-State = dict[str, Any]
-Ctx = dict[str, Any]
+OpCtx = dict[str, Any]
 """What the card (or the face-down play) allows: ``forces`` that may be
 directed, ``mounted`` (Mounted Attack), ``first`` (the attacker fires first),
 ``drm`` (card modifier to the attacker's die), ``source`` (an area the
@@ -131,7 +133,7 @@ def walk(state: State, side: str, force: str, source: str, path: list[str], ma: 
     return first
 
 
-def check_op(state: State, side: str, raw: Cmd, ctx: Ctx, render: Callable[[Cmd], str]) -> Cmd:
+def check_op(state: State, side: str, raw: Cmd, ctx: OpCtx, render: Callable[[Cmd], str]) -> Cmd:
     """Validate a military operation for ``side`` under ``ctx`` and return it
     with every choice made explicit (force, counters, lead, target, control).
     Raises IllegalLine or AmbiguousLine."""
@@ -294,7 +296,7 @@ def _paths(stops: dict[str, bool], source: str, ma: int, mounted: bool) -> Itera
     yield from go(source, 0, [])
 
 
-def op_choices(state: State, side: str, ctx: Ctx, limit: int = 400) -> list[Cmd]:
+def op_choices(state: State, side: str, ctx: OpCtx, limit: int = 400) -> list[Cmd]:
     """Military operations ``side`` may make under ``ctx``: every source,
     force, number of armies, general and lead, every move and target, and
     joining counters (none or as many as fit). Capped at ``limit`` by taking
@@ -386,7 +388,7 @@ def _variants(state: State, memo: _Memo, area: str, force: str, st: B.StackT,
 # --------------------------------------------------------------------------- carrying out
 
 
-def begin(state: State, side: str, op: Cmd, ctx: Ctx) -> None:
+def begin(state: State, side: str, op: Cmd, ctx: OpCtx) -> None:
     """Start a checked operation: it is carried out by :func:`advance`."""
     state["op"] = {
         "side": side,
@@ -412,7 +414,6 @@ def begin(state: State, side: str, op: Cmd, ctx: Ctx) -> None:
         "spent": 0,
         "battles": 0,
         "direct": not op["path"],
-        "phase": "start",
         "options": [],
     }
 
@@ -427,7 +428,7 @@ def _lose_general(state: State, general: str) -> None:
         state["track"][general] = state["turn"] + 1
 
 
-def _place_group(state: State, log: B.Log, area: str) -> None:
+def _place_group(state: State, log: Ctx, area: str) -> None:
     """The moving counters stop in ``area``: with their own force's stack, or in
     the city of an uncontrolled area, or in the field (Movement). Moved
     counters end exhausted."""
@@ -442,30 +443,121 @@ def _place_group(state: State, log: B.Log, area: str) -> None:
     op["group"] = {"armies": 0, "generals": []}
 
 
-def advance(state: State, log: B.Log, rng: Rng) -> str | None:
-    """Carry the operation on until a decision is needed (see module doc)."""
-    while True:
-        op = state["op"]
-        phase = op["phase"]
-        if phase == "start":
-            _start(state, log)
-        elif phase == "move":
-            _move(state, log)
-        elif phase == "battle":
-            need = _battle(state, log, rng)
-            if need is not None:
-                return need
-            _after_battle(state, log)
-        elif phase == "choose":
-            return "continue"
-        else:
-            for f in B.check_elimination(state):
-                log.pub(f"{fname(f)} is eliminated: all its counters are off the board.")
-            state["op"] = None
-            return None
+@RULES.state("op-start")
+def _op_start(g: Ctx, f: flow.Frame) -> None:
+    g.goto({"t": _start(g.s, g)})
 
 
-def _start(state: State, log: B.Log) -> None:
+@RULES.state("op-move")
+def _op_move(g: Ctx, f: flow.Frame) -> None:
+    g.goto({"t": _move(g.s, g)})
+
+
+@RULES.state("op-choose")
+def _op_choose(g: Ctx, f: flow.Frame) -> None:
+    """Results of Combat: the attacker chooses how to go on (its answer says
+    which frame follows: :func:`do_continue`)."""
+    g.decide("continue", [g.s["op"]["side"]])
+
+
+@RULES.state("op-done")
+def _op_done(g: Ctx, f: flow.Frame) -> None:
+    """The operation is over; a force left without counters is eliminated,
+    and the game ends at once when that is Qin (Victory)."""
+    state = g.s
+    for force in B.check_elimination(state):
+        g.pub(f"{fname(force)} is eliminated: all its counters are off the board.")
+    state["op"] = None
+    if "qin" in state["eliminated"]:
+        g.end()
+        g.call({"t": "game-over", "why": "Qin is eliminated"})
+
+
+@RULES.state("battle-window")
+def _battle_window(g: Ctx, f: flow.Frame) -> None:
+    """Combat Procedure, step 3: the passive player's response window (and
+    the choice of defenders) before combat."""
+    side = other(g.s["op"]["side"])
+    g.s["window"] = {"kind": "before-combat", "side": side}
+    g.call({"t": "battle-roll"})
+    g.decide("window", [side])
+
+
+@RULES.state("battle-roll")
+def _battle_roll(g: Ctx, f: flow.Frame) -> None:
+    _roll(g.s, g)
+    g.goto({"t": "battle-fire"})
+
+
+@RULES.state("battle-fire")
+def _battle_fire(g: Ctx, f: flow.Frame) -> None:
+    """Combat Procedure, step 5: each side fires in its turn (both at once
+    unless one fires first); the hits are losses to assign."""
+    bt = g.s["battle"]
+    if not bt["seq"]:
+        bt["step"] = "result"
+        g.goto({"t": "battle-end"})
+        return
+    who = bt["seq"].pop(0)
+    pending: dict[str, int] = {}
+    if who in ("both", "att"):
+        pending["def"] = _hits(g.s, "att")
+    if who in ("both", "def"):
+        pending["att"] = _hits(g.s, "def")
+    for victim, n in pending.items():
+        shooter = "Attacker" if victim == "def" else "Defender"
+        g.pub(f"{shooter} eliminates {n} counter{'s' if n != 1 else ''}.")
+    bt["pending"] = pending
+    bt["choices"] = {}
+    bt["step"] = "losses"
+    g.goto({"t": "battle-losses"})
+
+
+@RULES.state("battle-losses")
+def _battle_losses(g: Ctx, f: flow.Frame) -> None:
+    """Combat, Assigning losses: the sides with a real choice choose their
+    losses together (a ``losses`` ask, resolved at once); then they go."""
+    state = g.s
+    bt = state["battle"]
+    sides = loss_sides(state)
+    if any(victim_of(state, side) not in bt["choices"] for side in sides):
+        g.call({"t": "battle-losses"})
+        g.decide("losses", sides)
+        return
+    for victim in list(bt["pending"]):
+        choice = bt["choices"].get(victim) or default_losses(state, victim)
+        _apply_losses(state, g, victim, choice)
+    bt["pending"] = {}
+    bt["choices"] = {}
+    bt["step"] = "fire"
+    g.goto({"t": "battle-fire"})
+
+
+@RULES.state("battle-end")
+def _battle_end(g: Ctx, f: flow.Frame) -> None:
+    g.goto({"t": _after_battle(g.s, g)})
+
+
+def loss_sides(state: State) -> list[str]:
+    """The sides that choose their losses now (only those with a real
+    choice: :func:`loss_choice_needed`)."""
+    bt = state["battle"]
+    op = state["op"]
+    out = []
+    for victim in ("att", "def"):
+        if victim in bt["pending"] and loss_choice_needed(state, victim):
+            out.append(op["side"] if victim == "att" else other(op["side"]))
+    return out
+
+
+def victim_of(state: State, side: str) -> str:
+    """``"att"`` for the attacking side, ``"def"`` for the other."""
+    return "att" if side == state["op"]["side"] else "def"
+
+
+def _start(state: State, log: Ctx) -> str:
+    """The counters set out (or attack where they stand); returns the frame
+    that follows."""
     op = state["op"]
     force, area = op["force"], op["source"]
     st = B.stack(state, area, force)
@@ -482,7 +574,7 @@ def _start(state: State, log: B.Log) -> None:
         log.pub(f"Military operation{label}: {fname(force)} {who} in {aname(area)} attack "
                 f"without moving.")
         _open_battle(state, log, area, op["target"])
-        return
+        return "battle-window"
     st["ready"] -= op["armies"]
     for g in op["generals"]:
         del st["generals"][g]
@@ -497,15 +589,15 @@ def _start(state: State, log: B.Log) -> None:
             log.pub(f"{fname(heir)} now holds the city of {aname(area)}.")
         else:
             log.pub(f"{aname(area)} is left uncontrolled.")
-    op["phase"] = "move"
+    return "op-move"
 
 
-def _move(state: State, log: B.Log) -> None:
+def _move(state: State, log: Ctx) -> str:
+    """One area further (Movement); returns the frame that follows."""
     op = state["op"]
     if op["idx"] >= len(op["path"]):
         _place_group(state, log, op["where"])
-        op["phase"] = "done"
-        return
+        return "op-done"
     nxt = op["path"][op["idx"]]
     op["spent"] += DATA.step_cost(op["where"], nxt)
     op["prev"] = op["where"]
@@ -514,7 +606,7 @@ def _move(state: State, log: B.Log) -> None:
     side = op["side"]
     force = op["force"]
     if not any(B.hostile(state, f, side) for f in B.forces_in(state, nxt) if f != force):
-        return
+        return "op-move"
     # Movement: entering enemy or Neutral counters stops the move; combat.
     op["stay"] = {"armies": 0, "generals": []}
     if op["battles"] == 0 and op["join"]:
@@ -537,18 +629,17 @@ def _move(state: State, log: B.Log) -> None:
     if target is None and len(candidates) == 1:
         target = candidates[0]
     if target is None:
-        op["phase"] = "choose"
         op["options"] = [f"ATTACK {t}" for t in candidates]
-        return
+        return "op-choose"
     _open_battle(state, log, nxt, target)
+    return "battle-window"
 
 
-def _open_battle(state: State, log: B.Log, area: str, target: str) -> None:
+def _open_battle(state: State, log: Ctx, area: str, target: str) -> None:
     """Steps 2-3 of the Combat Procedure: the target, the diplomacy shift of
     the attacked force, then the passive player's response window."""
     op = state["op"]
     op["battles"] += 1
-    op["phase"] = "battle"
     city = B.controller(state, area) == target
     state["battle"] = {
         "area": area,
@@ -694,46 +785,6 @@ def defend_choices(state: State) -> list[Cmd]:
     return list(unique.values())
 
 
-def _battle(state: State, log: B.Log, rng: Rng) -> str | None:
-    bt = state["battle"]
-    op = state["op"]
-    while True:
-        step = bt["step"]
-        if step == "window":
-            return "window"
-        if step == "roll":
-            _roll(state, log, rng)
-        elif step == "fire":
-            if not bt["seq"]:
-                bt["step"] = "result"
-                continue
-            who = bt["seq"].pop(0)
-            pending: dict[str, int] = {}
-            if who in ("both", "att"):
-                pending["def"] = _hits(state, "att")
-            if who in ("both", "def"):
-                pending["att"] = _hits(state, "def")
-            for victim, n in pending.items():
-                shooter = "Attacker" if victim == "def" else "Defender"
-                log.pub(f"{shooter} eliminates {n} counter{'s' if n != 1 else ''}.")
-            bt["pending"] = pending
-            bt["choices"] = {}
-            bt["step"] = "losses"
-        elif step == "losses":
-            if any(loss_choice_needed(state, v) and v not in bt["choices"]
-                   for v in bt["pending"]):
-                return "losses"
-            for victim in list(bt["pending"]):
-                choice = bt["choices"].get(victim) or default_losses(state, victim)
-                _apply_losses(state, log, victim, choice)
-            bt["pending"] = {}
-            bt["choices"] = {}
-            bt["step"] = "fire"
-        else:
-            _ = op
-            return None
-
-
 def _leads(state: State) -> tuple[list[str], list[str]]:
     """The active generals of each side still taking part (Example IV)."""
     op = state["op"]
@@ -769,7 +820,7 @@ def _hits(state: State, shooter: str) -> int:
     return min(got, victims)
 
 
-def _roll(state: State, log: B.Log, rng: Rng) -> None:
+def _roll(state: State, log: Ctx) -> None:
     """Step 4: the defender's counters are fixed, both dice are rolled at the
     same time, and the order of fire is set (Elite Crossbowmen: first strike)."""
     bt = state["battle"]
@@ -790,8 +841,8 @@ def _roll(state: State, log: B.Log, rng: Rng) -> None:
         f"({counters_text(int(d['ready']) + int(d['tired']), d['generals'])})"
         f"{', +1 for the city' if bt['city'] else ''}."
     )
-    att_die = rng.die(6, "die:attacker")
-    def_die = rng.die(6, "die:defender")
+    att_die = log.dice.die(6, "die:attacker")
+    def_die = log.dice.die(6, "die:defender")
     bt["dice"] = {"att": att_die, "def": def_die}
     att_leads, def_leads = _leads(state)
     am = modifier(att_leads, def_leads, bt["att_drm"])
@@ -937,7 +988,7 @@ def lose_choices(state: State, victim: str) -> list[Cmd]:
     return out
 
 
-def _apply_losses(state: State, log: B.Log, victim: str, choice: Cmd) -> None:
+def _apply_losses(state: State, log: Ctx, victim: str, choice: Cmd) -> None:
     """Lost armies go off the board; lost generals to the turn track."""
     op = state["op"]
     bt = state["battle"]
@@ -987,8 +1038,9 @@ def _apply_losses(state: State, log: B.Log, victim: str, choice: Cmd) -> None:
 # --------------------------------------------------------------------------- after a battle
 
 
-def _after_battle(state: State, log: B.Log) -> None:
-    """Results of Combat: capture, further battles, or retreat."""
+def _after_battle(state: State, log: Ctx) -> str:
+    """Results of Combat: capture, further battles, or retreat; returns the
+    frame that follows."""
     op = state["op"]
     bt = state["battle"]
     area = bt["area"]
@@ -1002,14 +1054,12 @@ def _after_battle(state: State, log: B.Log) -> None:
     for f in B.check_elimination(state):
         log.pub(f"{fname(f)} is eliminated: all its counters are off the board.")
     if "qin" in state["eliminated"]:
-        op["phase"] = "done"
-        return
+        return "op-done"
     more_path = op["idx"] < len(op["path"])
     if att_total(state) == 0:
         log.pub(f"The attacking {fname(force)} counters are all eliminated.")
         B.settle_city(state, area)
-        op["phase"] = "done"
-        return
+        return "op-done"
     if B.size(B.stack(state, area, bt["target"])) > 0:
         # Both sides still have counters: the counters that moved in retreat to
         # the area they came from; those already there stay.
@@ -1020,8 +1070,7 @@ def _after_battle(state: State, log: B.Log) -> None:
         else:
             log.pub("The defenders hold.")
         B.settle_city(state, area)
-        op["phase"] = "done"
-        return
+        return "op-done"
     log.pub(f"The {fname(bt['target'])} counters in {aname(area)} are all eliminated.")
     B.prune(state, area)
     city_now = B.controller(state, area)
@@ -1033,13 +1082,11 @@ def _after_battle(state: State, log: B.Log) -> None:
         state["areas"][area]["city"] = force
         log.pub(f"{fname(force)} take the city of {aname(area)}.")
         if op["mounted"] and more_path:
-            op["phase"] = "choose"
             op["options"] = ["ADVANCE", "STAY"]
-            return
+            return "op-choose"
         _place_group(state, log, area)
         B.prune(state, area)
-        op["phase"] = "done"
-        return
+        return "op-done"
     options = [f"ATTACK {t}" for t in targets(state, area, force, side)]
     hostile_left = any(B.hostile(state, f, side) for f in B.forces_in(state, area) if f != force)
     moved = bool(op["group"]["armies"] or op["group"]["generals"])
@@ -1049,8 +1096,8 @@ def _after_battle(state: State, log: B.Log) -> None:
         options.append("STAY")
     if op["mounted"] and more_path and moved:
         options.append("ADVANCE")
-    op["phase"] = "choose"
     op["options"] = options
+    return "op-choose"
 
 
 def continue_default(state: State) -> str:
@@ -1063,15 +1110,15 @@ def continue_default(state: State) -> str:
     return options[0]
 
 
-def do_continue(state: State, log: B.Log, choice: str) -> None:
+def do_continue(state: State, log: Ctx, choice: str) -> str:
     """The attacker's answer after a battle: ATTACK another force, RETREAT,
-    STAY or ADVANCE (Mounted Attack)."""
+    STAY or ADVANCE (Mounted Attack); returns the frame that follows."""
     op = state["op"]
     area = op["where"]
     op["options"] = []
     if choice.startswith("ATTACK "):
         _open_battle(state, log, area, choice.split()[1])
-        return
+        return "battle-window"
     if choice == "RETREAT":
         log.pub(f"The attackers retreat to {aname(op['prev'])}.")
         _place_group(state, log, op["prev"])
@@ -1084,9 +1131,8 @@ def do_continue(state: State, log: B.Log, choice: str) -> None:
             state["areas"][area]["city"] = None
         B.settle_city(state, area)
         log.pub(f"The {fname(op['force'])} riders move on from {aname(area)}.")
-        op["phase"] = "move"
-        return
-    op["phase"] = "done"
+        return "op-move"
+    return "op-done"
 
 
 def describe(state: State) -> dict[str, Any] | None:

@@ -46,11 +46,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from judge.engine import JSON, Decision, IllegalLine, PolicyCondition, WindowSpec, conjuncts
+from judge.engine import JSON, Decision, IllegalLine, PolicyCondition, State, WindowSpec, conjuncts
 from judge_games.conflict_of_alliances.cards import BEFORE_COMBAT, CHARACTER
 from judge_games.conflict_of_alliances.data import DATA, SIDES, card_of, other, slug
-
-State = dict[str, Any]
 
 _AREA = PolicyCondition("AREA", "<area>...", "the battle is in one of these areas")
 _DEFENDER = PolicyCondition("FORCE", "<force>...", "the attacked (defending) force is one of these")
@@ -127,7 +125,7 @@ def context(state: State) -> dict[str, JSON]:
         return out
     played_by = other(w["side"])
     card = card_of(played_by, w["card"])
-    item = next((t for t in state["todo"] if t.get("do") == "effect"), None)
+    item = next((t for t in reversed(state["todo"]) if t.get("t") == "effect"), None)
     cmd: dict[str, Any] = dict(item["cmd"]) if item is not None else {}
     option = card.option(str(cmd.get("option", "a")))
     params: dict[str, Any] = option.params if option is not None else {}

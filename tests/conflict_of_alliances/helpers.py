@@ -19,6 +19,7 @@ from judge.rng import Rng
 from judge_games.conflict_of_alliances import GAME
 from judge_games.conflict_of_alliances import board as B
 from judge_games.conflict_of_alliances.data import DATA, slug
+from judge_games.conflict_of_alliances.kernel import Ctx
 
 State = dict[str, Any]
 L, A = "Lianheng", "Alliance"
@@ -60,6 +61,24 @@ def empty(scenario: str = "five-kingdoms") -> State:
         z["hand"] = []
     state["active"] = L
     state["stage"] = "action"
+    arrange(state)
+    return state
+
+
+def arrange(state: State) -> State:
+    """A position arranged by hand in an action phase (``stage`` "action",
+    ``active`` the side to act) waits for nothing else: the rules' frames
+    and asks are made to say so (the active player's ``action`` ask, nothing
+    queued). Any other position is left as the game made it."""
+    if state["stage"] != "action":
+        return state
+    want = [GAME.role_of(state, state["active"])]
+    top = state["asks"][-1] if state["asks"] else None
+    if top is not None and top["kind"] == "action" and top["roles"] == want and \
+            not state["todo"]:
+        return state
+    state["todo"], state["asks"] = [], []
+    Ctx(state).decide("action", [state["active"]])
     return state
 
 
@@ -119,6 +138,7 @@ def counts(state: State, area: str, force: str) -> tuple[int, int, dict[str, boo
 def play(state: State, side: str, line: str, dice: Sequence[int] = ()) -> tuple[State, list[Event]]:
     """``side`` sends ``line``; scripted dice must all be used."""
     role = GAME.role_of(state, side)
+    arrange(state)
     action = GAME.parse(state, role, line)
     rng = Dice(dice)
     new_state, events = GAME.act(state, role, action, rng)
@@ -143,7 +163,7 @@ def texts(events: Iterable[Event], reader: str | None = None) -> str:
 
 
 def parse(state: State, side: str, line: str) -> Action:
-    return GAME.parse(state, GAME.role_of(state, side), line)
+    return GAME.parse(arrange(state), GAME.role_of(state, side), line)
 
 
 def copy_state(state: State) -> State:
