@@ -155,15 +155,40 @@ class Scene:
         self.line([(c[0] - s, c[1] + s), (c[0] + s, c[1] - s)], stroke, width)
 
     def svg(self) -> str:
+        return self._document(self.items, background=True)
+
+    def _document(self, items: Iterable[Item], background: bool) -> str:
         head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" '
                 f'height="{self.height}" viewBox="0 0 {self.width} {self.height}">')
-        bg = f'<rect width="{self.width}" height="{self.height}" fill="{self.background}"/>'
-        return head + bg + "\n".join(el for _, el, _ in self.items) + "</svg>\n"
+        bg = (f'<rect width="{self.width}" height="{self.height}" fill="{self.background}"/>'
+              if background else "")
+        return head + bg + "\n".join(el for _, el, _ in items) + "</svg>\n"
+
+    def runs(self) -> list[tuple[bool, str]]:
+        """The scene as SVG documents painted one over the other: (is it a
+        static layer?, its document). The first paints the background; a
+        static layer is a run of its own (:func:`judge.pictures.rendering.composed`
+        keeps its pixels), and so is each stretch of items between them."""
+        cuts: list[tuple[bool, Sequence[Item]]] = []
+        at = 0
+        for start, items in self.layers:
+            if start > at:
+                cuts.append((False, self.items[at:start]))
+            cuts.append((True, items))
+            at = start + len(items)
+        if at < len(self.items) or not cuts:
+            cuts.append((False, self.items[at:]))
+        return [(static, self._document(items, background=i == 0))
+                for i, (static, items) in enumerate(cuts)]
 
     def png(self) -> bytes:
-        from judge.pictures.rendering import png
+        """The PNG of the scene: its SVG rendered (a scene with no static
+        layer in one pass, one with layers in runs: :meth:`runs`)."""
+        from judge.pictures import rendering
 
-        return png(self.svg())
+        if not self.layers:
+            return rendering.png(self.svg())
+        return rendering.png_of(rendering.composed(self.runs()))
 
 
 def toward(a: Point, b: Point, t: float) -> Point:
