@@ -95,18 +95,30 @@ LAYER_CACHE_BYTES = 64 * 1024 * 1024
 _layers: OrderedDict[str, Image.Image] = OrderedDict()
 
 
-def composed(runs: Sequence[tuple[bool, str]]) -> Image.Image:
+def composed(runs: Sequence[tuple[bool, str]],
+             stamped: tuple[str, Sequence[tuple[int, int, int, int]]] | None = None
+             ) -> Image.Image:
     """The pixels of a scene painted in ``runs``: (static?, the SVG document
     of that run), in painting order; the first run paints the background,
     the others are transparent where they paint nothing. A static run's
     pixels are kept (:data:`LAYER_CACHE_BYTES`) by its document's digest, so
-    the same layer on another scene of the map is not rendered again."""
+    the same layer on another scene of the map is not rendered again.
+    ``stamped``: a layer (an SVG document, kept likewise) laid last, in
+    each of its boxes only (:meth:`judge.pictures.scene.Scene.stamp`: the
+    names that stand at their first place)."""
     canvas: Image.Image | None = None
     for static, svg in runs:
         over = layer(svg) if static else rgba(svg)
         canvas = over if canvas is None else Image.alpha_composite(canvas, over)
     if canvas is None:
         raise ValueError("a scene has at least one run to paint")
+    if stamped is not None:
+        names, boxes = stamped
+        kept = layer(names)
+        for left, top, right, bottom in boxes:
+            box = (max(left, 0), max(top, 0), min(right, canvas.width), min(bottom, canvas.height))
+            if box[0] < box[2] and box[1] < box[3]:
+                canvas.alpha_composite(kept, dest=box[:2], source=box)
     return canvas.convert("RGB")
 
 

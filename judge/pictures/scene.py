@@ -72,6 +72,8 @@ class Scene:
     layers: list[tuple[int, Sequence[Item]]] = field(default_factory=list)
     #: The indices of the items that are labels (:mod:`judge.pictures.labels`).
     labels: list[int] = field(default_factory=list)
+    #: Labels painted from a kept layer rather than rendered (:meth:`stamp`).
+    stamps: tuple[Sequence[Item], dict[int, tuple[int, int, int, int]]] | None = None
 
     def extend(self, items: Iterable[Item]) -> None:
         self.items.extend(items)
@@ -83,6 +85,29 @@ class Scene:
         frontiers), which a name may sit across (:mod:`judge.pictures.labels`)."""
         self.layers.append((len(self.items), items))
         self.items.extend(items)
+
+    def stamp(self, layer: Sequence[Item], boxes: Mapping[int, tuple[int, int, int, int]]) -> None:
+        """Mark labels of the scene (by index) as elements of ``layer`` too
+        (a drawing's every name at its first place, the same in every
+        scene: :func:`judge.pictures.labels.place`): the PNG lays that
+        layer's pixels, rendered once and kept, in each one's box (left,
+        top, right, bottom pixels: all it paints, and nothing else of
+        ``layer``) instead of rendering it. The SVG is unchanged; a stamp
+        is laid last, so only labels drawn after everything but other
+        labels are stamped (:meth:`runs` checks it)."""
+        self.stamps = (layer, dict(boxes))
+
+    def _stamped(self) -> dict[int, tuple[int, int, int, int]]:
+        """The stamped items' boxes, if every item after the first of them
+        is a label (else none: they are rendered as the others)."""
+        if self.stamps is None or not self.stamps[1]:
+            return {}
+        first = min(self.stamps[1])
+        labels = set(self.labels)
+        if any(i not in labels for i in range(first, len(self.items))) or any(
+                start + len(items) > first for start, items in self.layers):
+            return {}
+        return self.stamps[1]
 
     def shape(self, rings: Iterable[Sequence[Point]], fill: str, stroke: str | None = None,
               width: float = 1.0, region: str | None = None) -> None:
@@ -177,18 +202,29 @@ class Scene:
             cuts.append((True, items))
             at = start + len(items)
         if at < len(self.items) or not cuts:
-            cuts.append((False, self.items[at:]))
+            stamped = self._stamped()
+            cuts.append((False, [item for i, item in enumerate(self.items[at:], at)
+                                 if i not in stamped]))
         return [(static, self._document(items, background=i == 0))
                 for i, (static, items) in enumerate(cuts)]
+
+    def stamped(self) -> tuple[str, list[tuple[int, int, int, int]]] | None:
+        """The stamps' layer as an SVG document and the boxes to lay it in
+        (:meth:`stamp`), or None."""
+        boxes = self._stamped()
+        if not boxes or self.stamps is None:
+            return None
+        return self._document(self.stamps[0], background=False), sorted(boxes.values())
 
     def png(self) -> bytes:
         """The PNG of the scene: its SVG rendered (a scene with no static
         layer in one pass, one with layers in runs: :meth:`runs`)."""
         from judge.pictures import rendering
 
-        if not self.layers:
+        stamped = self.stamped()
+        if not self.layers and stamped is None:
             return rendering.png(self.svg())
-        return rendering.png_of(rendering.composed(self.runs()))
+        return rendering.png_of(rendering.composed(self.runs(), stamped))
 
 
 def toward(a: Point, b: Point, t: float) -> Point:

@@ -34,7 +34,7 @@ def test_the_layered_rendering_is_the_svg_rendered_in_one_pass(game_id: str) -> 
     drawn = pictures.scene(game_id, positions.position(game_id))
     assert drawn.layers, "the map marks its static layers"
     rendering.forget_layers()
-    layered = rendering.composed(drawn.runs())
+    layered = rendering.composed(drawn.runs(), drawn.stamped())
     whole = rendering.pixels(drawn.svg())
     assert layered.size == whole.size == (drawn.width, drawn.height)
     # Every channel of every pixel within 3 levels of 255: the blends along
@@ -100,3 +100,46 @@ def test_the_kept_layers_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     assert rendering.layer(doc.format('<circle cx="2" cy="5" r="3"/>')) is shown[2]
     assert rendering.layer(doc.format('<circle cx="0" cy="5" r="3"/>')) is not shown[0]
     rendering.forget_layers()
+
+
+@pytest.mark.parametrize("game_id", ["classic", "three_kingdoms", "warring_states"])
+def test_names_at_their_first_place_are_laid_in_from_one_kept_layer(game_id: str) -> None:
+    """The names that stand where they stand first (below their unit's
+    point) are stamped: laid in from one layer of every name at its first
+    place, the same in every scene of the map; a name moved aside (by an
+    arrow or a unit in its way) is rendered with the rest."""
+    drawn = pictures.scene(game_id, positions.position(game_id))
+    stamped = drawn.stamped()
+    assert stamped is not None and drawn.stamps is not None
+    names, boxes = stamped
+    assert len(boxes) >= len(drawn.labels) // 3
+    moved = [i for i in drawn.labels if i not in drawn.stamps[1]]
+    assert moved, "some names are moved aside in the known position"
+    last = drawn.runs()[-1][1]
+    for i in drawn.labels:
+        element = drawn.items[i][1]
+        # A stamped name is not in the run rendered; a moved one is.
+        assert (element in last) == (i in moved)
+        if i not in moved:
+            assert element in names
+    # Another position of a Diplomacy map, with no units and no orders: the
+    # same layer of names (so its pixels are kept), more names stamped.
+    view = positions.position(game_id)
+    if "units" in view:
+        view["units"] = {power: [] for power in view["units"]}
+        view["last"] = {}
+        other = pictures.scene(game_id, view).stamped()
+        assert other is not None
+        assert other[0] == names
+        assert len(other[1]) > len(boxes)
+
+
+def test_stamps_are_ignored_where_something_is_drawn_after_the_labels() -> None:
+    from judge.pictures.labels import Label, place
+
+    s = Scene(200, 100)
+    place(s, [Label((50, 20), "Bel", 13.0), Label((150, 20), "Hol", 13.0)], (0, 0, 200, 100))
+    assert s.stamped() is not None
+    s.circle((50, 49), 10, fill="#000000")  # over Bel's place: must stay over it
+    assert s.stamped() is None
+    assert ">Bel</text>" in s.runs()[-1][1]
