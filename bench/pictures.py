@@ -15,7 +15,9 @@ against the budget of 50 ms and 150 KB on average.
 Each case is also drawn the former way in the same rounds, alternated
 with the present one (so both see the same load): the whole scene's SVG
 rendered in one pass (``before``), against the static layers' pixels kept
-and the rest rendered over them (``after``, :func:`judge.pictures.rendering.composed`).
+and the rest rendered over them, the names that stand at their first place
+laid in from a kept layer of names (``after``,
+:func:`judge.pictures.rendering.composed`).
 The closing lines give the mean of the cases' means before and after, in
 wall and CPU time, and whether the budget holds. On a loaded machine the
 wall times stretch (the load average is printed): the CPU times, and the
@@ -24,7 +26,8 @@ ratio of after to before, are what compare between runs.
 ``--stages`` adds, per case, the median CPU time of each stage of a
 drawing: the scene built (Python: shapes and label placement), rendered
 (libvips' SVG loader, librsvg: parsing, text layout, rasterising; with
-layers, the runs that change rendered and laid over the kept ones), the
+layers, the runs that change rendered and laid over the kept ones, and
+the stamped names laid in), the
 palette chosen, every pixel mapped to it, the PNG encoded.
 """
 
@@ -79,7 +82,10 @@ def after(game_id: str, view: Mapping[str, Any]) -> bytes:
 
 def rendered(drawn: Scene) -> Any:
     """A scene's pixels, as :meth:`Scene.png` renders them."""
-    return rendering.composed(drawn.runs()) if drawn.layers else rendering.pixels(drawn.svg())
+    stamped = drawn.stamped()
+    if not drawn.layers and stamped is None:
+        return rendering.pixels(drawn.svg())
+    return rendering.composed(drawn.runs(), stamped)
 
 
 def stages(game_id: str, view: Mapping[str, Any], rounds: int) -> dict[str, float]:
