@@ -244,12 +244,10 @@ def place(scene: Scene, labels: Sequence[Label], frame: Box) -> None:
     _stamp(scene, labels, first, placed)
 
 
-def _pixels(box: Box, size: float) -> tuple[int, int, int, int]:
-    """A label's box widened to whole pixels, with room to spare for the
-    anti-aliasing and the glyphs' overhangs."""
-    m = size / 4 + 2
-    return (math.floor(box[0] - m), math.floor(box[1] - m), math.ceil(box[2] + m),
-            math.ceil(box[3] + m))
+def _pixels(box: Box, margin: float) -> tuple[int, int, int, int]:
+    """A label's box widened by ``margin`` to whole pixels."""
+    return (math.floor(box[0] - margin), math.floor(box[1] - margin),
+            math.ceil(box[2] + margin), math.ceil(box[3] + margin))
 
 
 def _stamp(scene: Scene, labels: Sequence[Label], first: Scene,
@@ -257,13 +255,18 @@ def _stamp(scene: Scene, labels: Sequence[Label], first: Scene,
     """Stamp (Scene.stamp) the labels that stand at their first place, if
     their box holds nothing else of the first places' layer and no label
     placed over something (whose order would then matter) touches it."""
+    # A stamp's box: the label's box (with its halo) and room to spare for
+    # the anti-aliasing and the glyphs' overhangs; what it must not meet:
+    # another name's box with a pixel of anti-aliasing.
+    own = [_pixels(text_box(home, label.text, label.size, bold=label.bold,
+                            italic=label.italic), label.size / 8 + 2)
+           for label, (_, _, home, _) in zip(labels, placed, strict=True)]
     homes = [_pixels(text_box(home, label.text, label.size, bold=label.bold,
-                              italic=label.italic), label.size)
+                              italic=label.italic), 1)
              for label, (_, _, home, _) in zip(labels, placed, strict=True)]
-    finals = [_pixels(text_box(c, label.text, label.size, bold=label.bold,
-                               italic=label.italic), label.size)
-              for label, (_, c, _, _) in zip(labels, placed, strict=True)]
-    crowded = [finals[i] for i, (_, _, _, hits) in enumerate(placed) if hits]
+    crowded = [_pixels(text_box(c, label.text, label.size, bold=label.bold,
+                                italic=label.italic), 1)
+               for label, (_, c, _, hits) in zip(labels, placed, strict=True) if hits]
 
     def meet(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
         return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
@@ -272,11 +275,11 @@ def _stamp(scene: Scene, labels: Sequence[Label], first: Scene,
     for i, (index, c, home, hits) in enumerate(placed):
         if c != home or hits:
             continue
-        if any(meet(homes[i], other) for j, other in enumerate(homes) if j != i):
+        if any(meet(own[i], other) for j, other in enumerate(homes) if j != i):
             continue
-        if any(meet(homes[i], other) for other in crowded):
+        if any(meet(own[i], other) for other in crowded):
             continue
-        boxes[index] = homes[i]
+        boxes[index] = own[i]
     if boxes:
         scene.stamp(first.items, boxes)
 
