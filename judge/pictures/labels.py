@@ -207,6 +207,11 @@ def place(scene: Scene, labels: Sequence[Label], frame: Box) -> None:
     module's docstring), inside ``frame``; their items' indices are kept in
     ``scene.labels``."""
     grid = _Grid(obstacles(scene))
+    # Every name at its first place: a layer the same in every scene of the
+    # drawing, whose pixels the PNG keeps and lays in for the names that
+    # stand there (Scene.stamp), rather than rendering them each time.
+    first = Scene(scene.width, scene.height)
+    placed: list[tuple[int, Point, Point, int]] = []  # (item, where, first place, hits)
     for label in labels:
         best: tuple[tuple[int, int, int, int], Point] | None = None
         width = text_width(label.text, label.size, label.bold)
@@ -215,6 +220,10 @@ def place(scene: Scene, labels: Sequence[Label], frame: Box) -> None:
                 c = (label.at[0] + dx * (label.beside + 4 + width / 2), label.at[1] + dy)
             else:
                 c = (label.at[0], label.at[1] + dy)
+            if rank == 0:
+                first.text(c, label.text, size=label.size, fill=label.fill, halo="#ffffff",
+                           italic=label.italic, bold=label.bold)
+                home_place = c
             box = text_box(c, label.text, label.size, bold=label.bold, italic=label.italic)
             outside = 0 if inside(box, frame) else 1
             hits = grid.count(box)
@@ -226,11 +235,53 @@ def place(scene: Scene, labels: Sequence[Label], frame: Box) -> None:
                 break
         assert best is not None
         c = best[1]
+        placed.append((len(scene.items), c, home_place, best[0][1]))
         scene.labels.append(len(scene.items))
         scene.text(c, label.text, size=label.size, fill=label.fill, halo="#ffffff",
                    italic=label.italic, bold=label.bold)
         grid.add(Obstacle("box", text_box(c, label.text, label.size, bold=label.bold,
                                           italic=label.italic)))
+    _stamp(scene, labels, first, placed)
+
+
+def _pixels(box: Box, margin: float) -> tuple[int, int, int, int]:
+    """A label's box widened by ``margin`` to whole pixels."""
+    return (math.floor(box[0] - margin), math.floor(box[1] - margin),
+            math.ceil(box[2] + margin), math.ceil(box[3] + margin))
+
+
+def _stamp(scene: Scene, labels: Sequence[Label], first: Scene,
+           placed: Sequence[tuple[int, Point, Point, int]]) -> None:
+    """Stamp (Scene.stamp) the labels that stand at their first place, if
+    their box holds nothing else of the first places' layer and no label
+    placed over something (whose order would then matter) touches it."""
+    # A stamp's box: the label's box (with its halo) and room to spare for
+    # the anti-aliasing and the glyphs' overhangs; what it must not meet:
+    # another name's box with a pixel of anti-aliasing.
+    own = [_pixels(text_box(home, label.text, label.size, bold=label.bold,
+                            italic=label.italic), label.size / 8 + 2)
+           for label, (_, _, home, _) in zip(labels, placed, strict=True)]
+    homes = [_pixels(text_box(home, label.text, label.size, bold=label.bold,
+                              italic=label.italic), 1)
+             for label, (_, _, home, _) in zip(labels, placed, strict=True)]
+    crowded = [_pixels(text_box(c, label.text, label.size, bold=label.bold,
+                                italic=label.italic), 1)
+               for label, (_, c, _, hits) in zip(labels, placed, strict=True) if hits]
+
+    def meet(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    boxes = {}
+    for i, (index, c, home, hits) in enumerate(placed):
+        if c != home or hits:
+            continue
+        if any(meet(own[i], other) for j, other in enumerate(homes) if j != i):
+            continue
+        if any(meet(own[i], other) for other in crowded):
+            continue
+        boxes[index] = own[i]
+    if boxes:
+        scene.stamp(first.items, boxes)
 
 
 def covered(scene: Scene, frame: Box) -> list[tuple[str, str]]:

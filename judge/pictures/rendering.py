@@ -12,13 +12,27 @@ it near 100 KB with no visible change.
 Text is set in DejaVu Sans, the font the scenes name: Debian's
 fonts-dejavu-core, found in :data:`FONT_DIR` through fontconfig (a
 missing font is an error here, not a silent fallback to another).
+
+A scene with static layers (:meth:`judge.pictures.scene.Scene.layer`: a
+map's land and sea, its borders and markers, the same in every position)
+is rendered in runs (:func:`composed`): each static layer's SVG is rendered
+once per map and size and its pixels kept (:data:`LAYER_CACHE_BYTES`), the
+parts between them that change with the position are rendered on a
+transparent canvas, and the runs are laid over each other in order
+(Pillow's alpha compositing). The result is the scene's SVG rendered, to
+within the rounding of the blends along the edges (a level or three of
+255); librsvg's cost is mostly in the map's outlines, which a position
+then no longer pays for.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import logging
 import zlib
+from collections import OrderedDict
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -66,8 +80,78 @@ def pixels(svg: str) -> Image.Image:
 
 def png(svg: str) -> bytes:
     """The PNG of ``svg``: rendered, reduced to a palette."""
-    full = pixels(svg)
+    return png_of(pixels(svg))
+
+
+def png_of(full: Image.Image) -> bytes:
+    """The PNG of rendered pixels: reduced to a palette, encoded."""
     return encode(indexed(full, palette_of(full)))
+
+
+#: The static layers' pixels kept, at most this many bytes of them (a
+#: classic map's two layers and its names take 30 MB, the four maps' 81 MB):
+#: least recently used go first.
+LAYER_CACHE_BYTES = 128 * 1024 * 1024
+_layers: OrderedDict[str, Image.Image] = OrderedDict()
+
+
+def composed(runs: Sequence[tuple[bool, str]],
+             stamped: tuple[str, Sequence[tuple[int, int, int, int]]] | None = None
+             ) -> Image.Image:
+    """The pixels of a scene painted in ``runs``: (static?, the SVG document
+    of that run), in painting order; the first run paints the background,
+    the others are transparent where they paint nothing. A static run's
+    pixels are kept (:data:`LAYER_CACHE_BYTES`) by its document's digest, so
+    the same layer on another scene of the map is not rendered again.
+    ``stamped``: a layer (an SVG document, kept likewise) laid last, in
+    each of its boxes only (:meth:`judge.pictures.scene.Scene.stamp`: the
+    names that stand at their first place)."""
+    canvas: Image.Image | None = None
+    for static, svg in runs:
+        over = layer(svg) if static else rgba(svg)
+        canvas = over if canvas is None else Image.alpha_composite(canvas, over)
+    if canvas is None:
+        raise ValueError("a scene has at least one run to paint")
+    if stamped is not None:
+        names, boxes = stamped
+        kept = layer(names)
+        for left, top, right, bottom in boxes:
+            box = (max(left, 0), max(top, 0), min(right, canvas.width), min(bottom, canvas.height))
+            if box[0] < box[2] and box[1] < box[3]:
+                canvas.alpha_composite(kept, dest=box[:2], source=box)
+    return canvas.convert("RGB")
+
+
+def layer(svg: str) -> Image.Image:
+    """A static layer's pixels: rendered the first time, then kept."""
+    digest = hashlib.sha256(svg.encode("utf-8")).hexdigest()
+    hit = _layers.get(digest)
+    if hit is not None:
+        _layers.move_to_end(digest)
+        return hit
+    drawn = rgba(svg)
+    _layers[digest] = drawn
+    while sum(_size(im) for im in _layers.values()) > LAYER_CACHE_BYTES and len(_layers) > 1:
+        _layers.popitem(last=False)
+    return drawn
+
+
+def _size(im: Image.Image) -> int:
+    return im.width * im.height * len(im.getbands())
+
+
+def forget_layers() -> None:
+    """Drop the kept static layers (a bench measuring a first drawing)."""
+    _layers.clear()
+
+
+def rgba(svg: str) -> Image.Image:
+    """``svg`` rendered as an RGBA image (straight alpha: libvips undoes
+    cairo's premultiplied pixels)."""
+    im = vips().Image.svgload_buffer(svg.encode("utf-8"))
+    mode = "RGBA" if im.bands == 4 else "RGB"
+    out = Image.frombuffer(mode, (im.width, im.height), im.write_to_memory(), "raw", mode, 0, 1)
+    return out if mode == "RGBA" else out.convert("RGBA")
 
 
 def palette_of(full: Image.Image) -> Image.Image:

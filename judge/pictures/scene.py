@@ -72,6 +72,8 @@ class Scene:
     layers: list[tuple[int, Sequence[Item]]] = field(default_factory=list)
     #: The indices of the items that are labels (:mod:`judge.pictures.labels`).
     labels: list[int] = field(default_factory=list)
+    #: Labels painted from a kept layer rather than rendered (:meth:`stamp`).
+    stamps: tuple[Sequence[Item], dict[int, tuple[int, int, int, int]]] | None = None
 
     def extend(self, items: Iterable[Item]) -> None:
         self.items.extend(items)
@@ -83,6 +85,29 @@ class Scene:
         frontiers), which a name may sit across (:mod:`judge.pictures.labels`)."""
         self.layers.append((len(self.items), items))
         self.items.extend(items)
+
+    def stamp(self, layer: Sequence[Item], boxes: Mapping[int, tuple[int, int, int, int]]) -> None:
+        """Mark labels of the scene (by index) as elements of ``layer`` too
+        (a drawing's every name at its first place, the same in every
+        scene: :func:`judge.pictures.labels.place`): the PNG lays that
+        layer's pixels, rendered once and kept, in each one's box (left,
+        top, right, bottom pixels: all it paints, and nothing else of
+        ``layer``) instead of rendering it. The SVG is unchanged; a stamp
+        is laid last, so only labels drawn after everything but other
+        labels are stamped (:meth:`runs` checks it)."""
+        self.stamps = (layer, dict(boxes))
+
+    def _stamped(self) -> dict[int, tuple[int, int, int, int]]:
+        """The stamped items' boxes, if every item after the first of them
+        is a label (else none: they are rendered as the others)."""
+        if self.stamps is None or not self.stamps[1]:
+            return {}
+        first = min(self.stamps[1])
+        labels = set(self.labels)
+        if any(i not in labels for i in range(first, len(self.items))) or any(
+                start + len(items) > first for start, items in self.layers):
+            return {}
+        return self.stamps[1]
 
     def shape(self, rings: Iterable[Sequence[Point]], fill: str, stroke: str | None = None,
               width: float = 1.0, region: str | None = None) -> None:
@@ -155,15 +180,51 @@ class Scene:
         self.line([(c[0] - s, c[1] + s), (c[0] + s, c[1] - s)], stroke, width)
 
     def svg(self) -> str:
+        return self._document(self.items, background=True)
+
+    def _document(self, items: Iterable[Item], background: bool) -> str:
         head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" '
                 f'height="{self.height}" viewBox="0 0 {self.width} {self.height}">')
-        bg = f'<rect width="{self.width}" height="{self.height}" fill="{self.background}"/>'
-        return head + bg + "\n".join(el for _, el, _ in self.items) + "</svg>\n"
+        bg = (f'<rect width="{self.width}" height="{self.height}" fill="{self.background}"/>'
+              if background else "")
+        return head + bg + "\n".join(el for _, el, _ in items) + "</svg>\n"
+
+    def runs(self) -> list[tuple[bool, str]]:
+        """The scene as SVG documents painted one over the other: (is it a
+        static layer?, its document). The first paints the background; a
+        static layer is a run of its own (:func:`judge.pictures.rendering.composed`
+        keeps its pixels), and so is each stretch of items between them."""
+        cuts: list[tuple[bool, Sequence[Item]]] = []
+        at = 0
+        for start, items in self.layers:
+            if start > at:
+                cuts.append((False, self.items[at:start]))
+            cuts.append((True, items))
+            at = start + len(items)
+        if at < len(self.items) or not cuts:
+            stamped = self._stamped()
+            cuts.append((False, [item for i, item in enumerate(self.items[at:], at)
+                                 if i not in stamped]))
+        return [(static, self._document(items, background=i == 0))
+                for i, (static, items) in enumerate(cuts)]
+
+    def stamped(self) -> tuple[str, list[tuple[int, int, int, int]]] | None:
+        """The stamps' layer as an SVG document and the boxes to lay it in
+        (:meth:`stamp`), or None."""
+        boxes = self._stamped()
+        if not boxes or self.stamps is None:
+            return None
+        return self._document(self.stamps[0], background=False), sorted(boxes.values())
 
     def png(self) -> bytes:
-        from judge.pictures.rendering import png
+        """The PNG of the scene: its SVG rendered (a scene with no static
+        layer in one pass, one with layers in runs: :meth:`runs`)."""
+        from judge.pictures import rendering
 
-        return png(self.svg())
+        stamped = self.stamped()
+        if not self.layers and stamped is None:
+            return rendering.png(self.svg())
+        return rendering.png_of(rendering.composed(self.runs(), stamped))
 
 
 def toward(a: Point, b: Point, t: float) -> Point:
