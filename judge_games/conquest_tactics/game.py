@@ -42,7 +42,16 @@ from judge.engine import (
 )
 from judge.flow import Ask
 from judge.rng import Rng
-from judge_games.conquest_tactics import commands, helptext, policy, rules, turns
+from judge_games.conquest_tactics import (
+    commands,
+    decks,
+    helptext,
+    legal,
+    policy,
+    rules,
+    turns,
+    views,
+)
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics.cards import POOL
 from judge_games.conquest_tactics.table import (
@@ -333,8 +342,6 @@ class ConquestTactics(GameBase):
     # ------------------------------------------------------------------ legal lines
 
     def legal(self, state: State, role: Role) -> list[str]:
-        from judge_games.conquest_tactics import legal
-
         out = []
         for line in legal.candidates(state, role):
             try:
@@ -346,8 +353,6 @@ class ConquestTactics(GameBase):
     # ------------------------------------------------------------------ views
 
     def view(self, state: State, role: Role | None) -> dict[str, JSON]:
-        from judge_games.conquest_tactics import views
-
         state = RULES.current(state)
         phase = self._phase(state) if RULES.playing(state) else "game over"
         return views.view(state, role, phase)
@@ -438,8 +443,6 @@ def _take_deck(g: Ctx, role: str, deck: Any, faction: str) -> None:
 
 
 def _check_deck(cmd: dict[str, Any]) -> dict[str, Any]:
-    from judge_games.conquest_tactics import decks
-
     lines = [(i + 1, part.strip()) for i, part in enumerate(cmd["body"].split(";"))
              if part.strip()]
     deck, breaches = decks.parse_deck(cmd["deck"], lines)
@@ -458,8 +461,6 @@ def starter_of(state: State, role: Role) -> str:
 
 
 def _check_starter(state: State, role: Role, faction: str) -> dict[str, Any]:
-    from judge_games.conquest_tactics import decks
-
     faction = faction or starter_of(state, role)
     if faction not in POOL.starters:
         raise IllegalLine(f"there is no {faction!r} starter deck",
@@ -469,8 +470,6 @@ def _check_starter(state: State, role: Role, faction: str) -> dict[str, Any]:
 
 
 def _deck_of(text: str) -> Any:
-    from judge_games.conquest_tactics import decks
-
     deck, breaches = decks.parse_canonical(text)
     if deck is None or breaches:  # parse accepted it: it cannot be refused now
         raise ValueError(f"a deck list accepted by parse does not read back: {breaches}")

@@ -5,8 +5,8 @@ and play on exactly as they did.
 port (``python -m tests.conquest_tactics.test_saved_states`` writes it): a
 few games played through the game object from a fixed seed, each line chosen
 at random among the legal ones (or the decision's default), and at each step
-the digest of what the step made -- the pending decisions, the events, the
-state (without the kernel's own ``todo`` and ``asks``) -- plus, for a few
+the digest of what the step made -- the pending decisions, the views (what
+the reports show each player and an observer), the events, the state (without the kernel's own ``todo`` and ``asks``) -- plus, for a few
 steps, the whole saved state of the old shape and what came of it.
 
 The test plays the same games again and compares every digest; and it loads
@@ -30,6 +30,7 @@ from judge_games.conquest_tactics import GAME
 
 DATA = Path(__file__).parent / "data" / "saved_states.json"
 KERNEL_KEYS = ("todo", "asks")
+VIEWERS = ("South", "North", None)
 """The decision kernel's own keys: not in a state saved before the port."""
 
 GAMES: tuple[tuple[int, dict[str, Any]], ...] = (
@@ -70,7 +71,8 @@ def play(seed: int, options: dict[str, Any], keep: set[str]) -> list[dict[str, A
         if GAME.outcome(state) is not None:
             break
         pending = GAME.pending(state)
-        step: dict[str, Any] = {"n": n, "pending": _digest([_decision(d) for d in pending])}
+        step: dict[str, Any] = {"n": n, "pending": _digest([_decision(d) for d in pending]),
+                                "views": _digest([GAME.view(state, r) for r in VIEWERS])}
         stage = str(state["stage"])
         tag = stage if stage != "window" else f"window:{state['window']['step']}"
         if tag in keep:
@@ -113,7 +115,7 @@ def test_saved_games_play_on_as_before() -> None:
     for (seed, options), old in zip(GAMES, saved["games"], strict=True):
         new = play(seed, options, set())
         for a, b in zip(old["steps"], new, strict=True):
-            for k in ("pending", "legal", "line", "events", "state"):
+            for k in ("pending", "views", "legal", "line", "events", "state"):
                 assert a.get(k) == b.get(k), (seed, a["n"], k)
 
 
