@@ -6,8 +6,9 @@ port (``python -m tests.conquest_tactics.test_saved_states`` writes it): a
 few games played through the game object from a fixed seed, each line chosen
 at random among the legal ones (or the decision's default), and at each step
 the digest of what the step made -- the pending decisions, the views (what
-the reports show each player and an observer), the events, the state (without the kernel's own ``todo`` and ``asks``) -- plus, for a few
-steps, the whole saved state of the old shape and what came of it.
+the reports show each player and an observer), the events, the state
+(without the kernel's own ``todo`` and ``asks``) -- plus, for a few steps,
+the whole saved state of the old shape and what came of it.
 
 The test plays the same games again and compares every digest; and it loads
 each saved state of the old shape (a ``stage`` and no frames), lists its
