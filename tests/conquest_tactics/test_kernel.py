@@ -125,3 +125,6 @@ def test_a_match_stored_before_the_port_goes_on_by_mail(post: Post) -> None:
     replies = [_text(m) for m in mails if m["To"] == ADDR[role]]
     assert replies and not any("nothing is asked of you" in t for t in replies), replies
     assert {S, N} >= set(adj.waiting_on(GAME, after))
+    # The frames and asks the old state was read as are those the kernel
+    # itself leaves: the log, replayed from the seed, rebuilds the same table.
+    post.judge.replay_check(NAME, full=True)

@@ -28,6 +28,7 @@ from typing import Any
 from judge.engine import Decision, Event, live
 from judge.rng import Rng
 from judge_games.conquest_tactics import GAME
+from judge_games.conquest_tactics.table import RULES
 
 DATA = Path(__file__).parent / "data" / "saved_states.json"
 KERNEL_KEYS = ("todo", "asks")
@@ -61,9 +62,11 @@ def _digest(value: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def play(seed: int, options: dict[str, Any], keep: set[str]) -> list[dict[str, Any]]:
+def play(seed: int, options: dict[str, Any], keep: set[str], *,
+         whole: bool = False) -> list[dict[str, Any]]:
     """One game: the steps it took, each with its digests; a step whose
-    stage is in ``keep`` (each stage once) carries the state before it."""
+    stage is in ``keep`` (each stage once) carries the state before it
+    (``whole``: with the kernel's frames and asks too)."""
     pick = random.Random(seed)
     rng = Rng(bytes([seed]) * 32, 0)
     state = GAME.setup(options, rng)
@@ -81,6 +84,8 @@ def play(seed: int, options: dict[str, Any], keep: set[str]) -> list[dict[str, A
             step["saved"] = _bare(json.loads(json.dumps(state)))
             step["decisions"] = [_decision(d) for d in pending]
             step["counter"] = rng.counter
+            if whole:
+                step["whole"] = json.loads(json.dumps(state))
         d = live(pending)[0]
         if stage in ("decks", "forces"):
             state, events = GAME.resolve(state, {}, rng)
@@ -121,16 +126,20 @@ def test_saved_games_play_on_as_before() -> None:
 
 
 def test_a_state_saved_before_the_port_loads() -> None:
-    """A state of the old shape (``stage`` and no frames) lists the same
-    decisions and goes on from the recorded line as it did."""
+    """A state of the old shape (``stage`` and no frames) is read as the
+    very frames and asks the kernel leaves at that point of the same game,
+    lists the same decisions and goes on from the recorded line as it did."""
     saved = json.loads(DATA.read_text())
     seen = set()
-    for game in saved["games"]:
+    keep = stages()
+    for (seed_n, options), game in zip(GAMES, saved["games"], strict=True):
         seed = bytes([game["seed"]]) * 32
+        now = {step["n"]: step for step in play(seed_n, options, keep, whole=True)}
         for step in game["steps"]:
             if "saved" not in step:
                 continue
             state = step["saved"]
+            assert RULES.current(state) == now[step["n"]]["whole"], state["stage"]
             assert not set(KERNEL_KEYS) & set(state)
             seen.add(state["stage"])
             assert [_decision(d) for d in GAME.pending(state)] == step["decisions"]
