@@ -64,10 +64,14 @@ class Rules(Generic[C]):
     :meth:`answer`, and the run loop over them. Each game makes its own."""
 
     def __init__(self, game: str, *, playing: Callable[[State], bool] | None = None,
-                 limit: int = LIMIT) -> None:
+                 limit: int = LIMIT, current: Callable[[State], State] | None = None) -> None:
         self.game = game
         self.playing = playing or (lambda s: True)
         self.limit = limit
+        self.current = current or (lambda s: s)
+        """A state as the kernel reads it: a game whose states were once saved
+        without frames gives a (copied) state with the frames and asks it
+        stood for."""
         self.steps: dict[str, StepFn[C]] = {}
         self.answers: dict[str, AnswerFn[C]] = {}
         self.resuming: AskFn[C] | None = None
@@ -150,10 +154,10 @@ class Rules(Generic[C]):
     def waiting(self, state: State) -> list[tuple[int, Ask]]:
         """The asks that still ask somebody, each with its depth (its place on
         the stack). A suspended window with every answer taken waits unlisted."""
-        return [(depth, a) for depth, a in enumerate(state["asks"]) if a["roles"]]
+        return [(depth, a) for depth, a in enumerate(self.current(state)["asks"]) if a["roles"]]
 
     def top(self, state: State) -> Ask | None:
-        asks: list[Ask] = state["asks"]
+        asks: list[Ask] = self.current(state)["asks"]
         return asks[-1] if asks else None
 
     def ask_for(self, state: State, role: str) -> Ask | None:
@@ -286,11 +290,18 @@ class Ctx:
         ``kind`` picks the answer handler; ``what`` is the public description;
         ``spec`` its own data (``then``: the frame the answer continues with)."""
         s = self.s
-        s["serial"] += 1
         a: Ask = {"kind": kind, "roles": list(roles), "what": what,
-                  "serial": s["serial"], "open": True, **spec}
+                  "serial": self.next_serial(), "open": True, **spec}
         s["asks"].append(a)
         return a
+
+    def next_serial(self) -> int:
+        """The serial of a new ask: the state's ``serial``, counted on. A game
+        that numbers its decisions itself answers with its own number (unique
+        among the asks on the stack)."""
+        self.s["serial"] += 1
+        serial: int = self.s["serial"]
+        return serial
 
     def top(self) -> Ask | None:
         """The innermost ask."""

@@ -1,8 +1,9 @@
-"""Conquest Tactics -- the game object the judge drives (see rules.py for the
-stages and table.py for the state).
+"""Conquest Tactics -- the game object the judge drives (see turns.py for the
+turn on the decision kernel, rules.py for the rules and table.py for the
+state).
 
 =========  =========  ===================================================
-stage      decision   lines
+ask        decision   lines
 =========  =========  ===================================================
 decks      ORDERS     DECK <name>: ... (a DECK ... END block by mail)
 forces     ORDERS     BASE <space>, TAKE <card> (face down till both sent)
@@ -33,19 +34,48 @@ from judge.engine import (
     Outcome,
     Role,
     RuleError,
+    State,
     VerbSpec,
     WindowSpec,
     Zone,
     copy_state,
 )
+from judge.flow import Ask
 from judge.rng import Rng
-from judge_games.conquest_tactics import commands, helptext, policy, rules
+from judge_games.conquest_tactics import (
+    commands,
+    decks,
+    helptext,
+    legal,
+    policy,
+    rules,
+    turns,
+    views,
+)
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics.cards import POOL
-from judge_games.conquest_tactics.table import Ctx, State, card, fresh_player
+from judge_games.conquest_tactics.table import (
+    RULES,
+    Ctx,
+    Table,
+    as_state,
+    card,
+    fresh_player,
+    restore,
+)
 
 STAGE_NAMES = {"deploy": "deployment", "up": "Up the Field", "mobilize": "Mobilize",
                "play": "Play", "follow": "Play (after a move)", "window": "an instant"}
+"""The decisions' names in the reports, by the kind of the kernel's ask."""
+PROMPTS = {"deploy": "DEPLOY <troop> <space> for each starting troop, or DEPLOY ALL",
+           "up": "MOVE <from> <to> one space ahead, PASS, or DONE (pass for the rest of Up "
+                 "the Field); Mobilize lines written now are held for the Mobilize",
+           "play": "MOVE, ATTACK, CAST, USE, PLAY, REDEEM, RECYCLE, PASS, or PASS ALL "
+                   "(pass for the rest of the Play phase)",
+           "follow": "the troop that moved may ATTACK, CAST, USE or PLAY; or STOP"}
+DEFAULTS = {"deploy": "DEPLOY ALL: every troop at once, those of range 2 or more "
+                      "in your row 1, the rest in row 2, each row from the centre out",
+            "up": "pass", "play": "pass", "follow": "stop"}
 
 
 def _factions() -> tuple[str, ...]:
@@ -53,7 +83,8 @@ def _factions() -> tuple[str, ...]:
 
 
 class ConquestTactics(GameBase):
-    """The game. Stateless: every method works on the state it is given."""
+    """The game. Stateless: every method works on the state it is given (one
+    saved before the game ran on the kernel is read as table.current says)."""
 
     id: str = "conquest_tactics"
     title: str = "Conquest Tactics"
@@ -71,6 +102,8 @@ class ConquestTactics(GameBase):
     queues_actions: bool = True
     windows: tuple[WindowSpec, ...] = policy.WINDOWS
     playthrough_options: Mapping[str, JSON] = {"turn_limit": 12}
+    kernel = turns.RULES
+    """The turn as the decision kernel runs it (judge/flow.py, turns.py)."""
     victory_playthroughs: Sequence[Mapping[str, JSON]] = (
         {"south": "humans", "north": "malice", "turn_limit": 0},
         {"south": "humans", "north": "kaborha", "turn_limit": 0},
@@ -87,22 +120,25 @@ class ConquestTactics(GameBase):
         """Remove Base, Victory Conditions and Trophies from each deck; Trophies
         and Victory Conditions lie face up; the starting forces are chosen
         next (or the deck lists first, for submitted decks)."""
-        state: State = {
+        table: Table = {
             "stage": "forces", "options": {k: options.get(k, o.default) for o, k in
                                            ((o, o.name) for o in self.options)},
             "turn": 0, "initiative": F.SOUTH, "actor": None, "mover": None, "deployer": None,
             "passes": 0, "serial": 0, "uid": 0, "follow": None, "action": None,
             "window": None, "p": {}, "troops": {}, "bases": {}, "result": None,
+            "todo": [{"t": "forces"}], "asks": [],
         }
+        state = as_state(table)
         g = Ctx(state, rng)
         if options.get("decks", "starter") == "submitted":
-            state["stage"] = "decks"
+            state["todo"] = [{"t": "decks"}]
             for role in F.ROLES:
                 state["p"][role] = fresh_player("", "")
-            return state
-        for role, opt in ((F.SOUTH, "south"), (F.NORTH, "north")):
-            faction = str(options.get(opt, "humans" if role == F.SOUTH else "malice"))
-            _take_deck(g, role, POOL.starters[faction], faction)
+        else:
+            for role, opt in ((F.SOUTH, "south"), (F.NORTH, "north")):
+                faction = str(options.get(opt, "humans" if role == F.SOUTH else "malice"))
+                _take_deck(g, role, POOL.starters[faction], faction)
+        RULES.run(g)
         return state
 
     def roles(self, state: State) -> list[Role]:
@@ -110,64 +146,64 @@ class ConquestTactics(GameBase):
 
     # ------------------------------------------------------------------ decisions
 
-    def _phase(self, state: State) -> str:
-        stage = state["stage"]
-        if stage == "decks":
+    def _phase(self, state: State, ask: Ask | None = None) -> str:
+        """The name of the decision ``ask`` (the open one, if not given)."""
+        ask = ask or RULES.top(state)
+        kind = ask["kind"] if ask else "over"
+        if kind == "decks":
             return "deck lists"
-        if stage == "forces":
+        if kind == "forces":
             return "set-up: Base and starting forces"
-        if stage == "mobilize":  # one decision for both players, however many lines they send
+        if kind == "mobilize":  # one decision for both players, however many lines they send
             return f"turn {state['turn']} Mobilize"
-        return f"turn {state['turn']} {STAGE_NAMES.get(stage, stage)} #{state['serial']}"
+        return f"turn {state['turn']} {STAGE_NAMES.get(kind, kind)} #{ask['serial'] if ask else 0}"
 
     def pending(self, state: State) -> list[Decision]:
-        stage = state["stage"]
-        phase = self._phase(state)
-        if stage == "decks":
-            return [Decision(DecisionKind.ORDERS, F.ROLES, phase,
-                             prompt="DECK <name> ... END: your deck list (the report says "
-                                    "how), or STARTER to play your starter deck",
-                             default="your starter deck (STARTER)")]
-        if stage == "forces":
-            return [Decision(DecisionKind.ORDERS, F.ROLES, phase,
-                             prompt="BASE <space> and TAKE <card> lines: up to 20 TP of level "
-                                    "0-1 troops and up to three level 1 spells or skills",
-                             default="base at C1; level 0-1 troops in deck order up to 20 TP")]
-        if stage == "over":
+        state = RULES.current(state)
+        if not RULES.playing(state):
             return []
-        if stage == "window":
-            w = state["window"]
-            return [Decision(DecisionKind.RESPONSE, (w["role"],), phase,
-                             prompt=policy.prompt(state, w["role"]), default="pass",
-                             window="instant", depth=1,
-                             context=policy.context(state, w["role"]))]
-        if stage == "mobilize":
-            roles = tuple(r for r in F.ROLES if not state["p"][r]["done"])
-            return [Decision(DecisionKind.ACTION, roles, phase,
-                             prompt="DEPLOY, EQUIP, LEARN, UPGRADE, PLAY a mobilization "
-                                    "circumstance; DONE when done", default="done")]
-        who = {"deploy": state["deployer"], "up": state["mover"], "play": state["actor"],
-               "follow": state["actor"]}[stage]
-        prompt = {"deploy": "DEPLOY <troop> <space> for each starting troop, or DEPLOY ALL",
-                  "up": "MOVE <from> <to> one space ahead, PASS, or DONE (pass for the rest of Up "
-                        "the Field); Mobilize lines written now are held for the Mobilize",
-                  "play": "MOVE, ATTACK, CAST, USE, PLAY, REDEEM, RECYCLE, PASS, or PASS ALL "
-                          "(pass for the rest of the Play phase)",
-                  "follow": "the troop that moved may ATTACK, CAST, USE or PLAY; or STOP"}[stage]
-        default = {"deploy": "DEPLOY ALL: every troop at once, those of range 2 or more "
-                             "in your row 1, the rest in row 2, each row from the centre out",
-                   "up": "pass", "play": "pass", "follow": "stop"}[stage]
-        return [Decision(DecisionKind.ACTION, (who,), phase, prompt=prompt, default=default)]
+        return RULES.pending(state, lambda ask, depth: self._decision(state, ask, depth))
+
+    def _decision(self, state: State, ask: Ask, depth: int) -> Decision:
+        """The judge's decision for one of the kernel's asks."""
+        kind = ask["kind"]
+        roles = tuple(ask["roles"])
+        phase = self._phase(state, ask)
+        if kind == "decks":
+            return Decision(DecisionKind.ORDERS, roles, phase,
+                            prompt="DECK <name> ... END: your deck list (the report says "
+                                   "how), or STARTER to play your starter deck",
+                            default="your starter deck (STARTER)", depth=depth)
+        if kind == "forces":
+            return Decision(DecisionKind.ORDERS, roles, phase,
+                            prompt="BASE <space> and TAKE <card> lines: up to 20 TP of level "
+                                   "0-1 troops and up to three level 1 spells or skills",
+                            default="base at C1; level 0-1 troops in deck order up to 20 TP",
+                            depth=depth)
+        if kind == "window":
+            role = roles[0]
+            return Decision(DecisionKind.RESPONSE, roles, phase,
+                            prompt=policy.prompt(state, role), default="pass",
+                            window="instant", depth=depth,
+                            context=policy.context(state, role))
+        if kind == "mobilize":
+            return Decision(DecisionKind.ACTION, roles, phase,
+                            prompt="DEPLOY, EQUIP, LEARN, UPGRADE, PLAY a mobilization "
+                                   "circumstance; DONE when done", default="done", depth=depth)
+        return Decision(DecisionKind.ACTION, roles, phase, prompt=PROMPTS[kind],
+                        default=DEFAULTS[kind], depth=depth)
 
     def default(self, state: State, decision: Decision, role: Role) -> Action | None:
+        state = RULES.current(state)
         if decision.phase != self._phase(state):
             return None
-        stage = state["stage"]
-        g = Ctx(state)
-        if stage == "deploy":  # every starting troop still to deploy, at once
-            return self.parse(state, role, "DEPLOY ALL") if g.p(role)["forces"] else None
+        top = RULES.top(state)
+        kind = top["kind"] if top else "over"
+        if kind == "deploy":  # every starting troop still to deploy, at once
+            return self.parse(state, role, "DEPLOY ALL") if Ctx(state).p(role)["forces"] \
+                else None
         text = {"up": "PASS", "play": "PASS", "follow": "STOP", "window": "PASS",
-                "mobilize": "DONE"}.get(stage)
+                "mobilize": "DONE"}.get(kind)
         return self.parse(state, role, text) if text else None
 
     # ------------------------------------------------------------------ parsing
@@ -186,12 +222,14 @@ class ConquestTactics(GameBase):
     def _check(self, state: State, role: Role, cmd: dict[str, Any]) -> dict[str, Any]:
         if role not in F.ROLES:
             raise IllegalLine(f"{role} is not playing")
-        stage = state["stage"]
+        state = RULES.current(state)
         g = Ctx(state)
         verb = cmd["verb"]
-        if stage == "over":
+        if not RULES.playing(state):
             raise IllegalLine("the match is over")
-        if stage == "decks":
+        top = RULES.top(state)
+        kind = top["kind"] if top else "over"
+        if kind == "decks":
             if verb == "STARTER":
                 return _check_starter(state, role, str(cmd["starter"]))
             if verb != "DECK":
@@ -200,41 +238,39 @@ class ConquestTactics(GameBase):
             return _check_deck(cmd)
         if verb in ("DECK", "STARTER"):
             raise IllegalLine("deck lists are sent before the game starts")
-        if stage == "forces":
+        if kind == "forces":
             if verb == "BASE":
                 return rules.check_base(g, role, cmd)
             if verb == "TAKE":
                 return rules.check_take(g, role, cmd)
             raise IllegalLine("set-up: BASE <space> and TAKE <card> lines",
                               hint="BASE C1, TAKE " + _first_troop(g, role))
-        mine = {"deploy": state["deployer"], "up": state["mover"], "play": state["actor"],
-                "follow": state["actor"],
-                "window": (state["window"] or {}).get("role")}.get(stage)
-        if stage == "mobilize":
+        if kind == "mobilize":
             if state["p"][role]["done"]:
                 raise IllegalLine("you have finished mobilizing this turn",
                                   hint="lines sent now wait for your next decision")
             return rules.check_mobilize(rules.held_ctx(state, role), role, cmd)
-        if mine != role:
+        if RULES.ask_for(state, role) is None:
             raise IllegalLine("nothing is asked of you now",
                               hint="lines sent now wait for your next decision")
-        if stage == "deploy":
+        if kind == "deploy":
             if verb != "DEPLOY":
                 raise IllegalLine("deploy your starting troops",
                                   hint=rules.default_deploy(g, role) or "")
             return rules.check_deploy_start(g, role, cmd)
-        if stage == "up":
+        if kind == "up":
             return rules.check_up(g, role, cmd)
-        if stage in ("play", "follow"):
-            return rules.check_play(g, role, cmd, state["follow"] if stage == "follow" else None)
-        if stage == "window":
+        if kind in ("play", "follow"):
+            return rules.check_play(g, role, cmd, state["follow"] if kind == "follow" else None)
+        if kind == "window":
             return rules.check_instant(g, role, cmd)
         raise IllegalLine("nothing is asked of you now")
 
     def check_held(self, state: State, role: Role, action: Action, held: Sequence[Action]) -> None:
         """The starting forces as a whole: 20 points, three spells or skills,
         the copies the deck holds (Setup)."""
-        if state["stage"] != "forces" or action.data.get("verb") != "TAKE":
+        if action.data.get("verb") != "TAKE" or not any(
+                a["kind"] == "forces" for a in RULES.current(state)["asks"]):
             return
         taken = [str(a.data["card"]) for a in held if a.data.get("verb") == "TAKE"]
         rules.check_forces(Ctx(state), role, [*taken, str(action.data["card"])])
@@ -244,28 +280,31 @@ class ConquestTactics(GameBase):
     def act(self, state: State, role: Role, action: Action, rng: Rng) -> tuple[State, list[Event]]:
         checked = dict(self.parse(state, role, action.text).data)
         new = copy_state(state)
+        if "asks" not in new:
+            restore(new)
         g = Ctx(new, rng)
-        stage = new["stage"]
-        if stage == "deploy":
-            rules.do_deploy_start(g, role, checked)
-        elif stage == "up":
-            rules.do_up(g, role, checked)
-        elif stage == "mobilize":  # held face down until both are done
-            rules.hold_mobilize(g, role, checked, action.text)
-        elif stage in ("play", "follow"):
-            rules.begin_action(g, role, checked)
-        elif stage == "window":
-            rules.do_instant(g, role, checked)
-        else:
+        ask = RULES.ask_for(new, role)
+        if ask is None or ask["kind"] in ("decks", "forces"):
             raise IllegalLine("these lines are orders, resolved together", line=action.text)
-        rules.advance(g)
+        if ask["kind"] == "mobilize":  # held face down, as written, until both are done
+            checked["line"] = action.text
+        RULES.respond(g, ask, role, checked)
+        RULES.run(g)
         return new, g.events
 
     def resolve(self, state: State, orders: Mapping[Role, Sequence[Action]],
                 rng: Rng) -> tuple[State, list[Event]]:
         new = copy_state(state)
+        if "asks" not in new:
+            restore(new)
         g = Ctx(new, rng)
-        if new["stage"] == "decks":
+        ask = RULES.top(new)
+        kind = ask["kind"] if ask and RULES.playing(new) else None
+        if kind not in ("decks", "forces"):
+            raise IllegalLine("there is nothing to resolve now")
+        assert ask is not None
+        g.pop_ask(ask)
+        if kind == "decks":
             for role, opt in ((F.SOUTH, "south"), (F.NORTH, "north")):
                 given = [a for a in orders.get(role, ()) if a.data.get("verb") == "DECK"]
                 if given and given[-1].data.get("starter"):
@@ -280,10 +319,9 @@ class ConquestTactics(GameBase):
                     faction = str(new["options"][opt])
                     _take_deck(g, role, POOL.starters[faction], faction)
                     g.pub(f"{role} sent no deck list and plays the {faction} starter deck.")
-            new["stage"] = "forces"
+            g.call({"t": "forces"})
+            RULES.run(g)
             return new, g.events
-        if new["stage"] != "forces":
-            raise IllegalLine("there is nothing to resolve now")
         chosen: dict[str, tuple[str, list[str]]] = {}
         for role in F.ROLES:
             acts = orders.get(role, ())
@@ -298,14 +336,12 @@ class ConquestTactics(GameBase):
                 taken = rules.default_forces(g, role)
             chosen[role] = (base_at, taken)
         rules.reveal_forces(g, chosen)
-        rules.advance(g)
+        RULES.run(g)
         return new, g.events
 
     # ------------------------------------------------------------------ legal lines
 
     def legal(self, state: State, role: Role) -> list[str]:
-        from judge_games.conquest_tactics import legal
-
         out = []
         for line in legal.candidates(state, role):
             try:
@@ -317,9 +353,8 @@ class ConquestTactics(GameBase):
     # ------------------------------------------------------------------ views
 
     def view(self, state: State, role: Role | None) -> dict[str, JSON]:
-        from judge_games.conquest_tactics import views
-
-        phase = self._phase(state) if state["stage"] != "over" else "game over"
+        state = RULES.current(state)
+        phase = self._phase(state) if RULES.playing(state) else "game over"
         return views.view(state, role, phase)
 
     def outcome(self, state: State) -> Outcome | None:
@@ -347,6 +382,7 @@ class ConquestTactics(GameBase):
         new = copy_state(state)
         g = Ctx(new)
         new["stage"] = "over"
+        new["todo"], new["asks"] = [], []  # the kernel stops: nothing waits, nobody is asked
         w = F.other(role)
         tally = {r: sum(1 for v in new["p"][r]["victories"] if v["done"]) for r in F.ROLES}
         new["result"] = {"winners": [w], "text": f"{w} wins: {role} concedes",
@@ -407,8 +443,6 @@ def _take_deck(g: Ctx, role: str, deck: Any, faction: str) -> None:
 
 
 def _check_deck(cmd: dict[str, Any]) -> dict[str, Any]:
-    from judge_games.conquest_tactics import decks
-
     lines = [(i + 1, part.strip()) for i, part in enumerate(cmd["body"].split(";"))
              if part.strip()]
     deck, breaches = decks.parse_deck(cmd["deck"], lines)
@@ -427,8 +461,6 @@ def starter_of(state: State, role: Role) -> str:
 
 
 def _check_starter(state: State, role: Role, faction: str) -> dict[str, Any]:
-    from judge_games.conquest_tactics import decks
-
     faction = faction or starter_of(state, role)
     if faction not in POOL.starters:
         raise IllegalLine(f"there is no {faction!r} starter deck",
@@ -438,8 +470,6 @@ def _check_starter(state: State, role: Role, faction: str) -> dict[str, Any]:
 
 
 def _deck_of(text: str) -> Any:
-    from judge_games.conquest_tactics import decks
-
     deck, breaches = decks.parse_canonical(text)
     if deck is None or breaches:  # parse accepted it: it cannot be refused now
         raise ValueError(f"a deck list accepted by parse does not read back: {breaches}")

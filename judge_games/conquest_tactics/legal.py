@@ -7,6 +7,8 @@ from typing import Any
 
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics import rules
+from judge_games.conquest_tactics.cards import POOL
+from judge_games.conquest_tactics.decks import canonical
 from judge_games.conquest_tactics.table import Ctx, card
 
 
@@ -19,9 +21,6 @@ def candidates(state: dict[str, Any], role: str) -> list[str]:
     mine = [t for t in g.troops(role)]
     foes = [t for t in g.troops(F.other(role))]
     if stage == "decks":
-        from judge_games.conquest_tactics.cards import POOL
-        from judge_games.conquest_tactics.decks import canonical
-
         return ["STARTER", *(f"STARTER {f}" for f in POOL.starters),
                 *(canonical(d) for d in POOL.starters.values())]
     if stage == "forces":

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from judge.engine import JSON, Decision, IllegalLine, PolicyCondition, WindowSpec, conjuncts
 from judge_games.conquest_tactics import field as F
+from judge_games.conquest_tactics import rules
 from judge_games.conquest_tactics.table import Ctx, card
 
 if TYPE_CHECKING:
@@ -48,8 +49,6 @@ def defaults() -> list[tuple[str, str, str]]:
 
 
 def _facts(state: Mapping[str, Any], role: str) -> dict[str, Any]:
-    from judge_games.conquest_tactics import rules
-
     g = Ctx(dict(state))
     a = state["action"]
     step = a["step"]

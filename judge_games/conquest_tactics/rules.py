@@ -2,7 +2,7 @@
 the Play phase with their combat steps and instant windows, the Halt phase
 and the end of the match.
 
-``state["stage"]`` says what the game waits for:
+``state["stage"]`` names the part of the turn the game is in:
 
 =========  ==============================================================
 decks      both players send a deck list (option ``decks=submitted``)
@@ -13,11 +13,15 @@ mobilize   Mobilize: both players deploy, equip, learn, upgrade; DONE ends
 play       Play: ``actor`` (control, or given it by a pass) acts or passes
 follow     Play: the troop that moved may act (``follow``) or STOP
 window     an instant window of the action in ``action`` for one player
+halt       the Halt phase
 over       the match is over (``result``)
 =========  ==============================================================
 
-Each check raises IllegalLine with what would be right; each ``do_*``
-changes the state and reports what happened.
+What comes next and who decides is the decision kernel's (turns.py: a
+state for each part of the turn, an ask for each decision). Each check
+raises IllegalLine with what would be right; each ``do_*`` changes the state
+and reports what happened; a step that hands on to another part of the turn
+calls its frame.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from judge.engine import IllegalLine, RuleError, copy_state
+from judge.engine import IllegalLine, RuleError, State, copy_state
 from judge.rng import Rng
 from judge_games.conquest_tactics import commands
 from judge_games.conquest_tactics import field as F
@@ -36,7 +40,6 @@ from judge_games.conquest_tactics.table import (
     HAND_SIZE,
     VICTORIES_TO_WIN,
     Ctx,
-    State,
     Troop,
     card,
     hand_numbers,
@@ -247,7 +250,7 @@ def reveal_forces(g: Ctx, chosen: dict[str, tuple[str, list[str]]]) -> None:
         first = min(F.ROLES, key=lambda r: totals[r])
         g.pub(f"{first} chose fewer points and receives the Initiative.")
     s["initiative"] = first
-    begin_deploy(g, first)
+    g.call({"t": "deploy", "seat": first})
 
 
 def begin_deploy(g: Ctx, role: str) -> None:
@@ -260,8 +263,6 @@ def begin_deploy(g: Ctx, role: str) -> None:
     g.s["deployer"] = role
     g.s["stage"] = "deploy"
     new_decision(g)
-    if not p["forces"]:
-        end_deploy(g)
 
 
 def check_deploy_start(g: Ctx, role: str, cmd: dict[str, Any]) -> dict[str, Any]:
@@ -298,8 +299,6 @@ def do_deploy_start(g: Ctx, role: str, cmd: dict[str, Any]) -> None:
     p["forces"].remove(cmd["card"])
     t = g.place(role, cmd["card"], cmd["at"])
     g.pub(f"{role} deploys {card(t['card']).name} at {F.mark(t['at'])}.")
-    if not p["forces"]:
-        end_deploy(g)
 
 
 CENTRE_OUT = "CBDAE"
@@ -324,16 +323,6 @@ def default_deploy(g: Ctx, role: str) -> str | None:
             if g.open_for(role, space):
                 return f"DEPLOY {cid} {seen(role, space)}"
     return None
-
-
-def end_deploy(g: Ctx) -> None:
-    s = g.s
-    first = s["initiative"]
-    if s["deployer"] == first:
-        begin_deploy(g, F.other(first))
-    else:
-        s["deployer"] = None
-        start_turn(g)
 
 
 # =========================================================================== the turn
@@ -592,29 +581,9 @@ def play_over(g: Ctx) -> bool:
     return bool(s["passes"] >= 1 and g.p(s["actor"])["tp"] <= 0)
 
 
-def only_stop(g: Ctx, role: str) -> bool:
-    """Whether STOP is the one line the troop that just moved has (Play: a
-    moved troop "may" then act): none of its attacks, spells or skills fits,
-    and its player holds no control or instant circumstance (those may fit
-    in ways the candidate lines do not list)."""
-    from judge_games.conquest_tactics import legal
-
-    p = g.p(role)
-    if any(card(c).type == "circumstance" and card(c).kind in ("control", "instant")
-           for c in p["hand"]):
-        return False
-    for line in legal.candidates(g.s, role):
-        if line.split()[0] in ("STOP", "PASS", "PLAY"):
-            continue
-        try:
-            check_play(g, role, commands.syntax(line), g.s["follow"])
-        except RuleError:
-            continue
-        return False
-    return True
-
-
 def end_action(g: Ctx) -> None:
+    """The action is over: control goes to the player with the most points
+    (the Play phase goes on from the window the action answered)."""
     s = g.s
     s["action"] = None
     s["follow"] = None
@@ -622,53 +591,6 @@ def end_action(g: Ctx) -> None:
     s["passes"] = 0
     s["actor"] = control(g)
     new_decision(g)
-
-
-def advance(g: Ctx) -> None:
-    """Run the phases that need nobody's decision."""
-    s = g.s
-    while True:
-        stage = s["stage"]
-        if stage == "up":
-            if (not up_moves(g, F.SOUTH) and not up_moves(g, F.NORTH)) or s["passes"] >= 2:
-                begin_mobilize(g)
-                continue
-            if not up_moves(g, s["mover"]) or g.p(s["mover"]).get("up_done"):
-                # nothing to move, or done moving (DONE, a Mobilize line): a pass
-                s["passes"] += 1
-                s["mover"] = F.other(s["mover"])
-                new_decision(g)
-                continue
-            return
-        if stage == "follow":
-            if only_stop(g, s["actor"]):  # no question whose answer is forced
-                t = s["troops"][s["follow"]]
-                g.pub(f"{s['actor']}'s {card(t['card']).name} can do nothing after its move; "
-                      "its action ends.")
-                end_action(g)
-                continue
-            return
-        if stage == "mobilize":
-            if all(g.p(r)["done"] for r in F.ROLES):
-                reveal_mobilize(g)
-                end_mobilize(g)
-                continue
-            return
-        if stage == "play":
-            if play_over(g):
-                halt(g)
-                continue
-            if g.p(s["actor"]).get("play_done"):  # PASS ALL: it passes again
-                s["passes"] += 1
-                g.pub(f"{s['actor']} passes.")
-                s["actor"] = F.other(s["actor"])
-                new_decision(g)
-                continue
-            return
-        if stage == "halt":
-            start_turn(g)
-            continue
-        return
 
 
 # =========================================================================== Mobilize
@@ -1056,9 +978,11 @@ def begin_action(g: Ctx, role: str, cmd: dict[str, Any]) -> None:
         s["actor"] = F.other(role)
         s["stage"] = "play"
         new_decision(g)
+        g.call({"t": "play"})
         return
     if verb == "STOP":
         end_action(g)
+        g.call({"t": "play"})
         return
     if verb == "MOVE":
         a, b = cmd["path"]
@@ -1072,6 +996,7 @@ def begin_action(g: Ctx, role: str, cmd: dict[str, Any]) -> None:
         s["follow"] = t["uid"]
         s["passes"] = 0
         new_decision(g)
+        g.call({"t": "follow"})
         return
     p["tp"] -= int(cmd.get("cost", 0))
     cid = cmd.get("card")
@@ -1096,9 +1021,9 @@ def begin_action(g: Ctx, role: str, cmd: dict[str, Any]) -> None:
     s["action"] = dict(cmd, role=role, shield=0, cancel=False, step="defend")
     s["passes"] = 0
     if at is not None and _hostile(g, role, cmd) and _enemy_at(g, role, at):
-        open_window(g, F.other(role), "defend")
+        g.call(window(F.other(role), "defend"))
         return
-    resolve_action(g)
+    g.call({"t": "resolve"})
 
 
 def _hostile(g: Ctx, role: str, cmd: dict[str, Any]) -> bool:
@@ -1176,6 +1101,14 @@ def play_circumstance(g: Ctx, role: str, cmd: dict[str, Any]) -> None:
             g.apply_simple(role, e, None, target)
 
 
+def window(role: str, step: str) -> dict[str, Any]:
+    """The frame of an instant window for ``role`` at the combat step
+    ``step`` (``defend``: step 2, before the action takes effect;
+    ``counter``: step 7, before the Counterattack); the action goes on
+    (``resolve``) once it is answered."""
+    return {"t": "window", "role": role, "step": step}
+
+
 def open_window(g: Ctx, role: str, step: str) -> None:
     s = g.s
     s["action"]["step"] = step
@@ -1210,7 +1143,7 @@ def _effects_of(a: dict[str, Any]) -> tuple[Any, ...]:
 
 def resolve_action(g: Ctx) -> None:
     """Steps 3 to 8 of combat: the instant's effect, the damage, the further
-    effects of the action, then the Counterattack."""
+    effects of the action, then the Counterattack (after its own window)."""
     s = g.s
     a = s["action"]
     role = a["role"]
@@ -1237,7 +1170,7 @@ def resolve_action(g: Ctx) -> None:
                 not any(e.kind == "no_counter" for e in g.effects_on(src)):
             a["defender"] = target["uid"]
             a["shield"] = 0
-            open_window(g, role, "counter")
+            g.call(window(role, "counter"))
             return
         end_action(g)
         return
@@ -1269,7 +1202,7 @@ def resolve_action(g: Ctx) -> None:
             g.stat(target, "counter") > 0:
         a["defender"] = target["uid"]
         a["shield"] = 0
-        open_window(g, role, "counter")
+        g.call(window(role, "counter"))
         return
     end_action(g)
 
@@ -1397,7 +1330,7 @@ def do_instant(g: Ctx, role: str, cmd: dict[str, Any]) -> None:
                 g.apply_simple(role, e, enemy_src, enemy_src)
             elif e.kind in ("tp", "draw"):
                 g.apply_simple(role, e, None, None)
-    resolve_action(g)
+    g.call({"t": "resolve"})
 
 
 def instant_lines(g: Ctx, role: str) -> list[str]:

@@ -19,6 +19,11 @@ The state is plain JSON:
     level it was first placed at.
 ``bases``
     ``role -> {"card", "at", "damage", "alive"}``.
+``todo``, ``asks``
+    the decision kernel's frames and asks (judge/flow.py; the states and
+    answers are in turns.py). ``stage`` names the part of the turn the game
+    is in, for the views and the reports; what comes next and who decides
+    is kept by the kernel.
 
 Every space is in South's frame (see field.py).
 """
@@ -26,15 +31,103 @@ Every space is in South's frame (see field.py).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, TypedDict, cast
 
-from judge.engine import Event, private, public
-from judge.rng import Rng
+from judge import flow
+from judge.engine import State, copy_state
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics.cards import POOL, Card, Effect
 
-State = dict[str, Any]
 Troop = dict[str, Any]
+
+
+class Table(TypedDict):
+    """The top level of a game's state (see above)."""
+
+    stage: str
+    options: dict[str, Any]
+    turn: int
+    initiative: str
+    actor: str | None
+    mover: str | None
+    deployer: str | None
+    passes: int
+    serial: int
+    """The number of the decision open (or last open): the reports name a
+    decision by it, and the kernel's asks carry it."""
+    uid: int
+    follow: str | None
+    action: dict[str, Any] | None
+    window: dict[str, Any] | None
+    p: dict[str, dict[str, Any]]
+    troops: dict[str, Troop]
+    bases: dict[str, dict[str, Any]]
+    result: dict[str, Any] | None
+    todo: list[flow.Frame]
+    asks: list[flow.Ask]
+
+
+def as_state(table: Table) -> State:
+    """The typed top level as the plain JSON state the judge stores."""
+    return cast(State, table)
+
+
+def playing(state: State) -> bool:
+    return bool(state["stage"] != "over")
+
+
+WHAT = {"decks": "deck lists", "forces": "Base and starting forces", "deploy": "deployment",
+        "up": "Up the Field", "mobilize": "Mobilize", "play": "Play",
+        "follow": "Play (after a move)", "window": "an instant"}
+"""What each kind of ask decides (the kernel's public ``what``)."""
+ACTING = {"deploy": "deployer", "up": "mover", "play": "actor", "follow": "actor"}
+"""The one player a decision of these kinds asks (a key of the state)."""
+
+
+def current(s: State) -> State:
+    """``s`` with the kernel's frames and asks: ``s`` itself, or, for a state
+    saved before the game ran on the kernel (a ``stage`` and no frames), a
+    copy with the frames and asks its stage stood for."""
+    if "asks" in s:
+        return s
+    new = copy_state(s)
+    restore(new)
+    return new
+
+
+def restore(s: State) -> None:
+    """Give a state of the old shape the frames and asks of its ``stage``,
+    as the kernel would have left them: the decision it waited for, under
+    its own number; an instant window above the suspended action it answers
+    (the action's own decision came just before the window at step 2, and
+    before that window's at step 7, the Counterattack's)."""
+    s["todo"], s["asks"] = [], []
+    stage = s["stage"]
+    serial = s["serial"]
+
+    def asked(kind: str, roles: list[str], **spec: Any) -> None:
+        s["asks"].append({"kind": kind, "roles": roles, "what": WHAT[kind], "serial": serial,
+                          "open": True, **spec})
+
+    if stage in ("decks", "forces"):
+        asked(stage, list(F.ROLES))
+    elif stage == "mobilize":
+        asked(stage, [r for r in F.ROLES if not s["p"][r]["done"]])
+    elif stage in ACTING:
+        asked(stage, [s[ACTING[stage]]])
+    elif stage == "window":
+        kind = "follow" if s["follow"] else "play"
+        under = serial - (2 if s["window"]["step"] == "counter" else 1)
+        s["asks"].append({"kind": kind, "roles": [], "what": WHAT[kind], "serial": under,
+                          "open": False})
+        s["todo"].append({"t": flow.REOPEN, "serial": under})
+        asked("window", [s["window"]["role"]], step=s["window"]["step"])
+    elif stage == "halt":
+        s["todo"].append({"t": "turn"})
+
+
+RULES: flow.Rules[Ctx] = flow.Rules("Conquest Tactics", playing=playing, current=current)
+"""The turn as the decision kernel runs it: states and answers in turns.py."""
 
 HAND_SIZE = 5
 """Resupply: "until they have a five card hand (excluding Trophies)"."""
@@ -55,21 +148,21 @@ def tp_for_turn(turn: int) -> int:
     return 5 + 2 * (turn - 1)
 
 
-class Ctx:
-    """A state being changed, the randomness for it and the events it makes."""
+class Ctx(flow.Ctx):
+    """A state being changed, the randomness for it and the events it makes:
+    the kernel's context (frames, asks, the one event writer) with the
+    game's small moves."""
 
-    def __init__(self, state: State, rng: Rng | None = None) -> None:
-        self.s = state
-        self.rng = rng
-        self.events: list[Event] = []
+    rules = RULES
 
-    # ------------------------------------------------------------ events
+    def everyone(self) -> list[str]:
+        return list(F.ROLES)
 
-    def pub(self, text: str) -> None:
-        self.events.append(public(text))
-
-    def only(self, role: str, text: str) -> None:
-        self.events.append(private(role, text))
+    def next_serial(self) -> int:
+        """An ask carries the number of its decision (``serial``, counted on
+        as each decision begins: rules.new_decision), which the reports show."""
+        serial: int = self.s["serial"]
+        return serial
 
     # ------------------------------------------------------------ lookups
 
@@ -282,7 +375,7 @@ class Ctx:
         if healed:
             self.pub(f"{self.label(t)} heals {healed}.")
 
-    def push(self, t: Troop) -> None:
+    def push_back(self, t: Troop) -> None:
         """The push effect: one space towards its owner's edge, if open."""
         x, y = F.xy(t["at"])
         y += -1 if t["owner"] == F.SOUTH else 1
@@ -310,7 +403,7 @@ class Ctx:
                 t["mods"].append({"stat": e.stat, "by": e.by})
                 self.pub(f"{self.label(t)}: {e.stat.replace('_', ' ')} {e.by:+d} this turn.")
             elif e.kind == "push":
-                self.push(t)
+                self.push_back(t)
 
     def whom(self, role: str, e: Effect, source: Troop | None,
              target: Troop | None) -> list[Troop]:

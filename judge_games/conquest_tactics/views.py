@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine import JSON
+from judge.engine import JSON, RuleError
+from judge_games.conquest_tactics import commands, rules
 from judge_games.conquest_tactics import field as F
-from judge_games.conquest_tactics import rules
 from judge_games.conquest_tactics.cards import POOL
 from judge_games.conquest_tactics.table import Ctx, card, hand_numbers
 
@@ -160,14 +160,12 @@ def view(state: dict[str, Any], role: str | None, phase: str) -> dict[str, JSON]
 
 
 def _instants(g: Ctx, role: str) -> list[JSON]:
-    """The instants the reader could answer with now (its own cards only)."""
-    from judge.engine import RuleError
-    from judge_games.conquest_tactics.game import GAME
-
+    """The instants the reader could answer with now (its own cards only),
+    each as the window would take it."""
     out: list[JSON] = []
     for line in rules.instant_lines(g, role)[1:]:
         try:
-            out.append(GAME.parse(g.s, role, line).text)
+            out.append(commands.canonical(rules.check_instant(g, role, commands.syntax(line))))
         except RuleError:
             continue
     return out

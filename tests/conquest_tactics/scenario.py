@@ -36,7 +36,22 @@ def table(stage: str = "play", *, south: str = "humans", north: str = "malice",
         p["tp"] = p["slider"] = n
         p["forces"] = []
         state["bases"][role]["at"] = at
+    return asked_anew(state)
+
+
+def asked_anew(state: dict[str, Any]) -> dict[str, Any]:
+    """The position's decision asked from its ``stage`` and the players it
+    names (``actor``, ``mover``...), as the game asks it of a state saved
+    without the decision kernel's frames (turns.restore)."""
+    for k in ("todo", "asks"):
+        state.pop(k, None)
     return state
+
+
+def control(state: dict[str, Any], role: str) -> None:
+    """Give ``role`` control in the Play phase (a test's shortcut)."""
+    state["actor"] = role
+    asked_anew(state)
 
 
 def put(state: dict[str, Any], role: str, card_id: str, at: str, *,

@@ -25,6 +25,7 @@ from judge_games.conquest_tactics import GAME, rules
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics.cards import POOL
 from judge_games.conquest_tactics.table import Ctx, card
+from tests.conquest_tactics.scenario import asked_anew
 from tests.conquest_tactics.test_mail import (
     ADDR,
     BALANCE,
@@ -283,6 +284,7 @@ def test_an_instant_circumstance_by_mail_in_the_play_phase(post: Post) -> None:
     state["p"][S]["hand"] = ["second-wind"]
     state["p"][S]["tp"] = max(1, state["p"][S]["tp"])  # Second Wind costs 1
     state["serial"] += 1  # a new decision: South is asked
+    asked_anew(state)  # the decision asked anew, under its new number
     post.judge.store.update_game(NAME, table_json=table.dumps())
     space = F.to_frame(troop["at"], S)
     assert any(x.startswith("PLAY second-wind ON ") for x in GAME.legal(players.table().state, S))

@@ -17,6 +17,7 @@ from judge_games.conquest_tactics import GAME
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics.cards import POOL
 from judge_games.conquest_tactics.table import Ctx
+from tests.conquest_tactics.scenario import asked_anew
 from tests.conquest_tactics.test_mail import (
     ADDR,
     FORCES,
@@ -265,6 +266,7 @@ def test_pass_all_passes_for_the_rest_of_the_play_phase(post: Post) -> None:
     for role in (S, N):  # points enough for both to act (set in the stored state)
         table.state["p"][role]["tp"] = 6
     table.state["serial"] += 1
+    asked_anew(table.state)  # the decision asked anew, under its new number
     post.judge.store.update_game(NAME, table_json=table.dumps())
     state = players.table().state
     first = str(state["actor"])
@@ -306,6 +308,7 @@ def test_a_forced_stop_after_a_move_is_not_asked(post: Post) -> None:
         table.state["p"][role]["tp"] = 6
     table.state["p"][actor]["hand"] = []
     table.state["serial"] += 1
+    asked_anew(table.state)  # the decision asked anew, under its new number
     post.judge.store.update_game(NAME, table_json=table.dumps())
     state = players.table().state
     far = [x for x in GAME.legal(state, actor) if x.startswith("MOVE ")
@@ -340,6 +343,7 @@ def _duel(post: Post, players: Players) -> tuple[str, str]:
     state["p"][S]["tp"], state["p"][N]["tp"] = 1, 6
     state["actor"] = N
     state["serial"] += 1
+    asked_anew(state)  # the decision asked anew, under its new number
     post.judge.store.update_game(NAME, table_json=table.dumps())
     return f"ATTACK {F.to_frame('C4', N)} {F.to_frame('C3', N)}", "C3"
 

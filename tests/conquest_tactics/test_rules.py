@@ -14,7 +14,7 @@ from judge_games.conquest_tactics import rules
 from judge_games.conquest_tactics.cards import POOL
 from judge_games.conquest_tactics.game import GAME
 from judge_games.conquest_tactics.table import Ctx, tp_for_turn
-from tests.conquest_tactics.scenario import act, at, hand, put, rng, table, texts
+from tests.conquest_tactics.scenario import act, at, control, hand, put, rng, table, texts
 
 
 def refused(state: dict, role: str, line: str, *words: str) -> str:
@@ -428,7 +428,7 @@ def test_ranged_troops_may_not_melee_but_counter() -> None:
     melee"."""
     s = _duel("archers", "malice-ghoul")
     refused(s, "South", "ATTACK C3 C4", "excludes range 1")
-    s["actor"] = "North"
+    control(s, "North")
     s, _ = act(s, "North", "ATTACK C2 C3")  # North's C2 is South's C4
     s, _ = act(s, "South", "PASS")
     s, _ = act(s, "North", "PASS")
@@ -450,7 +450,7 @@ def test_the_base_takes_no_damage_under_a_troop() -> None:
     """Setup: "damage cannot be dealt to the Base until the troop occupying
     the Base is destroyed"."""
     s = table(initiative="North")
-    s["actor"] = "North"
+    control(s, "North")
     put(s, "South", "footsoldiers", "C1")  # on South's base
     put(s, "North", "malice-ghoul", "C2")
     s, _ = act(s, "North", "ATTACK C4 C5")  # North names C2 as C4 and C1 as C5
@@ -465,7 +465,7 @@ def test_combat_order_and_one_instant_per_window() -> None:
     Cast Spell: "Only one Instant Spell may be cast each time an action takes
     place"."""
     s = table(initiative="North", tp=(5, 5))
-    s["actor"] = "North"
+    control(s, "North")
     put(s, "South", "human-infantry-1", "C3")  # defense 1, arms 1
     put(s, "North", "malice-ghoul", "C4")
     hand(s, "South", "shield-wall", "shield-wall")
@@ -506,7 +506,7 @@ def test_circumstance_discards_required() -> None:
 
 def _caster(troop: str, *spells: str) -> dict:
     s = table(south="humans", north="malice", tp=(9, 9), initiative="North")
-    s["actor"] = "North"
+    control(s, "North")
     put(s, "North", troop, "C4")
     put(s, "South", "human-infantry-1", "C2")
     hand(s, "North", *spells)
@@ -551,7 +551,7 @@ def test_spells_once_a_turn_and_face_down_after_use() -> None:
     assert s["p"]["North"]["knowledge"] == [{"card": "shadow-bolt", "up": False}]
     bolt, infantry = POOL.card("shadow-bolt"), POOL.card("human-infantry-1")
     assert at(s, "C2")["damage"] == bolt.damage - infantry.defense  # type: ignore[index]
-    s["actor"] = "North"
+    control(s, "North")
     refused(s, "North", "CAST shadow-bolt C4 FROM C2", "no spell")
 
 
@@ -752,12 +752,12 @@ def test_an_instant_circumstance_played_by_the_player_with_control() -> None:
     s, _ = act(s, "South", "PLAY second-wind ON C2")
     assert at(s, "C2")["damage"] == 0  # type: ignore[index]
     assert s["p"]["South"]["tp"] == 4 and "second-wind" in s["p"]["South"]["removed"]
-    s["actor"] = "South"
+    control(s, "South")
     s, _ = act(s, "South", "PLAY spiteful-retort ON C4")
     assert s["stage"] == "window" and s["window"]["role"] == "North"
     s, _ = act(s, "North", "PASS")
     assert at(s, "C4")["damage"] == 2  # type: ignore[index]  # defense 0
-    s["actor"] = "South"
+    control(s, "South")
     refused(s, "South", "PLAY hold-the-line", "with none to answer", "instant window")
 
 
@@ -787,7 +787,7 @@ def test_effect_splash_and_pierce_at_halt() -> None:
 def test_effect_no_counter_of_the_assassin() -> None:
     """The Malice Assassin: "Its attacks draw no counterattack"."""
     s = table(initiative="North", tp=(0, 5))
-    s["actor"] = "North"
+    control(s, "North")
     put(s, "North", "malice-assassin", "C4")
     put(s, "South", "human-defensive-infantry-1", "C3")  # counter 2
     s, _ = act(s, "North", "ATTACK C2 C3")
@@ -826,7 +826,7 @@ def test_effect_debuff_and_its_expiry() -> None:
     Knowledge Pool (Cast Spell: "return to the Knowledge Pool when the target
     dies or the effect expires")."""
     s = table(initiative="North", tp=(0, 5))
-    s["actor"] = "North"
+    control(s, "North")
     put(s, "North", "malice-convert", "C4")
     t = put(s, "South", "human-infantry-1", "C2")
     hand(s, "North", "curse-of-weakness")
