@@ -28,7 +28,6 @@ hold what the open window, card step or choice is about (the views show it).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, TypedDict
 
 from judge import flow
@@ -109,24 +108,10 @@ def playing(state: State) -> bool:
     return bool(state["stage"] != "over")
 
 
-class Rules(flow.Rules["Ctx"]):
-    """The kernel's rules, reading saved states of any version: a state saved
-    before the game ran on the kernel is brought up to date (``upgrade``,
-    set by turns.py) before its asks are read."""
-
-    upgrade: Callable[[State], State] = staticmethod(lambda s: s)
-
-    def waiting(self, state: State) -> list[tuple[int, flow.Ask]]:
-        return super().waiting(self.upgrade(state))
-
-    def top(self, state: State) -> flow.Ask | None:
-        return super().top(self.upgrade(state))
-
-    def ask_for(self, state: State, role: str) -> flow.Ask | None:
-        return super().ask_for(self.upgrade(state), role)
-
-
-RULES = Rules("Conflict of Alliances", playing=playing)
+RULES: flow.Rules[Ctx] = flow.Rules("Conflict of Alliances", playing=playing)
+"""The game's states and answers. A state saved before the game ran on the
+kernel is brought up to date before its asks are read: turns.py sets
+``RULES.current`` to its ``upgrade``."""
 state = RULES.state
 answer = RULES.answer
 

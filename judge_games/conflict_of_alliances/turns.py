@@ -491,4 +491,4 @@ def upgrade(state: State) -> State:
     return s
 
 
-RULES.upgrade = upgrade
+RULES.current = upgrade
