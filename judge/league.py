@@ -50,7 +50,8 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from judge import adjudicator as adj
-from judge.engine import JSON, Game, Role
+from judge.engine import JSON, Role
+from judge.spec import Game
 
 SCORING: dict[str, str] = {
     "draw-size": "a solo win 1 point; a draw shared by n, 1/n to each seat in it; others 0",

@@ -26,7 +26,6 @@ from judge.engine import (
     Decision,
     DecisionKind,
     Event,
-    GameBase,
     IllegalLine,
     InvalidLine,
     OptionSpec,
@@ -152,7 +151,7 @@ _DEFAULTS = {
 }
 
 
-class DiplomacyGame(GameBase):
+class DiplomacyGame:
     """A Diplomacy-family game over one map file and its variant record.
     See the module docstring."""
 
@@ -466,9 +465,6 @@ class DiplomacyGame(GameBase):
 
     def act(self, state: State, role: Role, action: Action, rng: Rng) -> tuple[State, list[Event]]:
         raise IllegalLine("Diplomacy orders are written for the phase and resolved together")
-
-    def default(self, state: State, decision: Decision, role: Role) -> Action | None:
-        return None
 
     def resolve(
         self, state: State, orders: Mapping[Role, Sequence[Action]], rng: Rng

@@ -27,7 +27,6 @@ from judge.engine import (
     Decision,
     DecisionKind,
     Event,
-    GameBase,
     OptionSpec,
     Outcome,
     Role,
@@ -41,8 +40,8 @@ from . import legality, phases, rules
 from .rules import OPTIONAL_RULES, POOL, SUGGESTED
 
 
-class ThreeKingdomsGame(GameBase):
-    """The game object the registry finds as ``judge_games.three_kingdoms.GAME``."""
+class ThreeKingdomsGame:
+    """The game's rules object, which ``judge_games.three_kingdoms.SPEC`` records."""
 
     id = "three_kingdoms"
     title = "Diplomacy of the Three Kingdoms"

@@ -10,12 +10,17 @@ texts). See README.md.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from judge_games.diplomacy import DiplomacyGame
+from judge.spec import game_of
+from judge_games.diplomacy import DiplomacyGame, record
 
 from .game import warring_states
 
-GAME = DiplomacyGame(
+if TYPE_CHECKING:
+    from judge.pictures.scene import Drawing
+
+RULES = DiplomacyGame(
     Path(__file__).with_name("map.yaml"),
     id="warring_states",
     title="Warring States",
@@ -23,4 +28,17 @@ GAME = DiplomacyGame(
     variant=warring_states,
 )
 
-__all__ = ["GAME", "warring_states"]
+
+def _drawing() -> Drawing:
+    from judge_games.warring_states.picture import DRAWING  # loaded when first drawn
+
+    return DRAWING
+
+
+SPEC = record(RULES, drawing=_drawing)
+"""The game's record; ``RULES`` is the rules object it is made from."""
+
+GAME = game_of(SPEC)
+"""The game as the judge plays it (the one the registry gives)."""
+
+__all__ = ["GAME", "RULES", "SPEC", "warring_states"]

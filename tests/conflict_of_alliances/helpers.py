@@ -16,7 +16,7 @@ from typing import Any
 
 from judge.engine import Action, Event
 from judge.rng import Rng
-from judge_games.conflict_of_alliances import GAME
+from judge_games.conflict_of_alliances import GAME, RULES
 from judge_games.conflict_of_alliances import board as B
 from judge_games.conflict_of_alliances.data import DATA, slug
 
@@ -118,7 +118,7 @@ def counts(state: State, area: str, force: str) -> tuple[int, int, dict[str, boo
 
 def play(state: State, side: str, line: str, dice: Sequence[int] = ()) -> tuple[State, list[Event]]:
     """``side`` sends ``line``; scripted dice must all be used."""
-    role = GAME.role_of(state, side)
+    role = RULES.role_of(state, side)
     action = GAME.parse(state, role, line)
     rng = Dice(dice)
     new_state, events = GAME.act(state, role, action, rng)
@@ -130,7 +130,7 @@ def lose(
     state: State, choices: dict[str, str], dice: Sequence[int] = ()
 ) -> tuple[State, list[Event]]:
     """Resolve a LOSE decision with ``choices`` {side: line}."""
-    orders = {GAME.role_of(state, s): [GAME.parse(state, GAME.role_of(state, s), line)]
+    orders = {RULES.role_of(state, s): [GAME.parse(state, RULES.role_of(state, s), line)]
               for s, line in choices.items()}
     rng = Dice(dice)
     new_state, events = GAME.resolve(state, orders, rng)
@@ -143,7 +143,7 @@ def texts(events: Iterable[Event], reader: str | None = None) -> str:
 
 
 def parse(state: State, side: str, line: str) -> Action:
-    return GAME.parse(state, GAME.role_of(state, side), line)
+    return GAME.parse(state, RULES.role_of(state, side), line)
 
 
 def copy_state(state: State) -> State:

@@ -20,7 +20,8 @@ import pytest
 
 from bench.support.sealed_bids import GAME as SEALED_BIDS
 from judge import registry
-from judge.engine import JSON, Game
+from judge.engine import JSON
+from judge.spec import Game
 from tests.support.counterspell import GAME as COUNTERSPELL
 from tests.support.driver import playthrough_sets, set_label
 

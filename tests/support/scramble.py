@@ -30,7 +30,8 @@ import json
 import random
 from collections.abc import Sequence
 
-from judge.engine import JSON, Game, Role, State, Zone
+from judge.engine import JSON, Role, State, Zone
+from judge.spec import Game
 
 
 class ZoneError(AssertionError):

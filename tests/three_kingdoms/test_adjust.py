@@ -8,7 +8,7 @@ import pytest
 
 from bench.support.three_kingdoms import play, position, texts, where
 from judge.engine import IllegalLine
-from judge_games.three_kingdoms import GAME
+from judge_games.three_kingdoms import GAME, RULES
 
 K3 = {"Player1": "Wei", "Player2": "Shu", "Player3": "Wu"}
 
@@ -23,9 +23,9 @@ def test_one_unit_per_centre_and_leaders_need_none() -> None:
     militia unit on the board"; "Leader Characters do not require a support
     province to exist and are only removed when killed." """
     s = _adjust(position(K3, {"Player1": "L8 A8 M6"}, owner={"Player1": [8, 6, 9, 10]}))
-    assert GAME.balance(s, "Player1") == 2
+    assert RULES.balance(s, "Player1") == 2
     s2 = _adjust(position(K3, {"Player1": "L8"}, owner={"Player1": []}))
-    assert GAME.balance(s2, "Player1") == 0
+    assert RULES.balance(s2, "Player1") == 0
     assert GAME.legal(s2, "Player1") == []
 
 
@@ -60,7 +60,7 @@ def test_no_build_when_every_home_centre_is_occupied() -> None:
     """Rulebook: "If all the player's home support centers are occupied by an existing
     Militia or Army then he may not place the unit this adjustment phase." """
     s = _adjust(position(K3, {"Player1": "A8 M6"}, owner={"Player1": [8, 6, 23]}))
-    assert GAME.balance(s, "Player1") == 1
+    assert RULES.balance(s, "Player1") == 1
     assert GAME.legal(s, "Player1") == []
 
 
@@ -68,7 +68,7 @@ def test_removals_ordered_and_by_default() -> None:
     """More units than centres: units are removed (if not ordered, ours: militia
     before armies, the highest-numbered province first)."""
     s = _adjust(position(K3, {"Player1": "A8 M6 M9 M10"}, owner={"Player1": [8, 6]}))
-    assert GAME.balance(s, "Player1") == -2
+    assert RULES.balance(s, "Player1") == -2
     s2, _ = play(s, {"Player1": ["REMOVE A8", "REMOVE M6"]})
     assert where(s2)["Player1"] == "M9 M10"
     s3, events = play(s, {})

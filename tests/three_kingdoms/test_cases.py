@@ -22,7 +22,7 @@ import pytest
 
 from bench.support.three_kingdoms import State, position, rng
 from judge.engine import Action, Event, Role, RuleError
-from judge_games.three_kingdoms import GAME
+from judge_games.three_kingdoms import GAME, RULES
 from judge_games.three_kingdoms.board import KINGDOMS
 from tests.datc.caseformat import Case, CaseSyntax, PhaseCase, load_all, parse_cases
 from tests.support import rulebooks
@@ -265,11 +265,11 @@ def check_expectations(state: State, phase: PhaseCase, where: str) -> None:
         if e.key == "status":
             a, b = e.args
             got = (
-                state["stance"][a].get(b, "neutral") if b in KINGDOMS else GAME.status(state, a, b)
+                state["stance"][a].get(b, "neutral") if b in KINGDOMS else RULES.status(state, a, b)
             )
         elif e.key == "centers":
             (a,) = e.args
-            got = ", ".join(map(str, GAME.centres_of(state, a))) or "-"
+            got = ", ".join(map(str, RULES.centres_of(state, a))) or "-"
         elif e.key == "capital":
             (a,) = e.args
             got = "-" if state["capital"][a] is None else str(state["capital"][a])

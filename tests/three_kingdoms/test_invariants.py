@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from judge_games.three_kingdoms import GAME
+from judge_games.three_kingdoms import GAME, RULES
 from tests.support.driver import play, playthrough_options
 
 ALL_ON = {
@@ -27,8 +27,8 @@ def _problems(state: dict[str, Any]) -> list[str]:
     out: list[str] = []
     provinces = Counter(p["at"] for p in state["pieces"])
     for n in provinces:
-        here = GAME.pieces_at(state, n)
-        if not GAME.may_stack(state, here):
+        here = RULES.pieces_at(state, n)
+        if not RULES.may_stack(state, here):
             # Rulebook: "There can only be one army or militia piece in a space at a
             # time. There can only be one character in a province and he may only be
             # in a province with one of his own pieces."
@@ -36,7 +36,7 @@ def _problems(state: dict[str, Any]) -> list[str]:
     leaders = Counter(p["owner"] for p in state["pieces"] if p["kind"] == "L")
     out += [f"{r} has {k} leaders" for r, k in leaders.items() if k > 1]
     for c in state["owner"]:
-        if not GAME.is_centre(state, int(c)):
+        if not RULES.is_centre(state, int(c)):
             out.append(f"{c} is owned but no centre")
     if state["dislodged"] and state["stage"] != "retreat":
         out.append("dislodged pieces outside a retreat phase")

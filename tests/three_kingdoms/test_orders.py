@@ -9,7 +9,7 @@ import pytest
 
 from bench.support.three_kingdoms import position, rng
 from judge.engine import IllegalLine, InvalidLine
-from judge_games.three_kingdoms import GAME
+from judge_games.three_kingdoms import GAME, RULES
 from judge_games.three_kingdoms.orders import ProvinceName
 
 K4 = {"Player1": "Wei", "Player2": "Wei", "Player3": "Shu", "Player4": "Wu"}
@@ -128,9 +128,9 @@ def test_a_province_name_suggests_its_number(line: str, hint: str) -> None:
 def test_a_province_name_at_the_set_up() -> None:
     state = GAME.setup({"players": 3}, rng())
     role = GAME.pending(state)[0].roles[0]
-    kingdom = GAME.kingdom(state, role)
-    first = GAME.board.centres(kingdom)[0]
-    name = GAME.board.provinces[first].name
+    kingdom = RULES.kingdom(state, role)
+    first = RULES.board.centres(kingdom)[0]
+    name = RULES.board.provinces[first].name
     with pytest.raises(ProvinceName) as info:
         GAME.parse(state, role, f"CAPITAL {name}")
     assert info.value.choices == (f"CAPITAL {first}",)

@@ -11,7 +11,7 @@ import pytest
 from bench.support.three_kingdoms import rng
 from judge.engine import DecisionKind, IllegalLine
 from judge.rng import Rng
-from judge_games.three_kingdoms import GAME
+from judge_games.three_kingdoms import GAME, RULES
 
 
 def _setup(players: int, seed: bytes = b"setup") -> dict[str, Any]:
@@ -69,7 +69,7 @@ def test_same_kingdom_players_start_allied() -> None:
         for b in state["players"]:
             if a < b:
                 same = state["characters"][a]["kingdom"] == state["characters"][b]["kingdom"]
-                assert GAME.status(state, a, b) == ("alliance" if same else "neutral")
+                assert RULES.status(state, a, b) == ("alliance" if same else "neutral")
 
 
 def _act(state: dict[str, Any], line: str) -> dict[str, Any]:
@@ -113,18 +113,18 @@ def test_capital_then_militia_in_turns() -> None:
     for role in state["players"]:
         kinds = Counter(p["kind"] for p in state["pieces"] if p["owner"] == role)
         assert kinds == {"L": 1, "A": 1, "M": 2}
-        assert len(GAME.centres_of(state, role)) == 3
+        assert len(RULES.centres_of(state, role)) == 3
 
 
 def test_placement_only_in_own_kingdom_and_free_centres() -> None:
     state = _setup(3)
     role = GAME.pending(state)[0].roles[0]
-    mine = GAME.kingdom(state, role)
-    foreign = next(c for c in GAME.board.centres() if GAME.board.kingdom_of(c) != mine)
+    mine = RULES.kingdom(state, role)
+    foreign = next(c for c in RULES.board.centres() if RULES.board.kingdom_of(c) != mine)
     with pytest.raises(IllegalLine):
         GAME.parse(state, role, f"CAPITAL {foreign}")
     non_centre = next(
-        n for n, p in GAME.board.provinces.items() if p.kingdom == mine and not p.centre
+        n for n, p in RULES.board.provinces.items() if p.kingdom == mine and not p.centre
     )
     with pytest.raises(IllegalLine):
         GAME.parse(state, role, f"CAPITAL {non_centre}")

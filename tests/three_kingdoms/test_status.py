@@ -7,7 +7,7 @@ import pytest
 
 from bench.support.three_kingdoms import play, position, results, texts, where
 from judge.engine import IllegalLine
-from judge_games.three_kingdoms import GAME
+from judge_games.three_kingdoms import GAME, RULES
 
 K4 = {"Player1": "Wei", "Player2": "Wei", "Player3": "Shu", "Player4": "Wu"}
 
@@ -36,7 +36,7 @@ def test_war_declared_in_the_campaign_allows_the_attack() -> None:
     effect from the campaign it is written in: our reading)."""
     s = position(K4, {"Player1": "A8 M6", "Player4": "M10"})
     s2, _events = play(s, {"Player1": ["WAR Player4", "A8->10", "M6 S A8->10"]})
-    assert GAME.status(s2, "Player1", "Player4") == "war"
+    assert RULES.status(s2, "Player1", "Player4") == "war"
     assert results(s2)["A8->10"] == ["moves"]
     s3, _ = play(s2, {})  # Player4 retreats by default
     assert s3["owner"]["10"] == "Player1"  # "take ownership of spaces"
@@ -55,9 +55,9 @@ def test_alliance_is_mutual_and_allows_support() -> None:
     for the other player." """
     s = position(K4, {"Player1": "A8", "Player3": "A7"})
     s2, _ = play(s, {"Player1": ["ALLIANCE Player3"]})
-    assert GAME.status(s2, "Player1", "Player3") == "neutral"
+    assert RULES.status(s2, "Player1", "Player3") == "neutral"
     s3, events = play(s2, {"Player3": ["ALLIANCE Player1"], "Player1": ["A8 S A7"]})
-    assert GAME.status(s3, "Player1", "Player3") == "alliance"
+    assert RULES.status(s3, "Player1", "Player3") == "alliance"
     assert results(s3)["A8 S A7"] == []
     assert not any("not carried out" in t for t in texts(events))
 
@@ -66,11 +66,11 @@ def test_alliance_ends_with_a_neutral_or_war_order() -> None:
     """Rulebook: "When one player in an Alliance issues a 'Neutral or War' status order in his
     military campaign the alliance is over." """
     s = position(K4, {"Player1": "A8", "Player2": "A2"})
-    assert GAME.status(s, "Player1", "Player2") == "alliance"
+    assert RULES.status(s, "Player1", "Player2") == "alliance"
     s2, _ = play(s, {"Player2": ["NEUTRAL Player1"]})
-    assert GAME.status(s2, "Player1", "Player2") == "neutral"
+    assert RULES.status(s2, "Player1", "Player2") == "neutral"
     s3, _ = play(s, {"Player1": ["WAR Player2"]})
-    assert GAME.status(s3, "Player1", "Player2") == "war"
+    assert RULES.status(s3, "Player1", "Player2") == "war"
 
 
 def test_allies_stand_in_each_others_centres_without_taking_them() -> None:
@@ -110,7 +110,7 @@ def test_entering_a_kingdom_needs_war_with_it_while_it_has_unowned_centres() -> 
     assert any("not at war with the kingdom of Wei" in t for t in texts(events))
     s3, _ = play(s, {"Player3": ["WAR Wei", "A25->5"]})
     assert where(s3)["Player3"] == "A5" and s3["owner"]["5"] == "Player3"
-    wei = GAME.board.centres("Wei")
+    wei = RULES.board.centres("Wei")
     owned = position(K4, {"Player3": "A25", "Player1": "A8"}, owner={"Player1": wei})
     s4, _ = play(owned, {"Player3": ["A25->13"]})  # an unowned Wei province
     assert where(s4)["Player3"] == "A13"
@@ -122,7 +122,7 @@ def test_civil_war_is_declared_and_never_revoked() -> None:
     there can be no peace within the kingdom." """
     s = position(K4, {"Player1": "A8", "Player2": "A6"})
     s2, _ = play(s, {"Player1": ["CIVIL WAR Player2"]})
-    assert GAME.status(s2, "Player1", "Player2") == "civil war"
+    assert RULES.status(s2, "Player1", "Player2") == "civil war"
     for line in ("ALLIANCE Player1", "NEUTRAL Player1"):
         with pytest.raises(IllegalLine, match="civil war"):
             GAME.parse(s2, "Player2", line)
@@ -148,15 +148,15 @@ def test_rulebook_civil_war_example() -> None:
             "Player4": "L39 A39 M40 M41",
         },
     )
-    assert GAME.centres_of(s, "Player1") == [6, 8, 9]
+    assert RULES.centres_of(s, "Player1") == [6, 8, 9]
     s, _ = play(s, {"Player1": ["A8->5", "M9->10", "M6->7"]})
-    assert GAME.status(s, "Player1", "Player2") == "alliance"
+    assert RULES.status(s, "Player1", "Player2") == "alliance"
     s, _ = play(s, {"Player1": ["M7->23"]})
-    assert GAME.centres_of(s, "Player1") == [5, 6, 8, 9, 10, 23]
+    assert RULES.centres_of(s, "Player1") == [5, 6, 8, 9, 10, 23]
     assert s["stage"] == "adjust"
     s, events = play(s, {"Player1": ["WAIVE"]})
     assert s["turn"] == 2 and s["stage"] == "campaign"
-    assert GAME.status(s, "Player1", "Player2") == "civil war"
+    assert RULES.status(s, "Player1", "Player2") == "civil war"
     assert any("Civil war in Wei" in t for t in texts(events))
     with pytest.raises(IllegalLine):
         GAME.parse(s, "Player2", "ALLIANCE Player1")
@@ -168,4 +168,4 @@ def test_no_automatic_civil_war_below_six() -> None:
     s, _ = play(s, {})
     s, _ = play(s, {"Player1": ["WAIVE"]})
     assert s["turn"] == 2
-    assert GAME.status(s, "Player1", "Player2") == "alliance"
+    assert RULES.status(s, "Player1", "Player2") == "alliance"

@@ -12,12 +12,13 @@ from judge_games.diplomacy.board import Board, Unit
 from judge_games.diplomacy.legality import Situation, bind
 from judge_games.diplomacy.orders import MOVE, MOVEMENT, SUPPORT, Order, UnknownName, read_order
 from judge_games.warring_states import GAME
+from judge_games.warring_states import RULES as WARRING_STATES
 from judge_games.warring_states.rules import WarringStatesRules
 
 from .helpers import play, rng, state
 
-DM = GAME.map
-RULES = GAME.variant.rules
+DM = WARRING_STATES.map
+RULES = WARRING_STATES.variant.rules
 assert isinstance(RULES, WarringStatesRules)
 
 
@@ -112,7 +113,7 @@ def test_a_fleet_turning_back_into_an_army_keeps_the_written_order() -> None:
     action = GAME.parse(st, "Han", "F Luoyang - Yiyang")
     assert action.text == "F Luo - Yiy"
     order = bind(
-        Situation(GAME.position(st).board, MOVEMENT, rules=RULES),
+        Situation(WARRING_STATES.position(st).board, MOVEMENT, rules=RULES),
         DM.power_index["han"],
         read_order(DM, action.text, MOVEMENT, RULES),
     )
