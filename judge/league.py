@@ -14,7 +14,8 @@ Scoring systems (:data:`SCORING`, chosen per league):
   gives ``1/n`` to each seat in it; everyone else 0.
 * ``sum-of-squares``: a solo win is 1 point to the winner; otherwise each
   surviving seat gets its score squared over the sum of the survivors'
-  squares (Diplomacy: supply centres, from :meth:`judge.engine.Game.scores`).
+  squares (Diplomacy: supply centres, from the ``scores`` of the game's
+  record, :class:`judge.spec.GameSpec`).
   A game that keeps no score falls back to draw-size.
 * ``wdl``: a win 3 points, a place in a draw 1, a loss 0.
 

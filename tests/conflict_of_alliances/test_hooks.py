@@ -1,4 +1,4 @@
-"""The optional hooks of the game contract (judge/engine.py, GameBase), tested
+"""The optional hooks of the game contract (judge/spec.py, GameSpec), tested
 through the game's own API: response windows as WindowSpec with a public
 context, standing-answer conditions, the game turn, hidden zones,
 resignation, help texts and the introduction, and the report fixes (losses
