@@ -6,9 +6,11 @@ phases.py; the board's rules: rules.py)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from judge.spec import GameSpec, game_of
+from judge_games.three_kingdoms import legality, phases, rules
 from judge_games.three_kingdoms.game import ThreeKingdomsGame
 
 if TYPE_CHECKING:
@@ -33,15 +35,15 @@ SPEC = GameSpec(
     setup=RULES.setup,
     roles=RULES.roles,
     pending=RULES.pending,
-    parse=RULES.parse,
-    legal=RULES.legal,
+    parse=partial(legality.parse, RULES.board),
+    legal=partial(legality.legal, RULES.board),
     view=RULES.view,
     outcome=RULES.outcome,
-    act=RULES.act,
-    resolve=RULES.resolve,
+    act=partial(phases.act, RULES.board),
+    resolve=partial(phases.resolve, RULES.board),
     default=RULES.default,
-    survivors=RULES.survivors,
-    agreed_draw=RULES.agreed_draw,
+    survivors=rules.survivors,
+    agreed_draw=phases.agreed_draw,
     playthrough_options=RULES.playthrough_options,
     victory_playthroughs=RULES.victory_playthroughs,
     drawing=_drawing,

@@ -26,7 +26,6 @@ from judge.engine import (
     Action,
     Decision,
     DecisionKind,
-    Event,
     OptionSpec,
     Outcome,
     Role,
@@ -36,7 +35,7 @@ from judge.engine import (
 from judge.rng import Rng
 from judge_games.three_kingdoms.board import BOARD, KINGDOMS, Board
 
-from . import legality, phases, rules
+from . import legality, rules
 from .rules import OPTIONAL_RULES, POOL, SUGGESTED
 
 
@@ -304,26 +303,3 @@ class ThreeKingdomsGame:
 
     def victories(self, state: State, role: Role) -> list[str]:
         return rules.victories(self.board, state, role)
-
-    def survivors(self, state: State) -> list[Role]:
-        return rules.survivors(state)
-
-    # ------------------------------------------------------------ the contract
-    # (reading orders: legality.py; playing the Great Turn: phases.py)
-
-    def legal(self, state: State, role: Role) -> list[str]:
-        return legality.legal(self.board, state, role)
-
-    def parse(self, state: State, role: Role, line: str) -> Action:
-        return legality.parse(self.board, state, role, line)
-
-    def resolve(
-        self, state: State, orders: Mapping[Role, Sequence[Action]], rng: Rng
-    ) -> tuple[State, list[Event]]:
-        return phases.resolve(self.board, state, orders, rng)
-
-    def act(self, state: State, role: Role, action: Action, rng: Rng) -> tuple[State, list[Event]]:
-        return phases.act(self.board, state, role, action, rng)
-
-    def agreed_draw(self, state: State, roles: Sequence[Role]) -> State:
-        return phases.agreed_draw(state, roles)
