@@ -7,7 +7,7 @@ and 90th percentile time per phase of
 
 * the resolver alone: matching and adjudicating already-bound orders
   (:func:`judge_games.diplomacy.resolver.adjudicate_movement`), and
-* one offline document: ``GAME.adjudicate_json`` on the JSON input, which
+* one offline document: ``RULES.adjudicate_json`` on the JSON input, which
   also reads and checks every order line and writes the output.
 
 With ``--map warring_states`` the phases are on the Warring States map,
@@ -51,18 +51,18 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from judge_games.classic import GAME
+from judge_games.classic import RULES
 from judge_games.diplomacy import DiplomacyGame
 from judge_games.diplomacy.board import Board, Unit, sea_neighbours
 from judge_games.diplomacy.legality import Situation, bind
 from judge_games.diplomacy.orders import MOVEMENT, Order, read_order
 from judge_games.diplomacy.resolver import Strengths, adjudicate_movement
 from judge_games.diplomacy.variant import VariantRules
-from judge_games.warring_states import GAME as WARRING_STATES
+from judge_games.warring_states import RULES as WARRING_STATES
 from judge_games.warring_states.game import RULES as WS_RULES
 
-DM = GAME.map
-GAMES: dict[str, DiplomacyGame] = {"classic": GAME, "warring_states": WARRING_STATES}
+DM = RULES.map
+GAMES: dict[str, DiplomacyGame] = {"classic": RULES, "warring_states": WARRING_STATES}
 
 
 def rules_of(board: Board) -> VariantRules | None:
@@ -79,7 +79,7 @@ def strengths(board: Board, legal: dict[int, Order]) -> Strengths | None:
 
 
 def random_phase(
-    rnd: random.Random, n_units: int, game: DiplomacyGame = GAME
+    rnd: random.Random, n_units: int, game: DiplomacyGame = RULES
 ) -> tuple[Board, dict[int, list[str]]]:
     """A random board of ``n_units`` units and order lines for every unit."""
     DM = game.map  # the map of the game benchmarked

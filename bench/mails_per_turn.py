@@ -127,11 +127,12 @@ if str(ROOT) not in sys.path:
 from bench.balance import Bot as CtBot  # noqa: E402
 from judge import adjudicator as adj  # noqa: E402
 from judge import config as cfg  # noqa: E402
-from judge.engine import Decision, DecisionKind, Game, RuleError, live  # noqa: E402
+from judge.engine import Decision, DecisionKind, RuleError, live  # noqa: E402
 from judge.rng import Rng  # noqa: E402
 from judge.service import Judge  # noqa: E402
+from judge.spec import Game  # noqa: E402
 from judge.store import set_kdf_cost  # noqa: E402
-from judge_games.conflict_of_alliances import GAME  # noqa: E402
+from judge_games.conflict_of_alliances import GAME, RULES  # noqa: E402
 from judge_games.conquest_tactics import GAME as CT_GAME  # noqa: E402
 from judge_games.kingdom_wars import GAME as KW_GAME  # noqa: E402
 
@@ -380,7 +381,7 @@ def simulate(state: State, role: str, line: str) -> tuple[State, bool] | None:
     one's own deck is hidden too): a player's own reckoning of its next
     steps, never sent to the judge. None if the line does not fit."""
     rng = Rng(bytes(32), 0)
-    side = GAME.side_of(state, role)
+    side = RULES.side_of(state, role)
     assert side is not None
     hand, deck = _hidden(state, side)
     try:
@@ -476,7 +477,7 @@ class Player:
             if s["stage"] == "window" and w is not None and w["kind"] == CHARACTER \
                     and w["side"] != self.side:
                 # The opponent is offered the character card: it usually lets it go.
-                step = simulate(s, GAME.role_of(s, w["side"]), "PASS")
+                step = simulate(s, RULES.role_of(s, w["side"]), "PASS")
                 continue
             if s["stage"] not in ("step", "choose"):
                 break

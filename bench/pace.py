@@ -113,11 +113,11 @@ from judge import adjudicator as adj  # noqa: E402
 from judge.engine import (  # noqa: E402
     Decision,
     DecisionKind,
-    Game,
     RuleError,
     live,
 )
 from judge.rng import Rng  # noqa: E402
+from judge.spec import Game  # noqa: E402
 from judge.store import set_kdf_cost  # noqa: E402
 from judge_games.conquest_tactics import GAME as CT_GAME  # noqa: E402
 from judge_games.kingdom_wars import GAME as KW_GAME  # noqa: E402

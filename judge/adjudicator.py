@@ -58,7 +58,6 @@ from judge.engine import (
     Decision,
     DecisionKind,
     Event,
-    Game,
     IllegalLine,
     InvalidLine,
     Outcome,
@@ -72,6 +71,7 @@ from judge.engine import (
 )
 from judge.flow import kernel_of
 from judge.rng import Draw, Rng
+from judge.spec import Game
 
 #: What a queued line waits for (the kind of decision it was written for).
 FOR_ACTION = "action"

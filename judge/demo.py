@@ -29,8 +29,9 @@ from pathlib import Path
 from judge import adjudicator as adj
 from judge import config as cfg
 from judge import registry
-from judge.engine import Action, Game, RuleError, State
+from judge.engine import Action, RuleError, State
 from judge.service import Judge
+from judge.spec import Game
 
 
 def _mail(sender: str, to: str, subject: str, body: str, number: int) -> bytes:

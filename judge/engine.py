@@ -1,10 +1,12 @@
-"""The game contract: what every game module provides and what the judge gives it.
+"""The game contract's data: states, actions, decisions, events, errors,
+outcomes, options, windows and hidden zones. A game is one record of them
+and of its functions (:class:`judge.spec.GameSpec`).
 
 A game is a pure, deterministic object over JSON-serialisable state. It never
 does I/O, never reads the clock and never uses the ``random`` module: all chance
 comes through the :class:`~judge.rng.Rng` it is handed.
 
-The judge drives a game only through the :class:`Game` protocol below:
+The judge drives a game only through :class:`judge.spec.Game`:
 
 * ``setup(options, rng) -> state`` and ``roles(state)``;
 * ``pending(state) -> [Decision]``: who must act now, and how;
@@ -25,7 +27,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeAlias, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, TypeVar
 
 import orjson
 
@@ -33,7 +35,7 @@ JSONData = TypeVar("JSONData")
 """Any plain JSON value (see :func:`copy_json`)."""
 
 if TYPE_CHECKING:
-    from judge.rng import Rng
+    from judge.spec import Game, GameSpec
 
 JSON: TypeAlias = Any
 """A JSON-serialisable value (dicts with str keys, lists, str, int, float, bool, None)."""
@@ -400,249 +402,7 @@ class Zone:
     order_hidden: bool = False
 
 
-@runtime_checkable
-class Game(Protocol):
-    """What a game module exports as ``GAME``. See the module docstring.
-
-    The required part is listed first. The optional part (standing answers,
-    queued lines, draws, hidden zones, help topics, concession) has defaults
-    in :class:`GameBase`, which every game derives from, so the judge calls
-    each hook directly and a misspelt override is a type error, not a
-    feature silently off."""
-
-    id: str
-    title: str
-    aliases: tuple[str, ...]
-    options: tuple[OptionSpec, ...]
-    verbs: tuple[VerbSpec, ...]
-    view_schema: str
-    """File name under schemas/ of the JSON Schema every ``view`` must satisfy."""
-
-    queues_actions: bool
-    """Lines a player sends while it has nothing to decide are queued for its
-    next turn (card games)."""
-    windows: tuple[WindowSpec, ...]
-    """The kinds of response window, for POLICY."""
-    playthrough_options: Mapping[str, JSON]
-    """Options under which random playthroughs end quickly (contract suite, demo)."""
-    team_victories: bool
-    """A victory may be shared by a team (Kingdom Wars: every player of the
-    winning kingdom), not only won by one player."""
-    victory_playthroughs: Sequence[Mapping[str, JSON]]
-    """Option sets (over ``playthrough_options``) under which a seeded random
-    playthrough ends in a victory: one winner, no draw."""
-
-    def setup(self, options: Mapping[str, JSON], rng: Rng) -> State: ...
-
-    def roles(self, state: State) -> list[Role]: ...
-
-    def pending(self, state: State) -> list[Decision]: ...
-
-    def parse(self, state: State, role: Role, line: str) -> Action: ...
-
-    def act(
-        self, state: State, role: Role, action: Action, rng: Rng
-    ) -> tuple[State, list[Event]]: ...
-
-    def resolve(
-        self, state: State, orders: Mapping[Role, Sequence[Action]], rng: Rng
-    ) -> tuple[State, list[Event]]: ...
-
-    def default(self, state: State, decision: Decision, role: Role) -> Action | None: ...
-
-    def legal(self, state: State, role: Role) -> list[str]:
-        """Command lines ``role`` could send for its current decision, each of
-        which ``parse`` accepts now: all of them where that is practical, else a
-        fair sample. Random playthroughs, the fuzzer and HELP use it."""
-        ...
-
-    def view(self, state: State, role: Role | None) -> dict[str, JSON]:
-        """What ``role`` may know (``None``: an observer). Hidden zones appear as
-        counts. Always has ``"game"`` (the id), ``"phase"`` and ``"role"``, and
-        validates against ``schemas/<view_schema>``."""
-        ...
-
-    def outcome(self, state: State) -> Outcome | None: ...
-
-    # ------------------------------------------------------------ optional
-
-    def turn(self, state: State) -> str:
-        """The game turn (or round) now; each seat gets a digest when it changes."""
-        ...
-
-    def zones(self, state: State) -> list[Zone]:
-        """The hidden zones of ``state`` (none: nothing is hidden)."""
-        ...
-
-    def survivors(self, state: State) -> list[Role]:
-        """Who must vote for an agreed draw."""
-        ...
-
-    def agreed_draw(self, state: State, roles: Sequence[Role]) -> State:
-        """The state ended in a draw shared by ``roles``."""
-        ...
-
-    def concede(self, state: State, role: Role) -> tuple[State, list[Event]] | None:
-        """``role`` resigns: the new state if the rules end the game (a
-        two-player game is conceded), else ``None`` (civil disorder)."""
-        ...
-
-    def window(self, kind: str) -> WindowSpec | None:
-        """The declared window of that kind."""
-        ...
-
-    def policy_condition(self, window: str, words: Sequence[str]) -> str:
-        """The canonical text of a standing answer's condition, or RuleError."""
-        ...
-
-    def policy_holds(self, view: Mapping[str, JSON], decision: Decision, condition: str) -> bool:
-        """Whether ``condition`` holds for the reader of ``view`` (that seat's
-        own view: a standing answer can test nothing the seat may not see)."""
-        ...
-
-    def help_topic(self, topic: str) -> str | None:
-        """The text of a card, skill or rule for ``HELP <topic>``, if any."""
-        ...
-
-    def may_ask(self, state: State, decision: Decision, role: Role) -> bool:
-        """Whether ``role`` may be asked ``decision`` (a response window) by
-        hand, judged from facts every seat may see: False where the window
-        was offered to it for what it hides (a hidden general's skills) or
-        where, publicly, its only possible answer is a pass. Its standing
-        answers answer such a window (see judge/timing.py)."""
-        ...
-
-    def standing_answers(self, state: State, role: Role) -> list[tuple[str, str, str]]:
-        """The standing answers each seat starts with, as ``(window, answer,
-        condition)`` (``("dodge", "DODGE", "")``): a game with many windows
-        offered to everyone (Kingdom Wars) answers them for a seat unless it
-        says otherwise with POLICY. The seat sees and changes them like its
-        own."""
-        ...
-
-    def localize(self, text: str, role: Role | None) -> str:
-        """An event's text as ``role`` reads it (``None``: observers): a game
-        whose players name the board each from its own side (Conquest
-        Tactics) writes spaces in one frame and turns them here."""
-        ...
-
-    def introduction(self, state: State, role: Role) -> str:
-        """Text for ``role``'s first report (its cards' texts, say)."""
-        ...
-
-    def scores(self, state: State) -> dict[Role, int]:
-        """Each role's score as the game stands (Diplomacy: its supply
-        centres), for a league's scoring systems and for ranking the roles
-        that did not win (judge/league.py). Read once the game is over.
-        Empty: the game keeps no such score."""
-        ...
-
-    def unordered(self, state: State, role: Role, held: Sequence[Action]) -> list[str]:
-        """What of ``role``'s still has no order among ``held`` (its units
-        without one, in Diplomacy), for the acknowledgement."""
-        ...
-
-    def phase_after(self, state: State, phase: str) -> bool:
-        """Whether a decision called ``phase`` may come later in this game
-        (orders may be sent ahead for it: ``ORDERS F1901R``)."""
-        ...
-
-    def check_held(self, state: State, role: Role, action: Action, held: Sequence[Action]) -> None:
-        """Refuse ``action``, which :meth:`parse` accepted for ``role``'s open
-        order set, when holding it with ``held`` would break a rule that no
-        line breaks alone (Diplomacy: more builds than the power may make):
-        raise a RuleError, graded and with a hint, for the line's refusal.
-        ``held`` is what the seat would hold just before this line: what it
-        held (nothing after an ``ORDERS`` block opens) followed by the lines
-        of the same mail accepted before this one, in that order. As the
-        judge holds them, a later action with the same key replaces an
-        earlier one (``action`` too replaces the one with its key). By
-        default every parsed action fits."""
-        ...
-
-
-class GameBase:
-    """Defaults of the optional part of :class:`Game`; every game derives from it."""
-
-    queues_actions: bool = False
-    windows: tuple[WindowSpec, ...] = ()
-    playthrough_options: Mapping[str, JSON] = {}
-    victory_playthroughs: Sequence[Mapping[str, JSON]] = ()
-    team_victories: bool = False
-
-    def pending(self, state: State) -> list[Decision]:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def roles(self, state: State) -> list[Role]:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def turn(self, state: State) -> str:
-        """By default every new set of decisions is a new turn (Diplomacy's phases)."""
-        return " + ".join(d.phase for d in live(self.pending(state))) or "end"
-
-    def zones(self, state: State) -> list[Zone]:
-        return []
-
-    def survivors(self, state: State) -> list[Role]:
-        return self.roles(state)
-
-    def agreed_draw(self, state: State, roles: Sequence[Role]) -> State:
-        return state
-
-    def concede(self, state: State, role: Role) -> tuple[State, list[Event]] | None:
-        return None
-
-    def window(self, kind: str) -> WindowSpec | None:
-        """The declared window of that kind."""
-        return next((w for w in self.windows if w.kind == kind), None)
-
-    def policy_condition(self, window: str, words: Sequence[str]) -> str:
-        spec = self.window(window)
-        known = ", ".join(c.word for c in spec.conditions) if spec else ""
-        raise IllegalLine(
-            f"{' '.join(words)!r} is not a condition of {window} windows",
-            hint=f"conditions: {known}" if known else "these windows take no conditions",
-        )
-
-    def policy_holds(self, view: Mapping[str, JSON], decision: Decision, condition: str) -> bool:
-        return False
-
-    def help_topic(self, topic: str) -> str | None:
-        return None
-
-    def may_ask(self, state: State, decision: Decision, role: Role) -> bool:
-        return True
-
-    def standing_answers(self, state: State, role: Role) -> list[tuple[str, str, str]]:
-        return []
-
-    def localize(self, text: str, role: Role | None) -> str:
-        return text
-
-    def introduction(self, state: State, role: Role) -> str:
-        return ""
-
-    def scores(self, state: State) -> dict[Role, int]:
-        return {}
-
-    def unordered(self, state: State, role: Role, held: Sequence[Action]) -> list[str]:
-        return []
-
-    def phase_after(self, state: State, phase: str) -> bool:
-        return False
-
-    def check_held(self, state: State, role: Role, action: Action, held: Sequence[Action]) -> None:
-        return None
-
-
-@runtime_checkable
-class OfflineAdjudicator(Protocol):
-    """A game that adjudicates positions given as JSON (``judge adjudicate``)."""
-
-    def adjudicate_json(self, doc: dict[str, Any]) -> dict[str, Any]: ...
-
-
-def option_values(game: Game, given: Mapping[str, str]) -> dict[str, JSON]:
+def option_values(game: Game | GameSpec, given: Mapping[str, str]) -> dict[str, JSON]:
     """Validate ``--option`` text against the game's table; unknown names fail."""
     table = {o.name: o for o in game.options}
     values: dict[str, JSON] = {o.name: o.default for o in game.options}

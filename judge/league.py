@@ -14,7 +14,8 @@ Scoring systems (:data:`SCORING`, chosen per league):
   gives ``1/n`` to each seat in it; everyone else 0.
 * ``sum-of-squares``: a solo win is 1 point to the winner; otherwise each
   surviving seat gets its score squared over the sum of the survivors'
-  squares (Diplomacy: supply centres, from :meth:`judge.engine.Game.scores`).
+  squares (Diplomacy: supply centres, from the ``scores`` of the game's
+  record, :class:`judge.spec.GameSpec`).
   A game that keeps no score falls back to draw-size.
 * ``wdl``: a win 3 points, a place in a draw 1, a loss 0.
 
@@ -50,7 +51,8 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from judge import adjudicator as adj
-from judge.engine import JSON, Game, Role
+from judge.engine import JSON, Role
+from judge.spec import Game
 
 SCORING: dict[str, str] = {
     "draw-size": "a solo win 1 point; a draw shared by n, 1/n to each seat in it; others 0",

@@ -10,13 +10,12 @@ only for adjudication.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import IO, Any
 
 import orjson
 
 from judge import registry
-from judge.engine import OfflineAdjudicator
 
 
 def adjudicate_stream(lines: Iterable[str], out: IO[str]) -> int:
@@ -32,7 +31,7 @@ def adjudicate_stream(lines: Iterable[str], out: IO[str]) -> int:
     loads = orjson.loads
     dumps = orjson.dumps
     options = orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE
-    games: dict[str, OfflineAdjudicator] = {}
+    games: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {}
     write = out.write
     status = 0
     for number, text in enumerate(lines, 1):
@@ -44,13 +43,13 @@ def adjudicate_stream(lines: Iterable[str], out: IO[str]) -> int:
             if not isinstance(doc, dict) or "game" not in doc:
                 raise ValueError('a document is a JSON object with a "game" field')
             name = str(doc["game"])
-            game = games.get(name)
-            if game is None:
+            adjudicate = games.get(name)
+            if adjudicate is None:
                 found = registry.get(name)
-                if not isinstance(found, OfflineAdjudicator):
+                if found.adjudicate is None:
                     raise ValueError(f"{found.id} has no offline adjudication")
-                game = games[name] = found
-            result = game.adjudicate_json(doc)
+                adjudicate = games[name] = found.adjudicate
+            result = adjudicate(doc)
         except (ValueError, registry.UnknownGame) as exc:
             result = {"error": f"line {number}: {exc}"}
             status = 1

@@ -51,7 +51,8 @@ from markupsafe import Markup
 from judge import adjudicator as adj
 from judge import league, registry, reports
 from judge import publish_text as say
-from judge.engine import JSON, Event, Game, State
+from judge.engine import JSON, Event, State
+from judge.spec import Game
 
 log = logging.getLogger("judge")
 

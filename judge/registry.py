@@ -1,8 +1,10 @@
 """Finds games by id or alias. The only module of judge/ that imports judge_games.*.
 
-A game lives in ``judge_games/<id>/`` and exports ``GAME``, an object satisfying
-:class:`judge.engine.Game`. Games are imported lazily on first use. Tests may
-:func:`register` extra games (a test-only game) for the contract suite.
+A game lives in ``judge_games/<id>/`` and exports ``SPEC``, its record
+(:class:`judge.spec.GameSpec`); the judge plays it through the one
+:class:`judge.spec.Game` made over it here. Games are imported lazily on first
+use. Tests may :func:`register` extra games (a test-only game) for the
+contract suite.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from judge.engine import Game
+from judge.spec import Game, GameSpec, game_of
 
 if TYPE_CHECKING:
     from judge.pictures.scene import Drawing
@@ -33,9 +35,12 @@ class UnknownGame(LookupError):
     """No game by that id or alias."""
 
 
-def register(game: Game) -> None:
-    """Make ``game`` findable (used by tests for the test-only game)."""
-    _extra[game.id] = game
+def register(game: Game | GameSpec) -> Game:
+    """Make ``game`` findable (used by tests for the test-only games); a
+    record is wrapped in a :class:`Game`, which is returned."""
+    found = game if isinstance(game, Game) else game_of(game)
+    _extra[found.id] = found
+    return found
 
 
 def unregister(game_id: str) -> None:
@@ -55,10 +60,10 @@ def _load(game_id: str) -> Game | None:
         if exc.name in {f"judge_games.{game_id}", "judge_games"}:
             return None  # not built yet
         raise
-    game: Game | None = getattr(module, "GAME", None)
-    if game is None:
-        return None  # a package without GAME is not a playable game (yet)
-    _loaded[game_id] = game
+    spec: GameSpec | None = getattr(module, "SPEC", None)
+    if spec is None:
+        return None  # a package without SPEC is not a playable game (yet)
+    game = _loaded[game_id] = game_of(spec)
     return game
 
 
@@ -83,16 +88,7 @@ def get(name: str) -> Game:
 
 
 def drawing(game_id: str) -> Drawing | None:
-    """How the game draws pictures of itself (``judge_games/<id>/picture.py``'s
-    ``DRAWING``), or ``None`` for a game with no pictures."""
+    """How the game draws pictures of itself (its record's ``drawing``), or
+    ``None`` for a game with no pictures."""
     game = _load(game_id)
-    if game is None:
-        return None
-    try:
-        module = importlib.import_module(f"judge_games.{game.id}.picture")
-    except ModuleNotFoundError as exc:
-        if exc.name in (f"judge_games.{game.id}", f"judge_games.{game.id}.picture"):  # a test game
-            return None
-        raise
-    found: Drawing | None = getattr(module, "DRAWING", None)
-    return found
+    return None if game is None else game.drawing()

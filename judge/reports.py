@@ -20,7 +20,8 @@ import jinja2
 import jsonschema
 
 from judge import _data, choices, registry, scheduler
-from judge.engine import JSON, DecisionKind, Event, Game, Role
+from judge.engine import JSON, DecisionKind, Event, Role
+from judge.spec import Game
 
 TEMPLATE_DIRS: list[Path] = [_data.folder("templates")]
 SCHEMA_DIRS: list[Path] = [_data.folder("schemas")]

@@ -38,7 +38,6 @@ from judge import (
 from judge import config as cfg
 from judge.commands import gm as gm_commands
 from judge.commands import league as league_commands
-from judge.engine import Game
 from judge.mailin import InboundTransport, IncomingMail, MaildirInbound, parse_mail
 from judge.mailout import (
     BackgroundOutbound,
@@ -48,6 +47,7 @@ from judge.outbox import Outbox, Part, kept_copy, sent_texts
 from judge.relay import RELAY_WINDOW, Relay
 from judge.rng import Draw, VerifyError, commitment, new_seed, recompute
 from judge.session import CommandError, Loaded, Workspace, seats_for
+from judge.spec import Game
 from judge.store import Store, is_fault, load_token_key
 
 __all__ = ["RELAY_WINDOW", "CommandError", "Crash", "Judge", "kept_copy"]

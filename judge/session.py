@@ -21,9 +21,10 @@ from typing import Any
 
 from judge import adjudicator as adj
 from judge import notify, registry, scheduler, timing
-from judge.engine import DecisionKind, Event, Game
+from judge.engine import DecisionKind, Event
 from judge.hub import Hub
 from judge.outbox import Outbox
+from judge.spec import Game
 from judge.store import Seat
 
 

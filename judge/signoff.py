@@ -69,8 +69,9 @@ from __future__ import annotations
 
 import re
 
-from judge.engine import Game, InvalidLine, Role, RuleError, State
+from judge.engine import InvalidLine, Role, RuleError, State
 from judge.grammar import COMMANDS
+from judge.spec import Game
 
 __all__ = ["is_sign_off", "reads_as_order"]
 

@@ -34,7 +34,8 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from judge.engine import Action, Decision, Game, IllegalLine, Role, RuleError, WindowSpec
+from judge.engine import Action, Decision, IllegalLine, Role, RuleError, WindowSpec
+from judge.spec import Game
 
 if TYPE_CHECKING:
     from judge.adjudicator import Table

@@ -32,8 +32,8 @@ from typing import Any, Protocol
 
 from judge import adjudicator as adj
 from judge import registry
-from judge.engine import Game
 from judge.service import Judge
+from judge.spec import Game
 
 GM_ADDR = "gm@league.example"
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")

@@ -59,7 +59,6 @@ from judge.engine import (
     Decision,
     DecisionKind,
     Event,
-    GameBase,
     IllegalLine,
     InvalidLine,
     OptionSpec,
@@ -73,6 +72,7 @@ from judge.engine import (
     public,
 )
 from judge.rng import Rng
+from judge.spec import Game, GameSpec, Policy
 
 #: Where the game's view schema and its templates directory are.
 FILES = Path(__file__).resolve().parent
@@ -121,7 +121,7 @@ def _sorted(cards: Sequence[str]) -> list[str]:
 # --------------------------------------------------------------------------- the game
 
 
-class SealedBids(GameBase):
+class SealedBids:
     """The test-only game. Stateless: every method works on the state it is given
     and returns new objects, never changing its arguments."""
 
@@ -145,6 +145,8 @@ class SealedBids(GameBase):
         WindowSpec("gift", "a prize given to a player (R7): the receiver may REFUSE it",
                    ("REFUSE",)),
     )
+    #: Lines sent with nothing to decide are refused, not queued.
+    queues_actions: bool = False
     #: Options the contract suite uses for random playthroughs (the defaults end).
     playthrough_options: Mapping[str, JSON] = {}
     #: Option sets whose seeded random playthroughs end with one winner.
@@ -612,7 +614,26 @@ class SealedBids(GameBase):
         return Outcome(winners=top, draw=len(top) > 1, reason=state["end"])
 
 
-GAME = SealedBids()
-"""The object the registry reads (``judge.registry.register(GAME)`` in tests)."""
+def record(rules: SealedBids) -> GameSpec:
+    """The game's record over its rules object (a test may change the
+    object's class to break one rule on purpose, or to queue lines)."""
+    return GameSpec(
+        id=rules.id, title=rules.title, aliases=rules.aliases, options=rules.options,
+        verbs=rules.verbs, view_schema=rules.view_schema,
+        setup=rules.setup, roles=rules.roles, pending=rules.pending, parse=rules.parse,
+        legal=rules.legal, view=rules.view, outcome=rules.outcome, act=rules.act,
+        resolve=rules.resolve, default=rules.default, turn=rules.turn, zones=rules.zones,
+        policy=Policy(windows=rules.windows), queues_actions=rules.queues_actions,
+        playthrough_options=rules.playthrough_options,
+        victory_playthroughs=rules.victory_playthroughs,
+    )
 
-__all__ = ["GAME", "SEATS", "SealedBids", "card_key", "card_value", "full_deck"]
+
+SPEC = record(SealedBids())
+"""The game's record."""
+
+GAME = Game(SPEC)
+"""The game as the judge plays it (``judge.registry.register(GAME)`` in tests)."""
+
+__all__ = ["GAME", "SEATS", "SPEC", "SealedBids", "card_key", "card_value", "full_deck",
+           "record"]

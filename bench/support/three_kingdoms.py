@@ -14,7 +14,7 @@ from typing import Any
 
 from judge.engine import Action, Event, State
 from judge.rng import Rng
-from judge_games.three_kingdoms import GAME
+from judge_games.three_kingdoms import GAME, RULES
 from judge_games.three_kingdoms.rules import SUGGESTED
 
 SEED = hashlib.sha256(b"three-kingdoms tests").digest()
@@ -63,7 +63,7 @@ def position(
     state["owner"] = {}
     if owner is None:
         for p in state["pieces"]:
-            if p["kind"] != "L" and GAME.map.provinces[p["at"]].centre:
+            if p["kind"] != "L" and RULES.map.provinces[p["at"]].centre:
                 state["owner"][str(p["at"])] = p["owner"]
     else:
         for role, centres in owner.items():
@@ -71,7 +71,7 @@ def position(
                 state["owner"][str(c)] = role
     state["capital"] = {r: None for r in kingdoms}
     for p in state["pieces"]:
-        if p["kind"] == "L" and GAME.map.provinces[p["at"]].centre:
+        if p["kind"] == "L" and RULES.map.provinces[p["at"]].centre:
             state["capital"][p["owner"]] = p["at"]
     state["capital"].update(capital or {})
     for a, b in war:

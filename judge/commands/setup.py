@@ -10,9 +10,9 @@ import hmac
 from judge import grammar, lifecycle, redact, registry, scheduler
 from judge.bounds import echo
 from judge.commands.base import GM, Ctx, Signon, handles
-from judge.engine import Game
 from judge.lifecycle import open_to_join, seat_count
 from judge.session import CommandError
+from judge.spec import Game
 
 
 @handles("SIGNON")

@@ -1,13 +1,21 @@
-"""Standard Diplomacy on the 1901 map: the reference game of the Diplomacy family."""
+"""Standard Diplomacy on the 1901 map: the reference game of the Diplomacy family.
+
+``SPEC`` is the game's record, ``GAME`` the game as the judge plays it,
+``RULES`` the rules object the record is made from."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from judge_games.diplomacy import DiplomacyGame, load_map
+from judge.spec import game_of
+from judge_games.diplomacy import DiplomacyGame, load_map, record
 from judge_games.diplomacy.standard import standard
 
-GAME = DiplomacyGame(
+if TYPE_CHECKING:
+    from judge.pictures.scene import Drawing
+
+RULES = DiplomacyGame(
     standard(
         load_map(Path(__file__).with_name("map.yaml")),
         id="classic",
@@ -16,4 +24,16 @@ GAME = DiplomacyGame(
     )
 )
 
-__all__ = ["GAME"]
+
+def _drawing() -> Drawing:
+    from judge_games.classic.picture import DRAWING  # loaded when first drawn
+
+    return DRAWING
+
+
+SPEC = record(RULES, drawing=_drawing)
+
+GAME = game_of(SPEC)
+"""The game as the judge plays it (the one the registry gives)."""
+
+__all__ = ["GAME", "RULES", "SPEC"]

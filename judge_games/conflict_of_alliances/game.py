@@ -41,7 +41,6 @@ from judge.engine import (
     Decision,
     DecisionKind,
     Event,
-    GameBase,
     IllegalLine,
     OptionSpec,
     Outcome,
@@ -78,7 +77,7 @@ def _decision(kind: DecisionKind, roles: tuple[str, ...], phase: str, prompt: st
                     context=dict(context or {}))
 
 
-class ConflictOfAlliances(GameBase):
+class ConflictOfAlliances:
     """The game. Stateless: every method works on the state it is given."""
 
     id: str = "conflict_of_alliances"
@@ -768,22 +767,6 @@ class ConflictOfAlliances(GameBase):
         what = "the match" if match else "the game"
         return new, [public(f"{role} resigns; {winner} wins {what}.", resigned=role,
                             winner=winner)]
-
-    def policy_condition(self, window: str, words: Sequence[str]) -> str:
-        """A standing answer's condition (``AREA han-dan``, ``HOLDING
-        emergency-mobilization``): see judge_games/conflict_of_alliances/policy.py
-        for the words of each window."""
-        return policy.condition(window, words)
-
-    def policy_holds(self, view: Mapping[str, JSON], decision: Decision, condition: str) -> bool:
-        """Whether ``condition`` holds, from the seat's own ``view`` and
-        ``decision.context`` only."""
-        return policy.holds(view, decision, condition)
-
-    def help_topic(self, topic: str) -> str | None:
-        """A card (both decks' versions, with the printed art's variants), a
-        general, a window kind, an area or a force; None if unknown."""
-        return helptext.topic(topic)
 
     def introduction(self, state: State, role: Role) -> str:
         """The text of every card of ``role``'s side (name, number of copies,

@@ -28,7 +28,6 @@ from judge.engine import (
     Decision,
     DecisionKind,
     Event,
-    GameBase,
     IllegalLine,
     OptionSpec,
     Outcome,
@@ -82,7 +81,7 @@ def _factions() -> tuple[str, ...]:
     return tuple(sorted(POOL.starters))
 
 
-class ConquestTactics(GameBase):
+class ConquestTactics:
     """The game. Stateless: every method works on the state it is given (one
     saved before the game ran on the kernel is read as table.current says)."""
 
@@ -408,27 +407,6 @@ class ConquestTactics(GameBase):
             if p.get("start_spells"):  # placed face up when its side deploys
                 out.append(Zone(("p", role, "start_spells"), frozenset({role}), pool))
         return out
-
-    # ------------------------------------------------------------------ standing answers
-
-    def standing_answers(self, state: State, role: Role) -> list[tuple[str, str, str]]:
-        return policy.defaults()
-
-    def policy_condition(self, window: str, words: Sequence[str]) -> str:
-        return policy.condition(self, window, words)
-
-    def policy_holds(self, view: Mapping[str, JSON], decision: Decision, condition: str) -> bool:
-        return policy.holds(view, decision, condition)
-
-    def help_topic(self, topic: str) -> str | None:
-        return helptext.topic(topic)
-
-    def introduction(self, state: State, role: Role) -> str:
-        return helptext.introduction(state, role)
-
-    def localize(self, text: str, role: Role | None) -> str:
-        return F.localize(text, role)
-
 
 
 def _take_deck(g: Ctx, role: str, deck: Any, faction: str) -> None:

@@ -21,7 +21,7 @@ from judge_games.conquest_tactics import rules
 from judge_games.conquest_tactics.table import Ctx, card
 
 if TYPE_CHECKING:
-    from judge.engine import Game
+    from judge.spec import GameSpec as Game
 
 WINDOWS: tuple[WindowSpec, ...] = (
     WindowSpec("instant", "an enemy action is declared against you (or, as the attacker, a "

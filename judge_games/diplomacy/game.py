@@ -20,7 +20,6 @@ from judge.engine import (
     Action,
     Decision,
     Event,
-    GameBase,
     Outcome,
     Role,
     State,
@@ -32,7 +31,7 @@ if TYPE_CHECKING:
     from judge.rng import Rng
 
 
-class DiplomacyGame(GameBase, Generic[M]):
+class DiplomacyGame(Generic[M]):
     """A Diplomacy-family game: the contract over one record. See the module docstring."""
 
     def __init__(self, variant: DiplomacyVariant[M]) -> None:

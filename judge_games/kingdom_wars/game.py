@@ -30,7 +30,6 @@ from judge.engine import (
     Decision,
     DecisionKind,
     Event,
-    GameBase,
     IllegalLine,
     InvalidLine,
     OptionSpec,
@@ -68,7 +67,7 @@ TURN_STEPS = ("discard_done", "yinyang_limit")
 Marker's +2): steps of the turn, which queued lines may answer."""
 
 
-class KingdomWars(GameBase):
+class KingdomWars:
     """The game. Stateless: every method works on the state it is given."""
 
     id: str = "kingdom_wars"
@@ -457,27 +456,6 @@ class KingdomWars(GameBase):
                     seen = frozenset({r, *p["seen_by"][slot]})
                     out.append(Zone(("p", r, slot), seen, "generals"))
         return out
-
-    # ------------------------------------------------------------------ standing answers
-
-    def standing_answers(self, state: State, role: Role) -> list[tuple[str, str, str]]:
-        return policy.defaults()
-
-    def may_ask(self, state: State, decision: Decision, role: Role) -> bool:
-        return policy.may_ask(state, self.view(state, role), decision, role)
-
-    def policy_condition(self, window: str, words: Sequence[str]) -> str:
-        return policy.condition(self, window, words)
-
-    def policy_holds(self, view: Mapping[str, JSON], decision: Decision, condition: str) -> bool:
-        return policy.holds(view, decision, condition)
-
-    def help_topic(self, topic: str) -> str | None:
-        return helptext.topic(topic)
-
-    def introduction(self, state: State, role: Role) -> str:
-        return helptext.introduction(state, role)
-
 
 
 def _first_pair(dealt: Sequence[str]) -> tuple[str, str]:

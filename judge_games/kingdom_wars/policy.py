@@ -25,7 +25,7 @@ from judge_games.kingdom_wars.data import DATA
 from judge_games.kingdom_wars.table import SEAT_NAMES, seat_label
 
 if TYPE_CHECKING:
-    from judge.engine import Game
+    from judge.spec import GameSpec as Game
 
 MOMENTS: tuple[str, ...] = (
     "prep_start", "before_judgement", "judged", "retrial", "before_draw",

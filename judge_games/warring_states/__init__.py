@@ -9,10 +9,29 @@ texts). See README.md.
 
 from __future__ import annotations
 
-from judge_games.diplomacy import DiplomacyGame
+from typing import TYPE_CHECKING
+
+from judge.spec import game_of
+from judge_games.diplomacy import DiplomacyGame, record
 
 from .game import VARIANT
 
-GAME = DiplomacyGame(VARIANT)
+if TYPE_CHECKING:
+    from judge.pictures.scene import Drawing
 
-__all__ = ["GAME", "VARIANT"]
+RULES = DiplomacyGame(VARIANT)
+
+
+def _drawing() -> Drawing:
+    from judge_games.warring_states.picture import DRAWING  # loaded when first drawn
+
+    return DRAWING
+
+
+SPEC = record(RULES, drawing=_drawing)
+"""The game's record; ``RULES`` is the rules object it is made from."""
+
+GAME = game_of(SPEC)
+"""The game as the judge plays it (the one the registry gives)."""
+
+__all__ = ["GAME", "RULES", "SPEC", "VARIANT"]

@@ -16,7 +16,7 @@ from typing import Any
 
 from judge.engine import Action, Event
 from judge.rng import Rng
-from judge_games.conflict_of_alliances import GAME
+from judge_games.conflict_of_alliances import GAME, RULES
 from judge_games.conflict_of_alliances import board as B
 from judge_games.conflict_of_alliances.data import DATA, slug
 from judge_games.conflict_of_alliances.kernel import Ctx
@@ -72,7 +72,7 @@ def arrange(state: State) -> State:
     queued). Any other position is left as the game made it."""
     if state["stage"] != "action":
         return state
-    want = [GAME.role_of(state, state["active"])]
+    want = [RULES.role_of(state, state["active"])]
     top = state["asks"][-1] if state["asks"] else None
     if top is not None and top["kind"] == "action" and top["roles"] == want and \
             not state["todo"]:
@@ -137,7 +137,7 @@ def counts(state: State, area: str, force: str) -> tuple[int, int, dict[str, boo
 
 def play(state: State, side: str, line: str, dice: Sequence[int] = ()) -> tuple[State, list[Event]]:
     """``side`` sends ``line``; scripted dice must all be used."""
-    role = GAME.role_of(state, side)
+    role = RULES.role_of(state, side)
     arrange(state)
     action = GAME.parse(state, role, line)
     rng = Dice(dice)
@@ -150,7 +150,7 @@ def lose(
     state: State, choices: dict[str, str], dice: Sequence[int] = ()
 ) -> tuple[State, list[Event]]:
     """Resolve a LOSE decision with ``choices`` {side: line}."""
-    orders = {GAME.role_of(state, s): [GAME.parse(state, GAME.role_of(state, s), line)]
+    orders = {RULES.role_of(state, s): [GAME.parse(state, RULES.role_of(state, s), line)]
               for s, line in choices.items()}
     rng = Dice(dice)
     new_state, events = GAME.resolve(state, orders, rng)
@@ -163,7 +163,7 @@ def texts(events: Iterable[Event], reader: str | None = None) -> str:
 
 
 def parse(state: State, side: str, line: str) -> Action:
-    return GAME.parse(arrange(state), GAME.role_of(state, side), line)
+    return GAME.parse(arrange(state), RULES.role_of(state, side), line)
 
 
 def copy_state(state: State) -> State:

@@ -1,4 +1,4 @@
-"""The optional hooks of the game contract (judge/engine.py, GameBase), tested
+"""The optional hooks of the game contract (judge/spec.py, GameSpec), tested
 through the game's own API: response windows as WindowSpec with a public
 context, standing-answer conditions, the game turn, hidden zones,
 resignation, help texts and the introduction, and the report fixes (losses
@@ -27,7 +27,7 @@ from judge.engine import (
     Zone,
 )
 from judge.rng import Rng
-from judge_games.conflict_of_alliances import GAME
+from judge_games.conflict_of_alliances import GAME, RULES
 from judge_games.conflict_of_alliances import cards as C
 from judge_games.conflict_of_alliances.data import DATA, SIDES, card_of, slug
 from tests.conflict_of_alliances.helpers import (
@@ -435,7 +435,7 @@ def test_scrambling_the_zones_a_seat_cannot_see_changes_nothing_it_sees() -> Non
                 if state["stage"] == "over" or reader not in state["seats"].values():
                     continue
                 seen = copy.deepcopy(state)
-                side = GAME.side_of(state, reader)
+                side = RULES.side_of(state, reader)
                 z = seen["cards"][side]
                 if z["hand"] and z["deck"]:
                     z["hand"][0], z["deck"][-1] = z["deck"][-1], z["hand"][0]

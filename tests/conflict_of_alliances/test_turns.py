@@ -8,7 +8,7 @@ import pytest
 
 from judge.engine import IllegalLine
 from judge.rng import Rng
-from judge_games.conflict_of_alliances import GAME
+from judge_games.conflict_of_alliances import GAME, RULES
 from judge_games.conflict_of_alliances import board as B
 from judge_games.conflict_of_alliances import game as coa_game
 from tests.conflict_of_alliances.helpers import (
@@ -130,10 +130,10 @@ def test_the_end_step_reshuffles_from_the_rng_passed_in_and_the_state_holds_none
     s = _two_sided()
     s, _ = play(s, L, "PASS")
     rng = Watching(SEED)
-    after, _ = GAME.act(s, GAME.role_of(s, A), parse(s, A, "PASS"), rng)
+    after, _ = GAME.act(s, RULES.role_of(s, A), parse(s, A, "PASS"), rng)
     assert after["turn"] == 2
     assert in_flight and {d.purpose for d in rng.draws} >= {f"shuffle:{L}", f"shuffle:{A}"}
-    again, _ = GAME.act(s, GAME.role_of(s, A), parse(s, A, "PASS"), Rng(SEED))
+    again, _ = GAME.act(s, RULES.role_of(s, A), parse(s, A, "PASS"), Rng(SEED))
     assert orjson.dumps(again) == orjson.dumps(after)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from judge.engine import DecisionKind, Event
 from judge.rng import Rng
-from judge_games.conflict_of_alliances import GAME
+from judge_games.conflict_of_alliances import GAME, RULES
 from judge_games.conflict_of_alliances import board as B
 from tests.conflict_of_alliances.helpers import SEED, Dice, State, texts
 
@@ -38,7 +38,7 @@ def test_competitive_bidding_higher_number_plays_lianheng() -> None:
     s["turn"] = s["turns"]
     s["passes"] = 1
     s["stage"] = "action"
-    role = GAME.role_of(s, s["active"])
+    role = RULES.role_of(s, s["active"])
     s, _ = GAME.act(s, role, GAME.parse(s, role, "PASS"), Dice())
     qin = B.rp_of(s, "qin")
     winner = "Second" if qin >= 12 else "First"
@@ -71,7 +71,7 @@ def test_two_game_match() -> None:
     assert s["seats"] == {"Lianheng": "First", "Alliance": "Second"}
     first_rp = B.rp_of(s, "qin")
     for _ in range(2):
-        role = GAME.role_of(s, s["active"])
+        role = RULES.role_of(s, s["active"])
         s, events = GAME.act(s, role, GAME.parse(s, role, "PASS"), Dice())
     assert s["game_no"] == 2 and s["games"][0] == {
         "lianheng": "First", "qin_rp": first_rp, "why": "the end of turn 1"}
@@ -81,7 +81,7 @@ def test_two_game_match() -> None:
     s["areas"]["hanzhong"]["stacks"].pop("qin")
     B.prune(s, "hanzhong")
     for _ in range(2):
-        role = GAME.role_of(s, s["active"])
+        role = RULES.role_of(s, s["active"])
         s, events = GAME.act(s, role, GAME.parse(s, role, "PASS"), Dice())
     outcome = GAME.outcome(s)
     assert outcome is not None and outcome.winners == ("First",) and not outcome.draw
@@ -91,7 +91,7 @@ def test_two_game_match() -> None:
 def test_two_game_match_equal_is_a_draw() -> None:
     s = GAME.setup({"victory": "match", "turns": 1}, Rng(SEED))
     for _ in range(4):
-        role = GAME.role_of(s, s["active"])
+        role = RULES.role_of(s, s["active"])
         s, _ = GAME.act(s, role, GAME.parse(s, role, "PASS"), Dice())
     outcome = GAME.outcome(s)
     assert outcome is not None and outcome.draw and set(outcome.winners) == {"First", "Second"}

@@ -8,8 +8,7 @@ from typing import Any
 
 from judge.engine import Event, copy_state
 from judge.rng import Rng
-from judge_games.conquest_tactics import rules
-from judge_games.conquest_tactics.game import GAME
+from judge_games.conquest_tactics import GAME, rules
 from judge_games.conquest_tactics.table import Ctx
 
 SEED = bytes(range(32))

@@ -9,10 +9,9 @@ from __future__ import annotations
 import pytest
 
 from judge.engine import Action, IllegalLine, RuleError
+from judge_games.conquest_tactics import GAME, rules
 from judge_games.conquest_tactics import field as F
-from judge_games.conquest_tactics import rules
 from judge_games.conquest_tactics.cards import POOL
-from judge_games.conquest_tactics.game import GAME
 from judge_games.conquest_tactics.table import Ctx, tp_for_turn
 from tests.conquest_tactics.scenario import act, at, control, hand, put, rng, table, texts
 

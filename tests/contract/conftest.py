@@ -20,9 +20,11 @@ import pytest
 
 from bench.support.sealed_bids import GAME as SEALED_BIDS
 from judge import registry
-from judge.engine import JSON, Game
+from judge.engine import JSON
+from judge.spec import Game
 from tests.support.counterspell import GAME as COUNTERSPELL
 from tests.support.driver import playthrough_sets, set_label
+from tests.support.guide import GAME as TWENTY_ONE
 
 SLOW_SEEDS = tuple(range(100, 125))
 """Seeds of the many-seed run (``-m slow``), dealt out over each game's option sets."""
@@ -44,9 +46,9 @@ def builtin_games() -> tuple[list[Game], dict[str, str]]:
     return games, broken
 
 
-#: The test-only games: Sealed Bids (a hidden-hand game with one window) and
-#: Counterspell (windows that nest three deep).
-TEST_GAMES: tuple[Game, ...] = (SEALED_BIDS, COUNTERSPELL)
+#: The test-only games: Sealed Bids (a hidden-hand game with one window),
+#: Counterspell (windows that nest three deep) and Twenty-One (the guide's).
+TEST_GAMES: tuple[Game, ...] = (SEALED_BIDS, COUNTERSPELL, TWENTY_ONE)
 
 
 def contract_games() -> list[Game]:

@@ -19,6 +19,7 @@ must end in a victory (``check_victory``).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -27,7 +28,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bench.support.sealed_bids import SealedBids, card_key
+from bench.support.sealed_bids import SealedBids, card_key, record
 from judge import adjudicator as adj
 from judge import registry
 from judge.engine import (
@@ -37,7 +38,6 @@ from judge.engine import (
     Decision,
     DecisionKind,
     Event,
-    Game,
     Grade,
     InvalidLine,
     Outcome,
@@ -50,7 +50,8 @@ from judge.engine import (
 )
 from judge.flow import kernel_of
 from judge.rng import Rng
-from judge_games.kingdom_wars.game import KingdomWars
+from judge.spec import Game
+from judge_games.kingdom_wars import SPEC as KINGDOM_WARS
 from tests.contract.conftest import builtin_games
 from tests.support.checks import (
     canonical,
@@ -837,38 +838,50 @@ class _MutatesInput(SealedBids):
         return super().act(state, role, action, rng)
 
 
-class _TopOnly(KingdomWars):
-    """Lists only the open decisions, not the windows waiting below them."""
+def _top_only() -> Game:
+    """Kingdom Wars listing only the open decisions, not the windows waiting
+    below them."""
+    def pending(state: State) -> list[Decision]:
+        return live(KINGDOM_WARS.pending(state))
 
-    def pending(self, state: State) -> list[Decision]:
-        return live(super().pending(state))
+    return Game(dataclasses.replace(KINGDOM_WARS, pending=pending))
+
+
+def _sealed(rules: type[SealedBids]) -> Callable[[], Game]:
+    """A copy of Sealed Bids whose rules object is of class ``rules``."""
+    return lambda: Game(record(rules()))
 
 
 Fault = tuple[Callable[[], Game], Callable[[Game, Playthrough], None], int, str]
 FAULTS: dict[str, Fault] = {
     "leaky view (the top of the pile)": (
-        _LeakyView, check_noninterference, DEFAULT_MAX_STEPS, "view of .* depends on"),
+        _sealed(_LeakyView), check_noninterference, DEFAULT_MAX_STEPS, "view of .* depends on"),
     "view shows a card of another hand": (
-        _PeekingView, check_noninterference, DEFAULT_MAX_STEPS, "view of .* depends on"),
+        _sealed(_PeekingView), check_noninterference, DEFAULT_MAX_STEPS, "view of .* depends on"),
     "view leaks the order of the pile": (
-        _PileOrderView, check_noninterference, DEFAULT_MAX_STEPS, "view of .* depends on"),
+        _sealed(_PileOrderView), check_noninterference, DEFAULT_MAX_STEPS,
+        "view of .* depends on"),
     "zones that hide nothing": (
-        _NothingHidden, check_noninterference, DEFAULT_MAX_STEPS, "never hide anything"),
+        _sealed(_NothingHidden), check_noninterference, DEFAULT_MAX_STEPS, "never hide anything"),
     "hidden hands not declared": (
-        _UndeclaredHands, check_noninterference, DEFAULT_MAX_STEPS, "declares no hidden zone"),
+        _sealed(_UndeclaredHands), check_noninterference, DEFAULT_MAX_STEPS,
+        "declares no hidden zone"),
     "zone path outside the state": (
-        _BadZonePath, check_noninterference, DEFAULT_MAX_STEPS, "does not lead into the state"),
-    "tuple in state": (_TupleState, check_json_round_trip, DEFAULT_MAX_STEPS, "tuple"),
-    "view key outside the schema": (_ExtraViewKey, check_views, DEFAULT_MAX_STEPS, "note"),
-    "non-canonical text": (_NonCanonical, check_legal_lines, DEFAULT_MAX_STEPS, "round-trip"),
-    "event for a stranger": (_StrangerEvent, check_events, DEFAULT_MAX_STEPS, "Nobody"),
+        _sealed(_BadZonePath), check_noninterference, DEFAULT_MAX_STEPS,
+        "does not lead into the state"),
+    "tuple in state": (_sealed(_TupleState), check_json_round_trip, DEFAULT_MAX_STEPS, "tuple"),
+    "view key outside the schema": (_sealed(_ExtraViewKey), check_views, DEFAULT_MAX_STEPS, "note"),
+    "non-canonical text": (
+        _sealed(_NonCanonical), check_legal_lines, DEFAULT_MAX_STEPS, "round-trip"),
+    "event for a stranger": (_sealed(_StrangerEvent), check_events, DEFAULT_MAX_STEPS, "Nobody"),
     "memory outside the state": (
-        _MemoryOutsideState, check_replay, DEFAULT_MAX_STEPS, "state differs"),
-    "needs more steps than allowed": (SealedBids, check_ends, 3, "no outcome after 3 steps"),
+        _sealed(_MemoryOutsideState), check_replay, DEFAULT_MAX_STEPS, "state differs"),
+    "needs more steps than allowed": (
+        _sealed(SealedBids), check_ends, 3, "no outcome after 3 steps"),
     "pending hides the windows waiting below (a kernel game)": (
-        _TopOnly, check_pending, 200, "not the waiting asks"),
+        _top_only, check_pending, 200, "not the waiting asks"),
     "promised victory ends in a draw": (
-        _DrawnVictory, check_victory, DEFAULT_MAX_STEPS, "ends without a victory"),
+        _sealed(_DrawnVictory), check_victory, DEFAULT_MAX_STEPS, "ends without a victory"),
 }
 
 
@@ -887,17 +900,16 @@ def test_checks_catch_faults(fault: str) -> None:
 def test_playthrough_sets() -> None:
     """A game's ``victory_playthroughs`` give one option set each, over its
     ``playthrough_options``; without them the suite plays the latter alone."""
-    sets = playthrough_sets(SealedBids())
+    sets = playthrough_sets(_sealed(SealedBids)())
     assert [s["players"] for s in sets] == [2, 3, 4]
     assert all(s["rounds"] == 5 for s in sets)
-    plain = _LeakyView()
-    plain.victory_playthroughs = ()
+    plain = Game(dataclasses.replace(record(_LeakyView()), victory_playthroughs=()))
     assert playthrough_sets(plain) == [playthrough_options(plain)]
-    assert playthrough_sets(_DrawnVictory()) == [{"players": 2, "rounds": 1}]
+    assert playthrough_sets(_sealed(_DrawnVictory)()) == [{"players": 2, "rounds": 1}]
 
 
 def test_driver_catches_mutated_input() -> None:
     """A transition that changes the state it was given breaks purity; the
     driver stops the playthrough."""
     with pytest.raises(ContractViolation, match="changed the state it was given"):
-        play(_MutatesInput(), SEEDS[0])
+        play(_sealed(_MutatesInput)(), SEEDS[0])

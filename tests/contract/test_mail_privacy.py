@@ -48,7 +48,7 @@ import pytest
 
 from bench.support.htmlpart import alternatives, check_alternatives
 from bench.support.sealed_bids import GAME as SEALED_BIDS
-from bench.support.sealed_bids import SealedBids, add_report_files
+from bench.support.sealed_bids import SealedBids, add_report_files, record
 from judge import adjudicator as adj
 from judge import config as cfg
 from judge import registry, reports
@@ -56,7 +56,6 @@ from judge.engine import (
     Decision,
     DecisionKind,
     Event,
-    Game,
     Role,
     RuleError,
     State,
@@ -64,6 +63,7 @@ from judge.engine import (
 )
 from judge.rng import Rng
 from judge.service import Judge
+from judge.spec import Game
 from judge.store import set_kdf_cost
 from tests.contract.conftest import contract_games
 from tests.core.conftest import SUPPORT, Clock, Post
@@ -523,8 +523,7 @@ def test_the_comparison_catches_a_leak_in_a_request(homes: Callable[[str, Game],
     """The harness itself: a game whose window prompt shows another seat's
     hand (the view does not) makes B's request mails differ, and the
     scrambled comparison fails on it."""
-    leaky = _PromptLeak()
-    registry.register(leaky)
+    leaky = registry.register(record(_PromptLeak()))
     try:
         with pytest.raises(AssertionError, match="the mails to East differ"):
             scrambled_run(leaky, "policy", homes)

@@ -14,8 +14,9 @@ import pytest
 
 from bench.support.sealed_bids import GAME as SEALED_BIDS
 from bench.support.sealed_bids import SealedBids
-from judge.engine import JSON, Game, Role, State, Zone
+from judge.engine import JSON, Role, State, Zone
 from judge.rng import Rng
+from judge.spec import Game
 from tests.support.driver import cached_play
 from tests.support.scramble import ZoneError, hidden_from, scramble, zone_items
 

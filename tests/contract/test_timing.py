@@ -42,9 +42,10 @@ import pytest
 from judge import adjudicator as adj
 from judge import config as cfg
 from judge import reports
-from judge.engine import DecisionKind, Game, Role, RuleError, option_values
+from judge.engine import DecisionKind, Role, RuleError, option_values
 from judge.rng import Rng
 from judge.service import Judge
+from judge.spec import Game
 from judge.store import set_kdf_cost
 from tests.contract.conftest import TEST_GAMES
 from tests.contract.test_mail_privacy import GAMES, MAIL_OPTIONS, NAME, SEED, _opens_window

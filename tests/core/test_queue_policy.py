@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from bench.support.sealed_bids import FILES as SEALED_BIDS_FILES
-from bench.support.sealed_bids import SealedBids
+from bench.support.sealed_bids import SealedBids, record
 from judge import registry, reports
 from judge.engine import (
     JSON,
@@ -31,6 +31,7 @@ from judge.engine import (
     State,
     WindowSpec,
 )
+from judge.spec import Policy
 from tests.core.conftest import Clock, Post
 from tests.core.helpers import GM_ADDR, Seats, hand, token_in
 
@@ -66,7 +67,10 @@ def _variant(tmp_path: Path) -> Iterator[None]:
     schema["properties"]["game"] = {"const": "sealed_queued"}
     (tmp_path / QueuedSealedBids.view_schema).write_text(json.dumps(schema))
     reports.add_schema_dir(tmp_path)
-    registry.register(QueuedSealedBids())
+    rules = QueuedSealedBids()
+    registry.register(dataclasses.replace(
+        record(rules),
+        policy=Policy(rules.windows, rules.policy_condition, rules.policy_holds)))
     yield
     registry.unregister("sealed_queued")
 

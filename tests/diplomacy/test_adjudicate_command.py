@@ -13,7 +13,7 @@ import pytest
 
 from judge import cli, league
 from judge.engine import InvalidLine
-from judge_games.classic import GAME
+from judge_games.classic import RULES
 from judge_games.diplomacy.orders import MOVEMENT, read_order
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,7 +94,7 @@ def test_the_command_line_lists_the_league_scoring_systems() -> None:
 def _swap(england: str) -> dict[str, object]:
     """An English army and a German one trading places, a German fleet
     offering the English army a convoy: by land they meet head to head."""
-    return GAME.adjudicate_json(
+    return RULES.adjudicate_json(
         {
             "game": "classic",
             "phase": "S1901M",
@@ -118,7 +118,7 @@ def test_without_via_the_armies_meet_head_to_head() -> None:
 
 
 def test_via_reads_as_via_convoy_in_any_case() -> None:
-    dm = GAME.map
+    dm = RULES.map
     written = read_order(dm, "A LON - NWY VIA", MOVEMENT)
     assert written.via and written == read_order(dm, "A Lon - Nwy via convoy", MOVEMENT)
     assert read_order(dm, "a lon - nwy via", MOVEMENT) == written
@@ -127,4 +127,4 @@ def test_via_reads_as_via_convoy_in_any_case() -> None:
 
 def test_via_must_end_the_line() -> None:
     with pytest.raises(InvalidLine, match="'via x' at the end"):
-        read_order(GAME.map, "A LON - NWY VIA X", MOVEMENT)
+        read_order(RULES.map, "A LON - NWY VIA X", MOVEMENT)

@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from judge_games.classic import GAME
+from judge_games.classic import RULES
 from judge_games.diplomacy.resolver import adjudicate_movement
 from tests.support.bench import load_bench
 
@@ -36,6 +36,6 @@ def test_resolver_on_fifty_random_phases(benchmark: Any) -> None:
 
 def test_offline_documents_on_fifty_random_phases(benchmark: Any) -> None:
     def run() -> int:
-        return sum(len(GAME.adjudicate_json(doc)["results"]) for doc in DOCS)
+        return sum(len(RULES.adjudicate_json(doc)["results"]) for doc in DOCS)
 
     assert benchmark(run) == sum(len(b.units) for b, _ in PHASES)

@@ -1,7 +1,7 @@
 """Every DATC v3.0 test case (chapter 6), through the offline adjudication path.
 
 Each case file under tests/datc/cases is turned into the input documents of
-``GAME.adjudicate_json`` (one per phase; later phases start from the output
+``RULES.adjudicate_json`` (one per phase; later phases start from the output
 of the earlier one, as ``judge adjudicate`` chains), and the results and the
 position after each phase are compared with the case. A case's notes (which
 DATC preferred option it shows) are quoted in the failure message.
@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
-from judge_games.classic import GAME
+from judge_games.classic import RULES
 from judge_games.diplomacy.serial import read_location, read_unit
 from tests.datc.caseformat import CODES, Case, load_all
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "datc" / "cases"
 ALL_CASES: list[Case] = load_all(CASES_DIR)
-DM = GAME.map
+DM = RULES.map
 
 
 def _power(name: str) -> str:
@@ -100,7 +100,7 @@ def test_datc_case(case: Case) -> None:
             )
             doc = dict(out)
         doc["orders"] = _orders(phase.orders)
-        out = GAME.adjudicate_json(doc)
+        out = RULES.adjudicate_json(doc)
         assert out["phase"] == phase.phase
         expected = {_any_key(u): codes for u, codes in phase.results.items()}
         got = {k: sorted(v, key=CODES.index) for k, v in out["results"].items()}

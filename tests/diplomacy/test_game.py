@@ -10,8 +10,9 @@ import jsonschema
 import pytest
 
 from judge import registry, reports
-from judge.engine import Action, DecisionKind, Event, Game, IllegalLine, State
-from judge_games.classic import GAME
+from judge.engine import Action, DecisionKind, Event, IllegalLine, State
+from judge.spec import Game
+from judge_games.classic import GAME, RULES
 
 from .helpers import rng, state
 
@@ -41,7 +42,7 @@ def test_setup_is_the_standard_opening() -> None:
     assert st["units"]["Russia"] == ["A Mos", "F Sev", "F StP/sc", "A War"]
     assert st["centers"]["Turkey"] == ["Ank", "Con", "Smy"]
     assert json.loads(json.dumps(st)) == st
-    assert GAME.roles(st) == [p.name for p in GAME.map.powers]
+    assert GAME.roles(st) == [p.name for p in RULES.map.powers]
     [decision] = GAME.pending(st)
     assert decision.kind is DecisionKind.ORDERS
     assert decision.phase == "S1901M"

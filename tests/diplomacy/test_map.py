@@ -10,11 +10,11 @@ import jsonschema
 import pytest
 import yaml
 
-from judge_games.classic import GAME
+from judge_games.classic import RULES
 from judge_games.diplomacy.geography import MapError, build_map, normalize
 
 ROOT = Path(__file__).resolve().parents[2]
-DM = GAME.map
+DM = RULES.map
 
 
 def _raw() -> dict[str, Any]:
@@ -76,7 +76,7 @@ def test_what_a_map_has_read_stays_with_that_map() -> None:
     for one gone)."""
     other = build_map(_raw())
     assert other.provinces_read == {} and other.convoy_fleets == {} and other.spellings == {}
-    GAME.adjudicate_json({
+    RULES.adjudicate_json({
         "game": "classic", "phase": "S1901M",
         "units": {"ENGLAND": ["A LON", "F NTH"]}, "centers": {"ENGLAND": ["LON"]},
         "orders": {"ENGLAND": ["A LON - NWY VIA", "F NTH C A LON - NWY"]},

@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 from referencing import Registry, Resource
 
-from judge_games.classic import GAME
+from judge_games.classic import RULES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,7 +38,7 @@ def check_out(doc: dict[str, Any]) -> None:
 
 def run(doc: dict[str, Any]) -> dict[str, Any]:
     check_in(doc)
-    out = GAME.adjudicate_json(doc)
+    out = RULES.adjudicate_json(doc)
     check_out(out)
     json.dumps(out)
     return out
@@ -174,7 +174,7 @@ def test_void_orders_have_reasons_and_foreign_orders_are_ignored() -> None:
 )
 def test_invalid_documents_raise_value_error(doc: Any, words: str) -> None:
     with pytest.raises(ValueError, match=words):
-        GAME.adjudicate_json(doc)
+        RULES.adjudicate_json(doc)
 
 
 def test_solo_victory_is_reported() -> None:

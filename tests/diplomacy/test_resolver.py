@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge_games.classic import GAME
+from judge_games.classic import RULES
 from judge_games.diplomacy.legality import Situation, bind
 from judge_games.diplomacy.orders import MOVEMENT, read_order
 from judge_games.diplomacy.resolver import Strengths, adjudicate_movement
 from judge_games.diplomacy.serial import read_units
 
-DM = GAME.map
+DM = RULES.map
 
 
 def adjudicate(units: dict[str, list[str]], orders: dict[str, list[str]]) -> dict[str, Any]:
-    return GAME.adjudicate_json(
+    return RULES.adjudicate_json(
         {"game": "classic", "phase": "S1901M", "units": units, "orders": orders}
     )
 

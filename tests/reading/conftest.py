@@ -16,9 +16,10 @@ import pytest
 from judge import adjudicator as adj
 from judge import config as cfg
 from judge import registry
-from judge.engine import DecisionKind, Game, Role, option_values
+from judge.engine import DecisionKind, Role, option_values
 from judge.rng import Rng
 from judge.service import Judge
+from judge.spec import Game
 from judge.store import set_kdf_cost
 from tests.core.conftest import Clock, Post
 

@@ -64,7 +64,6 @@ from judge.engine import (
     Decision,
     DecisionKind,
     Event,
-    GameBase,
     IllegalLine,
     InvalidLine,
     OptionSpec,
@@ -80,6 +79,7 @@ from judge.engine import (
     public,
 )
 from judge.rng import Rng
+from judge.spec import Game, GameSpec, Policy
 
 SEATS: tuple[Role, ...] = ("Amber", "Beryl", "Coral", "Dusk", "Ember")
 COUNTER = "C"
@@ -122,7 +122,7 @@ def _thing(item: Mapping[str, JSON]) -> str:
 # --------------------------------------------------------------------------- the game
 
 
-class Counterspell(GameBase):
+class Counterspell:
     """The test-only game. Stateless: every method works on the state it is
     given and returns new objects, never changing its arguments."""
 
@@ -374,7 +374,7 @@ class Counterspell(GameBase):
         several joined by ``AND``; the canonical text is upper case with
         players spelt out (``TARGET ME AND DEPTH 1``)."""
         if window != WINDOW:
-            return super().policy_condition(window, words)
+            raise IllegalLine(f"there is no {window} window", hint=f"windows: {WINDOW}")
         hint = "conditions: TARGET ME, HOLDING COUNTER, DEPTH <1-3>, BY <player>, joined by AND"
         out: list[str] = []
         for clause in conjuncts(words):
@@ -633,7 +633,24 @@ def _pass() -> Action:
     return Action("PASS", data={"verb": "PASS"})
 
 
-GAME = Counterspell()
-"""The object the registry reads (``judge.registry.register(GAME)`` in tests)."""
+def record(rules: Counterspell) -> GameSpec:
+    """The game's record over its rules object (a test may change the
+    object's class to break one rule on purpose)."""
+    return GameSpec(
+        id=rules.id, title=rules.title, aliases=rules.aliases, options=rules.options,
+        verbs=rules.verbs, view_schema=rules.view_schema,
+        setup=rules.setup, roles=rules.roles, pending=rules.pending, parse=rules.parse,
+        legal=rules.legal, view=rules.view, outcome=rules.outcome, act=rules.act,
+        resolve=rules.resolve, default=rules.default, turn=rules.turn, zones=rules.zones,
+        policy=Policy(windows=rules.windows, condition=rules.policy_condition,
+                      holds=rules.policy_holds),
+    )
 
-__all__ = ["GAME", "SEATS", "Counterspell", "full_deck", "spell_value"]
+
+SPEC = record(Counterspell())
+"""The game's record."""
+
+GAME = Game(SPEC)
+"""The game as the judge plays it (``judge.registry.register(GAME)`` in tests)."""
+
+__all__ = ["GAME", "SEATS", "SPEC", "Counterspell", "full_deck", "record", "spell_value"]

@@ -40,7 +40,7 @@ import hashlib
 import json
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import orjson
 
@@ -51,14 +51,12 @@ from judge.engine import (
     Decision,
     DecisionKind,
     Event,
-    Game,
-    GameBase,
     Outcome,
     Role,
     State,
-    Zone,
 )
 from judge.rng import Draw, Rng
+from judge.spec import Game
 
 DEFAULT_MAX_STEPS = 3000
 """Steps (records) a random playthrough may take."""
@@ -184,25 +182,16 @@ def _snapshot(state: State) -> str:
     ).decode()
 
 
-class _Pure(GameBase):
-    """``game`` as the adjudicator sees it in the driver: every call goes to
-    ``game``; ``setup``, ``act`` and ``resolve`` are checked not to change
-    what they were given."""
+class _Pure(Game):
+    """``game`` as the adjudicator sees it in the driver: its record, with
+    ``setup``, ``act`` and ``resolve`` checked not to change what they were
+    given."""
 
     def __init__(self, game: Game) -> None:
         self.inner = game
-        self.id = game.id
-        self.title = game.title
-        self.aliases = game.aliases
-        self.options = game.options
-        self.verbs = game.verbs
-        self.view_schema = game.view_schema
-        self.queues_actions = game.queues_actions
-        self.windows = game.windows
-        self.playthrough_options = game.playthrough_options
-        self.victory_playthroughs = game.victory_playthroughs
-        self.team_victories = game.team_victories
         self.steps = 0
+        super().__init__(replace(game.spec, setup=self._setup, act=self._act,
+                                 resolve=self._resolve))
 
     def _pure(self, state: State, before: str, what: str) -> None:
         if _snapshot(state) != before:
@@ -211,7 +200,7 @@ class _Pure(GameBase):
                 "instead of returning a new one"
             )
 
-    def setup(self, options: Mapping[str, JSON], rng: Rng) -> State:
+    def _setup(self, options: Mapping[str, JSON], rng: Rng) -> State:
         given = dict(options)
         before = json.dumps(given, sort_keys=True)
         state = self.inner.setup(given, rng)
@@ -219,73 +208,19 @@ class _Pure(GameBase):
             raise ContractViolation(f"{self.id}: setup changed the options it was given")
         return state
 
-    def roles(self, state: State) -> list[Role]:
-        return self.inner.roles(state)
-
-    def pending(self, state: State) -> list[Decision]:
-        return self.inner.pending(state)
-
-    def parse(self, state: State, role: Role, line: str) -> Action:
-        return self.inner.parse(state, role, line)
-
-    def act(self, state: State, role: Role, action: Action, rng: Rng) -> tuple[State, list[Event]]:
+    def _act(self, state: State, role: Role, action: Action, rng: Rng) -> tuple[State, list[Event]]:
         before = _snapshot(state)
         out = self.inner.act(state, role, action, rng)
         self._pure(state, before, f"act of {role} {action.text!r}")
         return out
 
-    def resolve(
+    def _resolve(
         self, state: State, orders: Mapping[Role, Sequence[Action]], rng: Rng
     ) -> tuple[State, list[Event]]:
         before = _snapshot(state)
         out = self.inner.resolve(state, orders, rng)
         self._pure(state, before, "resolve")
         return out
-
-    def default(self, state: State, decision: Decision, role: Role) -> Action | None:
-        return self.inner.default(state, decision, role)
-
-    def legal(self, state: State, role: Role) -> list[str]:
-        return self.inner.legal(state, role)
-
-    def view(self, state: State, role: Role | None) -> dict[str, JSON]:
-        return self.inner.view(state, role)
-
-    def outcome(self, state: State) -> Outcome | None:
-        return self.inner.outcome(state)
-
-    def turn(self, state: State) -> str:
-        return self.inner.turn(state)
-
-    def zones(self, state: State) -> list[Zone]:
-        return self.inner.zones(state)
-
-    def survivors(self, state: State) -> list[Role]:
-        return self.inner.survivors(state)
-
-    def agreed_draw(self, state: State, roles: Sequence[Role]) -> State:
-        return self.inner.agreed_draw(state, roles)
-
-    def concede(self, state: State, role: Role) -> tuple[State, list[Event]] | None:
-        return self.inner.concede(state, role)
-
-    def policy_condition(self, window: str, words: Sequence[str]) -> str:
-        return self.inner.policy_condition(window, words)
-
-    def policy_holds(self, view: Mapping[str, JSON], decision: Decision, condition: str) -> bool:
-        return self.inner.policy_holds(view, decision, condition)
-
-    def standing_answers(self, state: State, role: Role) -> list[tuple[str, str, str]]:
-        return self.inner.standing_answers(state, role)
-
-    def may_ask(self, state: State, decision: Decision, role: Role) -> bool:
-        return self.inner.may_ask(state, decision, role)
-
-    def help_topic(self, topic: str) -> str | None:
-        return self.inner.help_topic(topic)
-
-    def introduction(self, state: State, role: Role) -> str:
-        return self.inner.introduction(state, role)
 
 
 # --------------------------------------------------------------------------- running

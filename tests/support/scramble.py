@@ -1,5 +1,5 @@
 """One scrambler for every game, built only on the hidden zones a game declares
-(:meth:`judge.engine.Game.zones`, DESIGN.md "Privacy").
+(the record's ``zones``, :class:`judge.spec.GameSpec`, DESIGN.md "Privacy").
 
 ``scramble(game, state, reader, rng)`` returns another state that differs
 from ``state`` only in what ``reader`` may not see:
@@ -30,7 +30,8 @@ import json
 import random
 from collections.abc import Sequence
 
-from judge.engine import JSON, Game, Role, State, Zone
+from judge.engine import JSON, Role, State, Zone
+from judge.spec import Game
 
 
 class ZoneError(AssertionError):

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from judge_games.three_kingdoms import GAME, rules
+from judge_games.three_kingdoms import GAME, RULES, rules
 from tests.support.driver import play, playthrough_options
 
 ALL_ON = {
@@ -36,7 +36,7 @@ def _problems(state: dict[str, Any]) -> list[str]:
     leaders = Counter(p["owner"] for p in state["pieces"] if p["kind"] == "L")
     out += [f"{r} has {k} leaders" for r, k in leaders.items() if k > 1]
     for c in state["owner"]:
-        if not rules.is_centre(GAME.map, state, int(c)):
+        if not rules.is_centre(RULES.map, state, int(c)):
             out.append(f"{c} is owned but no centre")
     if state["dislodged"] and state["stage"] != "retreat":
         out.append("dislodged pieces outside a retreat phase")

@@ -8,7 +8,7 @@ import pytest
 
 from bench.support.three_kingdoms import play, position, results, texts, where
 from judge.engine import IllegalLine
-from judge_games.three_kingdoms import GAME, rules
+from judge_games.three_kingdoms import GAME, RULES, rules
 
 K4 = {"Player1": "Wei", "Player2": "Wei", "Player3": "Shu", "Player4": "Wu"}
 WAR13 = [("Player1", "Player3")]
@@ -139,7 +139,7 @@ def test_5_destruction_of_a_capital() -> None:
     assert s3["destroyed"] == [8]
     assert "8" not in s3["owner"]
     assert any("destroyed" in t for t in texts(events))
-    assert not rules.is_centre(GAME.map, s3, 8)
+    assert not rules.is_centre(RULES.map, s3, 8)
     # Not consecutive: the count starts again.
     s4, _ = play(s2, {"Player3": ["A8 D"]})
     assert s4["destroying"] == {}

@@ -9,7 +9,7 @@ import pytest
 
 from bench.support.three_kingdoms import position, rng
 from judge.engine import IllegalLine, InvalidLine
-from judge_games.three_kingdoms import GAME, rules
+from judge_games.three_kingdoms import GAME, RULES, rules
 from judge_games.three_kingdoms.orders import ProvinceName
 
 K4 = {"Player1": "Wei", "Player2": "Wei", "Player3": "Shu", "Player4": "Wu"}
@@ -129,8 +129,8 @@ def test_a_province_name_at_the_set_up() -> None:
     state = GAME.setup({"players": 3}, rng())
     role = GAME.pending(state)[0].roles[0]
     kingdom = rules.kingdom_of(state, role)
-    first = GAME.map.centres(kingdom)[0]
-    name = GAME.map.provinces[first].name
+    first = RULES.map.centres(kingdom)[0]
+    name = RULES.map.provinces[first].name
     with pytest.raises(ProvinceName) as info:
         GAME.parse(state, role, f"CAPITAL {name}")
     assert info.value.choices == (f"CAPITAL {first}",)

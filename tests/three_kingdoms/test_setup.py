@@ -11,7 +11,7 @@ import pytest
 from bench.support.three_kingdoms import rng
 from judge.engine import DecisionKind, IllegalLine
 from judge.rng import Rng
-from judge_games.three_kingdoms import GAME, rules
+from judge_games.three_kingdoms import GAME, RULES, rules
 
 
 def _setup(players: int, seed: bytes = b"setup") -> dict[str, Any]:
@@ -120,11 +120,11 @@ def test_placement_only_in_own_kingdom_and_free_centres() -> None:
     state = _setup(3)
     role = GAME.pending(state)[0].roles[0]
     mine = rules.kingdom_of(state, role)
-    foreign = next(c for c in GAME.map.centres() if GAME.map.kingdom_of(c) != mine)
+    foreign = next(c for c in RULES.map.centres() if RULES.map.kingdom_of(c) != mine)
     with pytest.raises(IllegalLine):
         GAME.parse(state, role, f"CAPITAL {foreign}")
     non_centre = next(
-        n for n, p in GAME.map.provinces.items() if p.kingdom == mine and not p.centre
+        n for n, p in RULES.map.provinces.items() if p.kingdom == mine and not p.centre
     )
     with pytest.raises(IllegalLine):
         GAME.parse(state, role, f"CAPITAL {non_centre}")

@@ -7,7 +7,7 @@ import pytest
 
 from bench.support.three_kingdoms import play, position, results, texts, where
 from judge.engine import IllegalLine
-from judge_games.three_kingdoms import GAME, rules
+from judge_games.three_kingdoms import GAME, RULES, rules
 
 K4 = {"Player1": "Wei", "Player2": "Wei", "Player3": "Shu", "Player4": "Wu"}
 
@@ -110,7 +110,7 @@ def test_entering_a_kingdom_needs_war_with_it_while_it_has_unowned_centres() -> 
     assert any("not at war with the kingdom of Wei" in t for t in texts(events))
     s3, _ = play(s, {"Player3": ["WAR Wei", "A25->5"]})
     assert where(s3)["Player3"] == "A5" and s3["owner"]["5"] == "Player3"
-    wei = GAME.map.centres("Wei")
+    wei = RULES.map.centres("Wei")
     owned = position(K4, {"Player3": "A25", "Player1": "A8"}, owner={"Player1": wei})
     s4, _ = play(owned, {"Player3": ["A25->13"]})  # an unowned Wei province
     assert where(s4)["Player3"] == "A13"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bench.support.three_kingdoms import play, position, texts
-from judge_games.three_kingdoms import GAME, rules
+from judge_games.three_kingdoms import GAME, RULES, rules
 from judge_games.three_kingdoms.board import BOARD
 
 K3 = {"Player1": "Wei", "Player2": "Shu", "Player3": "Wu"}
@@ -34,9 +34,9 @@ def test_unification() -> None:
     the three Kingdoms. (Six in Wei and 5 in each of the other two Kingdoms)." """
     own = BOARD.centres("Wei")[:6] + BOARD.centres("Shu")[:5] + BOARD.centres("Wu")[:4]
     s = position(K3, {"Player1": "L8 A8", "Player2": "L27"}, owner={"Player1": own}, destined=99)
-    assert rules.victories(GAME.map, s, "Player1") == []
+    assert rules.victories(RULES.map, s, "Player1") == []
     s["owner"][str(BOARD.centres("Wu")[4])] = "Player1"
-    assert rules.victories(GAME.map, s, "Player1") == ["unification"]
+    assert rules.victories(RULES.map, s, "Player1") == ["unification"]
     s2, _ = play(s, {"Player1": ["CLAIM UNIFICATION"]})
     out = GAME.outcome(s2)
     assert out is not None and out.winners == ("Player1",)
@@ -45,8 +45,8 @@ def test_unification() -> None:
 def test_legendary_victory() -> None:
     """Rulebook: "Legendary Victory: be the only character left alive." """
     s = position(K3, {"Player1": "L8 A8", "Player2": "A27"})
-    assert "legendary" in rules.victories(GAME.map, s, "Player1")
-    assert "legendary" not in rules.victories(GAME.map, s, "Player2")
+    assert "legendary" in rules.victories(RULES.map, s, "Player1")
+    assert "legendary" not in rules.victories(RULES.map, s, "Player2")
     s2, _ = play(s, {"Player1": ["CLAIM LEGENDARY"]})
     out = GAME.outcome(s2)
     assert out is not None and "legendary" in out.reason

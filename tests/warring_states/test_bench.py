@@ -11,7 +11,7 @@ from typing import Any
 
 from judge_games.diplomacy.orders import CONVERT, MOVE
 from judge_games.diplomacy.resolver import adjudicate_movement
-from judge_games.warring_states import GAME
+from judge_games.warring_states import RULES
 from tests.support.bench import load_bench
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,9 +25,9 @@ BENCH = load_bench("adjudicate")
 def test_random_phases_give_consistent_boards() -> None:
     rnd = random.Random(350)
     seen = {"rapid": 0, "rapid moved": 0, "convert": 0, "turned": 0, "dislodged": 0}
-    dm = GAME.map
+    dm = RULES.map
     for _ in range(300):
-        board, lines = BENCH.random_phase(rnd, 30, GAME)
+        board, lines = BENCH.random_phase(rnd, 30, RULES)
         legal, bad = BENCH.bind_all(board, lines)
         res = adjudicate_movement(board, legal, bad, BENCH.strengths(board, legal))
         assert len(res.board.units) + len(res.dislodged) == len(board.units)
@@ -65,7 +65,7 @@ def test_random_phases_give_consistent_boards() -> None:
     assert all(n > 0 for n in seen.values()), seen
 
 
-PHASES = [BENCH.random_phase(random.Random(1901 + i), 30, GAME) for i in range(50)]
+PHASES = [BENCH.random_phase(random.Random(1901 + i), 30, RULES) for i in range(50)]
 BOUND = [BENCH.bind_all(b, ls) for b, ls in PHASES]
 
 

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 
 from judge_games.diplomacy.serial import read_location, read_unit
-from judge_games.warring_states import GAME
+from judge_games.warring_states import GAME, RULES
 from tests.datc.caseformat import CODES, Case, load_all
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
-DM = GAME.map
+DM = RULES.map
 POWERS = frozenset(pw.name for pw in DM.powers)
 NUMBER_RE = re.compile(r"^WS\.[A-Z]\.[1-9]\d*$")
 PHASE_RE = re.compile(r"^(?:[SF]\d{3,4}[MR]|W\d{3,4}A)$")
@@ -81,7 +81,7 @@ def test_case(case: Case) -> None:
         for power, text in phase.orders:
             orders.setdefault(power.upper(), []).append(text)
         doc["orders"] = orders
-        out = GAME.adjudicate_json(doc)
+        out = RULES.adjudicate_json(doc)
         assert "error" not in out, f"{where}: {out.get('error')}"
         assert out["phase"] == phase.phase
         expected = {_any_key(u): codes for u, codes in phase.results.items()}

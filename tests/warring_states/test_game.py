@@ -13,8 +13,9 @@ from click.testing import CliRunner
 from judge import registry, reports
 from judge.cli import main
 from judge.demo import run_demo
-from judge.engine import DecisionKind, Game
+from judge.engine import DecisionKind
 from judge.service import Judge
+from judge.spec import Game
 from judge_games.warring_states import GAME
 from tests.core.conftest import Clock
 

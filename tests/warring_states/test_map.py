@@ -10,12 +10,12 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-from judge_games.warring_states import GAME
+from judge_games.warring_states import RULES as WARRING_STATES
 from judge_games.warring_states.game import RULES as WS_RULES
 from judge_games.warring_states.rules import WarringStatesRules
 
 ROOT = Path(__file__).resolve().parents[2]
-DM = GAME.map
+DM = WARRING_STATES.map
 RULES = WS_RULES
 assert isinstance(RULES, WarringStatesRules)
 RAW = yaml.safe_load((ROOT / "judge_games/warring_states/map.yaml").read_text(encoding="utf-8"))

@@ -13,14 +13,15 @@ from judge_games.diplomacy.legality import Situation, bind
 from judge_games.diplomacy.orders import MOVE, MOVEMENT, SUPPORT, Order, UnknownName, read_order
 from judge_games.diplomacy.serial import read_position
 from judge_games.warring_states import GAME
+from judge_games.warring_states import RULES as WARRING_STATES
 from judge_games.warring_states.game import RULES as WS_RULES
 from judge_games.warring_states.rules import WarringStatesRules
 
 from .helpers import play, rng, state
 
-DM = GAME.map
+DM = WARRING_STATES.map
 RULES = WS_RULES
-CHANGES = GAME.variant.rules
+CHANGES = WARRING_STATES.variant.rules
 assert isinstance(RULES, WarringStatesRules)
 
 

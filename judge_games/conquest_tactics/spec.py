@@ -1,0 +1,71 @@
+"""Conquest Tactics' record (:class:`judge.spec.GameSpec`): the rules
+object's decisions, its hidden zones, the standing answers to its windows
+(policy.py), help and introductions (helptext.py), the board named from
+each side (field.py) and its drawing."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from judge.spec import GameSpec, Policy, game_of
+from judge_games.conquest_tactics import field, helptext, policy
+from judge_games.conquest_tactics.game import GAME as RULES
+
+if TYPE_CHECKING:
+    from judge.pictures.scene import Drawing
+
+
+def _condition(window: str, words: Sequence[str]) -> str:
+    return policy.condition(SPEC, window, words)
+
+
+def _drawing() -> Drawing:
+    from judge_games.conquest_tactics.picture import DRAWING  # loaded when first drawn
+
+    return DRAWING
+
+
+SPEC = GameSpec(
+    id=RULES.id,
+    title=RULES.title,
+    aliases=RULES.aliases,
+    options=RULES.options,
+    verbs=RULES.verbs,
+    view_schema=RULES.view_schema,
+    setup=RULES.setup,
+    roles=RULES.roles,
+    pending=RULES.pending,
+    parse=RULES.parse,
+    legal=RULES.legal,
+    view=RULES.view,
+    outcome=RULES.outcome,
+    act=RULES.act,
+    resolve=RULES.resolve,
+    default=RULES.default,
+    check_held=RULES.check_held,
+    turn=RULES.turn,
+    zones=RULES.zones,
+    concede=RULES.concede,
+    scores=RULES.scores,
+    policy=Policy(
+        windows=RULES.windows,
+        condition=_condition,
+        holds=policy.holds,
+        defaults=lambda state, role: policy.defaults(),
+    ),
+    help=helptext.topic,
+    introduction=helptext.introduction,
+    localize=field.localize,
+    queues_actions=RULES.queues_actions,
+    playthrough_options=RULES.playthrough_options,
+    victory_playthroughs=RULES.victory_playthroughs,
+    # The decision kernel's rules, once the rules object runs on it (judge/flow.py).
+    kernel=getattr(RULES, "kernel", None),
+    drawing=_drawing,
+)
+
+GAME = game_of(SPEC)
+"""The game as the judge plays it (the one the registry gives)."""
+
+__all__ = ["GAME", "RULES", "SPEC"]

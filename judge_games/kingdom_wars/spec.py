@@ -1,0 +1,74 @@
+"""Kingdom Wars' record (:class:`judge.spec.GameSpec`): the rules object's
+decisions, its hidden zones, the standing answers to its windows
+(policy.py), help and introductions (helptext.py) and its drawing."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from judge.engine import Decision, Role, State
+from judge.spec import GameSpec, Policy, game_of
+from judge_games.kingdom_wars import helptext, policy
+from judge_games.kingdom_wars.game import GAME as RULES
+
+if TYPE_CHECKING:
+    from judge.pictures.scene import Drawing
+
+
+def _condition(window: str, words: Sequence[str]) -> str:
+    return policy.condition(SPEC, window, words)
+
+
+def _may_ask(state: State, decision: Decision, role: Role) -> bool:
+    """Asked by hand only when the seat's own view says it may answer."""
+    return policy.may_ask(state, RULES.view(state, role), decision, role)
+
+
+def _drawing() -> Drawing:
+    from judge_games.kingdom_wars.picture import DRAWING  # loaded when first drawn
+
+    return DRAWING
+
+
+SPEC = GameSpec(
+    id=RULES.id,
+    title=RULES.title,
+    aliases=RULES.aliases,
+    options=RULES.options,
+    verbs=RULES.verbs,
+    view_schema=RULES.view_schema,
+    setup=RULES.setup,
+    roles=RULES.roles,
+    pending=RULES.pending,
+    parse=RULES.parse,
+    legal=RULES.legal,
+    view=RULES.view,
+    outcome=RULES.outcome,
+    act=RULES.act,
+    resolve=RULES.resolve,
+    default=RULES.default,
+    turn=RULES.turn,
+    zones=RULES.zones,
+    survivors=RULES.survivors,
+    policy=Policy(
+        windows=RULES.windows,
+        condition=_condition,
+        holds=policy.holds,
+        defaults=lambda state, role: policy.defaults(),
+        may_ask=_may_ask,
+    ),
+    help=helptext.topic,
+    introduction=helptext.introduction,
+    queues_actions=RULES.queues_actions,
+    team_victories=RULES.team_victories,
+    playthrough_options=RULES.playthrough_options,
+    victory_playthroughs=RULES.victory_playthroughs,
+    kernel=RULES.kernel,
+    drawing=_drawing,
+)
+
+GAME = game_of(SPEC)
+"""The game as the judge plays it (the one the registry gives)."""
+
+__all__ = ["GAME", "RULES", "SPEC"]
