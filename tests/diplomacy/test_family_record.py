@@ -18,12 +18,12 @@ from bench.support.three_kingdoms import position, results, where
 from judge.engine import Action, DecisionKind
 from judge.offline import adjudicate_stream
 from judge.rng import Rng
-from judge_games.classic import GAME as CLASSIC
+from judge_games.classic import RULES as CLASSIC
 from judge_games.diplomacy import DiplomacyGame
 from judge_games.diplomacy.variant import DiplomacyVariant
-from judge_games.three_kingdoms import GAME as THREE_KINGDOMS
+from judge_games.three_kingdoms import RULES as THREE_KINGDOMS
 from judge_games.three_kingdoms import rules, three_kingdoms
-from judge_games.warring_states import GAME as WARRING_STATES
+from judge_games.warring_states import RULES as WARRING_STATES
 from tests.support.bench import load_bench
 
 FAMILY = (CLASSIC, WARRING_STATES, THREE_KINGDOMS)
