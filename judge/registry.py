@@ -10,6 +10,7 @@ contract suite.
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from typing import TYPE_CHECKING
 
 from judge.spec import Game, GameSpec, game_of
@@ -17,8 +18,7 @@ from judge.spec import Game, GameSpec, game_of
 if TYPE_CHECKING:
     from judge.pictures.scene import Drawing
 
-#: Game ids shipped with the judge, in the order HELP lists them.
-BUILTIN: tuple[str, ...] = (
+_ORDER: tuple[str, ...] = (
     "classic",
     "warring_states",
     "three_kingdoms",
@@ -26,6 +26,23 @@ BUILTIN: tuple[str, ...] = (
     "kingdom_wars",
     "conquest_tactics",
 )
+"""The order in which HELP lists the games it knows; a game not named here
+comes after them, by id."""
+
+
+def _shipped() -> tuple[str, ...]:
+    """The folders of ``judge_games``: a new game is found by its folder
+    alone (a family's shared package, such as ``diplomacy``, exports no
+    ``SPEC`` and is not offered)."""
+    import judge_games
+
+    found = {m.name for m in pkgutil.iter_modules(judge_games.__path__) if m.ispkg}
+    rank = {gid: n for n, gid in enumerate(_ORDER)}
+    return tuple(sorted(found, key=lambda gid: (rank.get(gid, len(rank)), gid)))
+
+
+BUILTIN: tuple[str, ...] = _shipped()
+"""The ids of the game packages shipped with the judge, in HELP's order."""
 
 _loaded: dict[str, Game] = {}
 _extra: dict[str, Game] = {}
