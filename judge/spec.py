@@ -284,6 +284,12 @@ class Game:
             hint=f"conditions: {known}" if known else "these windows take no conditions",
         )
 
+    def current(self, state: State) -> State:
+        """``state`` as the game reads it now: a state saved in an earlier
+        shape (before the game ran on the kernel) read through the kernel's
+        ``current`` (judge/flow.py); any other state as it is."""
+        return state if self.kernel is None else self.kernel.current(state)
+
     def drawing(self) -> Drawing | None:
         """How the game draws pictures of itself, or None."""
         return self.spec.drawing() if self.spec.drawing is not None else None

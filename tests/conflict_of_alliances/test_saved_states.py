@@ -118,6 +118,8 @@ def test_a_game_saved_before_plays_on_by_mail(post: Post) -> None:
     post.judge.store.update_game("g1", table_json=json.dumps(raw))
     active = saved["active"]
     other = A if active == L else L
+    # Before its next mail too, the log rebuilds the stored game as the game reads it.
+    assert post.judge.replay_check("g1").endswith("rebuild the stored game")
     post.new()
     post.send(ADDR[active], f"SIGNON g1 {active} {tokens[active]}\nPASS\n")
     after = post.judge.table("g1").state

@@ -117,6 +117,8 @@ def test_a_match_stored_before_the_port_goes_on_by_mail(post: Post) -> None:
     assert "asks" not in old.state
     assert adj.phase_key(GAME, old) == phase and sorted(adj.waiting_on(GAME, old)) == owed
     assert [d.depth for d in adj.open_decisions(GAME, old)] == depth == [1]
+    # Before its next mail too, the log rebuilds the stored match as the game reads it.
+    post.judge.replay_check(NAME, full=True)
     role = owed[0]
     log, mails = players.send(role, ["PASS"])
     assert not any("failed" in x for x in log), log
