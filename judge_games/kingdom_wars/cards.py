@@ -281,8 +281,7 @@ def use(g: Ctx, seat: str, v: dict[str, Any], targets: list[str]) -> None:
         g.take_out(c)
         g.s["proc"].append(c)
     s = g.s
-    s["serial"] += 1
-    uid = str(s["serial"])
+    uid = str(g.next_serial())
     rec: Rec = {"uid": uid, "user": seat, "card": v, "targets": list(targets), "cancel": [],
                 "force_cancel": []}
     s["uses"][uid] = rec
@@ -573,10 +572,9 @@ def _frost(g: Ctx, t: Task) -> None:
     r = t["target"]
     g.pub(f"{seat_label(rec['user'])} uses the Frost Blade: the damage to {seat_label(r)} is "
           "prevented.")
-    for task_ in g.s["todo"][::-1]:
-        if task_["t"] == "attack_hit" and task_.get("uid") == t["uid"]:
-            task_["prevented"] = True
-            break
+    hit = g.find_frame("attack_hit", uid=t["uid"])
+    if hit is not None:
+        hit["prevented"] = True
     g.push({"t": "frost_take", "uid": t["uid"], "target": r, "left": 2})
 
 

@@ -58,6 +58,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from judge_games.kingdom_wars.data import DATA
+from judge_games.kingdom_wars.state import general_of
 
 if TYPE_CHECKING:
     from judge_games.kingdom_wars.table import Ctx
@@ -217,7 +218,7 @@ def _holders(g: Ctx, ids: frozenset[str]) -> list[tuple[str, Skill]]:
         for slot, up in zip(("main", "deputy"), p["shown"], strict=True):
             if not up:
                 continue
-            for sid in DATA.generals[p[slot]].skills:
+            for sid in DATA.generals[general_of(p, slot)].skills:
                 if sid in ids and sid not in p.get("lost_skills", []):
                     out.append((seat, SKILLS[sid]))
     if kept is not None:

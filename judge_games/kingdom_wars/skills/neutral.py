@@ -17,6 +17,7 @@ from judge_games.kingdom_wars import flow
 from judge_games.kingdom_wars.commands import canonical
 from judge_games.kingdom_wars.data import DATA
 from judge_games.kingdom_wars.skills import Cmd, Moment, Skill, register
+from judge_games.kingdom_wars.state import general_of
 from judge_games.kingdom_wars.table import (
     SLOTS,
     Ctx,
@@ -550,9 +551,9 @@ def _heartbreak(g: Ctx, t: Task) -> None:
     slot = "main" if t["answer"] == "CHOOSE MAIN" else "deputy"
     p = g.p(killer)
     lost: list[str] = p["lost_skills"]
-    lost.extend(s for s in DATA.generals[p[slot]].skills if s not in lost)
+    lost.extend(s for s in DATA.generals[general_of(p, slot)].skills if s not in lost)
     which = "main" if slot == "main" else "supporting"
-    name = DATA.generals[p[slot]].name if p["shown"][SLOTS.index(slot)] else "hidden"
+    name = DATA.generals[general_of(p, slot)].name if p["shown"][SLOTS.index(slot)] else "hidden"
     g.pub(f"Heartbreak: {seat_label(killer)}'s {which} general ({name}) loses its skills for "
           "the rest of the game.")
 
@@ -717,7 +718,7 @@ def _charm(g: Ctx, t: Task) -> None:
     seen.extend(x for x in g.s["seats"] if x != r and x not in seen)
     which = "main" if slot == "main" else "supporting"
     g.pub(f"City-Toppling Charm: {seat_label(r)}'s {which} general, "
-          f"{DATA.generals[p[slot]].name}, is turned face down.")
+          f"{DATA.generals[general_of(p, slot)].name}, is turned face down.")
 
 
 # --------------------------------------------------------------------------- Ma Teng

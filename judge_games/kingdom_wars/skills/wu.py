@@ -750,13 +750,12 @@ class Generosity(Skill):
 
     def fire(self, g: Ctx, seat: str, m: Moment, cmd: Cmd) -> None:
         g.set_flag("draw_count", int(g.flag("draw_count", 2)) + 2)
-        todo: list[Task] = g.s["todo"]
         give = {"t": "kw-wu-generosity", "seat": seat}
-        for i in range(len(todo) - 1, -1, -1):
-            if todo[i]["t"] == "draw_now" and todo[i]["seat"] == seat:
-                todo.insert(i, give)  # runs right after the draw
-                return
-        g.push(give)
+        draw = g.find_frame("draw_now", seat=seat)
+        if draw is not None:
+            g.call_after(draw, give)  # runs right after the draw
+        else:
+            g.push(give)
 
 
 @task("kw-wu-generosity")
