@@ -35,7 +35,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from judge.engine import Decision, Event, State, private, public
+from judge.engine import Decision, Event, private, public
+from judge.engine import State as State  # the one State; kept importable from here
 
 if TYPE_CHECKING:
     from judge.rng import Rng

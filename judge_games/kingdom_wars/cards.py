@@ -908,8 +908,6 @@ def _know(g: Ctx, rec: Rec, r: str) -> None:
 
 @task("know_view")
 def _know_view(g: Ctx, t: Task) -> None:
-    from judge_games.kingdom_wars.play import view_general
-
     rec = g.s["uses"][t["uid"]]
     user, r = rec["user"], t["target"]
     what = t["answer"].split()[-1].lower()
@@ -918,7 +916,7 @@ def _know_view(g: Ctx, t: Task) -> None:
         g.split(user, f"You view {seat_label(r)}'s hand: {cards_}.",
                 f"{seat_label(user)} views {seat_label(r)}'s hand.")
     elif what in g.hidden_slots(r):
-        view_general(g, user, r, what)
+        flow.view_general(g, user, r, what)
 
 
 @effect("alliance")

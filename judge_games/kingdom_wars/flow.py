@@ -714,6 +714,19 @@ def _answer_trigger(g: Ctx, ask: Ask, role: str, cmd: Cmd) -> None:
     g.push({"t": "fire", "seat": role, "skill": sk.id, "m": ask["m"], "cmd": cmd})
 
 
+def view_general(g: Ctx, viewer: str, other: str, slot: str) -> None:
+    """``viewer`` looks at one of ``other``'s hidden generals (the Pioneer
+    Marker, Know your Enemy): named to the viewer only, and remembered as
+    known to it."""
+    p = g.p(other)
+    if viewer not in p["seen_by"][slot]:
+        p["seen_by"][slot].append(viewer)
+    gen = DATA.generals[general_of(p, slot)]
+    which = "main" if slot == "main" else "supporting"
+    g.split(viewer, f"You view {seat_label(other)}'s {which} general: {gen.name} ({gen.kingdom}).",
+            f"{seat_label(viewer)} views {seat_label(other)}'s {which} general.")
+
+
 # --------------------------------------------------------------------------- responses
 
 

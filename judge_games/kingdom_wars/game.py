@@ -44,7 +44,7 @@ from judge.engine import (
     copy_state,
 )
 from judge.rng import Rng
-from judge_games.kingdom_wars import flow, helptext, play, policy, standing
+from judge_games.kingdom_wars import flow, helptext, play, policy, standing, views
 from judge_games.kingdom_wars import skills as S
 from judge_games.kingdom_wars.commands import canonical, syntax
 from judge_games.kingdom_wars.data import DATA
@@ -421,8 +421,6 @@ class KingdomWars(GameBase):
     # ------------------------------------------------------------------ views
 
     def view(self, state: State, role: Role | None) -> dict[str, JSON]:
-        from judge_games.kingdom_wars import views
-
         top = RULES.top(state) if state["stage"] == "play" else None
         phase = (self._phase_name(state, top) if top is not None else
                  "choosing generals" if state["stage"] == "generals" else "game over")

@@ -365,20 +365,7 @@ def _use_marker(g: Ctx, seat: str, cmd: Cmd) -> None:
                 g.pub(f"{seat_label(other)} has no hidden general left to view.")
                 return
             slot = hidden[0]
-        view_general(g, seat, other, slot)
-
-
-def view_general(g: Ctx, viewer: str, other: str, slot: str) -> None:
-    """``viewer`` looks at one of ``other``'s hidden generals (the Pioneer
-    Marker, Know your Enemy): named to the viewer only, and remembered as
-    known to it."""
-    p = g.p(other)
-    if viewer not in p["seen_by"][slot]:
-        p["seen_by"][slot].append(viewer)
-    gen = DATA.generals[general_of(p, slot)]
-    which = "main" if slot == "main" else "supporting"
-    g.split(viewer, f"You view {seat_label(other)}'s {which} general: {gen.name} ({gen.kingdom}).",
-            f"{seat_label(viewer)} views {seat_label(other)}'s {which} general.")
+        flow.view_general(g, seat, other, slot)
 
 
 # --------------------------------------------------------------------------- responses

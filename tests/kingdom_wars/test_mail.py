@@ -37,7 +37,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -45,7 +44,7 @@ from click.testing import CliRunner
 from bench.support.maildir import Outbox, whole
 from judge import adjudicator as adj
 from judge.cli import main
-from judge.engine import DecisionKind, Event
+from judge.engine import DecisionKind, Event, State
 from judge.service import Judge
 from judge_games.kingdom_wars import GAME
 from judge_games.kingdom_wars.commands import canonical, syntax
@@ -53,8 +52,6 @@ from judge_games.kingdom_wars.data import DATA
 from judge_games.kingdom_wars.table import SLOTS, label
 from tests.core.conftest import Post
 from tests.core.helpers import GM_ADDR, token_in
-
-State = dict[str, Any]
 
 NAME = "g1"
 SEATS = ("A", "B", "C", "D", "E", "F")

@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import Any
 
 from bench.support.maildir import Outbox, whole
 from judge import adjudicator as adj
+from judge.engine import State
 from judge_games.kingdom_wars import GAME
 from judge_games.kingdom_wars.table import label
 from tests.core.conftest import Post
@@ -29,8 +29,6 @@ from tests.kingdom_wars.test_mail import (
     _out_of_hands,
     _to_play_phase,
 )
-
-State = dict[str, Any]
 
 
 def _store(post: Post, players: Players, change: Callable[[State], None]) -> None:

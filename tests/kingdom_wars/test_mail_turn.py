@@ -5,9 +5,8 @@ The rules are tested one by one in test_standing.py."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from judge import adjudicator as adj
+from judge.engine import State
 from judge_games.kingdom_wars import GAME, standing
 from judge_games.kingdom_wars.table import label
 from tests.core.conftest import Post
@@ -18,8 +17,6 @@ from tests.kingdom_wars.test_mail import (
     _to_play_phase,
 )
 from tests.support.maildir import Outbox, whole
-
-State = dict[str, Any]
 
 
 def test_one_mail_carries_the_whole_turn(post: Post) -> None:

@@ -57,6 +57,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from judge.engine import IllegalLine
+from judge_games.kingdom_wars.commands import canonical
 from judge_games.kingdom_wars.data import DATA
 from judge_games.kingdom_wars.state import general_of
 
@@ -106,12 +108,8 @@ class Skill:
     def check_trigger(self, g: Ctx, seat: str, m: Moment, cmd: Cmd) -> Cmd:
         """Check a trigger answer's arguments; return the checked command
         (raise IllegalLine when it does not fit)."""
-        from judge_games.kingdom_wars.commands import canonical
-
         text = canonical(cmd)
         if text not in self.lines(g, seat, m):
-            from judge.engine import IllegalLine
-
             raise IllegalLine(f"{self.name} cannot be used that way now",
                               hint=" or ".join(self.lines(g, seat, m)) or "PASS")
         return cmd
@@ -127,11 +125,7 @@ class Skill:
 
     def check_active(self, g: Ctx, seat: str, cmd: Cmd) -> Cmd:
         """Check an active use; return the checked command."""
-        from judge.engine import IllegalLine
-
         lines = self.active_lines(g, seat)
-        from judge_games.kingdom_wars.commands import canonical
-
         if canonical(cmd) in lines:
             return cmd
         raise IllegalLine(f"{self.name} cannot be used that way now",

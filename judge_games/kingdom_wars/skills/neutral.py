@@ -14,6 +14,7 @@ from typing import Any
 from judge.engine import IllegalLine
 from judge_games.kingdom_wars import cards as K
 from judge_games.kingdom_wars import flow
+from judge_games.kingdom_wars import skills as S
 from judge_games.kingdom_wars.commands import canonical
 from judge_games.kingdom_wars.data import DATA
 from judge_games.kingdom_wars.skills import Cmd, Moment, Skill, register
@@ -153,8 +154,6 @@ def _estrange(g: Ctx, t: Task) -> None:
     if not (g.alive(first) and g.alive(second)):
         return
     v = vcard("duel", [], "estrange")
-    from judge_games.kingdom_wars import skills as S
-
     why = S.forbids(g, "use", src=second, card=v) or S.forbids(
         g, "target", src=second, to=first, card=v)
     if why:
@@ -328,8 +327,6 @@ class Chaos(Skill):
 
 
 def _chaos_targets(g: Ctx, seat: str, v: dict[str, Any]) -> list[str]:
-    from judge_games.kingdom_wars import skills as S
-
     others = [r for r in g.living() if r != seat]
     if not others:
         return []
@@ -846,8 +843,6 @@ class TwinBlades(Skill):
 
 @task(PREFIX + "blades")
 def _blades(g: Ctx, t: Task) -> None:
-    from judge_games.kingdom_wars import skills as S
-
     seat, to = t["seat"], t["to"]
     if t["winner"] != seat:
         g.set_flag("play_over", True)

@@ -13,6 +13,7 @@ from typing import Any
 
 from judge.engine import IllegalLine
 from judge_games.kingdom_wars import flow
+from judge_games.kingdom_wars import skills as S
 from judge_games.kingdom_wars.cards import ATTACKS
 from judge_games.kingdom_wars.commands import canonical
 from judge_games.kingdom_wars.skills import Cmd, Moment, Skill, register
@@ -403,8 +404,6 @@ class Deflect(Skill):
 
     def _candidates(self, g: Ctx, seat: str, rec: Mapping[str, Any],
                     cid: str | None) -> list[str]:
-        from judge_games.kingdom_wars import skills as S
-
         out = []
         for r in _others(g, seat):
             if r == rec["user"] or r in rec["targets"]:
