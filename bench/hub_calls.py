@@ -1,7 +1,7 @@
 """How often the modules of ``judge/`` call back into the ``Judge`` hub.
 
 A call into the hub is a call of a method of :class:`judge.service.Judge`
-(``judge.queue_mail(...)``, ``ctx.judge.workspace()``, ``self.judge.now()``)
+(``judge.outbox()``, ``ctx.judge.workspace()``, ``self.judge.now()``)
 on a name or attribute called ``judge``, ``j`` or ``hub``, found by reading
 the source (no import). Counted per module, outside ``judge/service.py``
 itself, and split between the hub's own clients (the CLI, the daemon, the
@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import argparse
 import ast
-import json
 import sys
 from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.support.report import Figures, report_main  # noqa: E402
 
 #: Modules that hold a Judge by design: the hub's clients, not its stations.
 CLIENTS = ("judge/cli.py", "judge/daemon.py", "judge/demo.py")
@@ -73,15 +76,11 @@ def count(root: Path = ROOT) -> dict[str, object]:
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def _options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--root", type=Path, default=ROOT, help="a tree holding judge/")
-    ap.add_argument("--json", action="store_true")
-    args = ap.parse_args(argv)
-    out = count(args.root)
-    if args.json:
-        print(json.dumps(out, indent=2))
-        return 0
+
+
+def _show(out: Figures) -> None:
     print(f"calls into the Judge hub: {out['calls']}")
     print(f"  from the stations: {out['station_calls']} in {out['station_modules']} modules")
     for rel, n in out["stations"].items():  # type: ignore[attr-defined]
@@ -89,7 +88,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  from its clients (CLI, daemon, demo): {out['client_calls']}")
     print("  by method: " + ", ".join(f"{k} {v}" for k, v in
                                      out["methods"].items()))  # type: ignore[attr-defined]
-    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return report_main(argv, __doc__, _options, lambda args: count(args.root), _show)
 
 
 if __name__ == "__main__":

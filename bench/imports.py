@@ -21,13 +21,16 @@ from __future__ import annotations
 
 import argparse
 import ast
-import json
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.support.report import Figures, report_main  # noqa: E402
 
 
 @dataclass
@@ -217,15 +220,11 @@ def report(package: str, root: Path = ROOT) -> dict[str, object]:
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def _options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--package", default="judge_games")
-    ap.add_argument("--json", action="store_true")
-    args = ap.parse_args(argv)
-    out = report(args.package)
-    if args.json:
-        print(json.dumps(out, indent=2))
-        return 0
+
+
+def _show(out: Figures) -> None:
     print(f"{out['package']}: {out['modules']} modules")
     print(f"function-local imports: {out['function_local_imports']}")
     for line in out["local_imports"]:  # type: ignore[attr-defined]
@@ -239,7 +238,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"... and TYPE_CHECKING imports counted too: {out['circles_with_typing_imports']}")
     for comp in out["typed_circle_members"]:  # type: ignore[attr-defined]
         print("  " + " <-> ".join(comp))
-    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return report_main(argv, __doc__, _options, lambda args: report(args.package), _show)
 
 
 if __name__ == "__main__":

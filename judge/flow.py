@@ -32,15 +32,15 @@ its rules' helpers. See docs/kernel.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 from judge.engine import Decision, Event, private, public
+from judge.engine import State as State  # the one State; kept importable from here
 
 if TYPE_CHECKING:
     from judge.rng import Rng
 
-State = dict[str, Any]
 Frame = dict[str, Any]
 Ask = dict[str, Any]
 Cmd = dict[str, Any]
@@ -160,6 +160,12 @@ class Rules(Generic[C]):
         asks: list[Ask] = self.current(state)["asks"]
         return asks[-1] if asks else None
 
+    def stack(self, state: Mapping[str, Any]) -> Sequence[Ask]:
+        """Every ask on the stack, the outermost first (to read, not to change:
+        :class:`Ctx` changes it)."""
+        asks: list[Ask] = self.current(cast("State", state))["asks"]  # read only
+        return tuple(asks)
+
     def ask_for(self, state: State, role: str) -> Ask | None:
         """The ask ``role`` answers now: the top of the stack, if it is open
         and asks ``role``."""
@@ -264,6 +270,33 @@ class Ctx:
         same one with new data), where it stood among the waiting frames."""
         self.call(frame)
 
+    def call_after(self, frame: Frame, *frames: Frame) -> None:
+        """Run ``frames`` (in the order given) right after the waiting
+        ``frame`` (one :meth:`find_frame` gave) is over, before what waits
+        below it."""
+        todo: list[Frame] = self.s["todo"]
+        at = next((i for i, f in enumerate(todo) if f is frame), None)
+        if at is None:
+            raise KeyError(f"the frame {frame.get('t')!r} does not wait")
+        for f in frames:
+            if f["t"] not in self.rules.steps:
+                raise KeyError(f"no state {f['t']!r}")
+            todo.insert(at, dict(f))
+
+    def find_frame(self, state: str, **data: Any) -> Frame | None:
+        """The nearest waiting frame of ``state`` (the next to run first) whose
+        data include ``data``; the game may change it before it runs."""
+        todo: list[Frame] = self.s["todo"]
+        for f in reversed(todo):
+            if f["t"] == state and all(f.get(k) == v for k, v in data.items()):
+                return f
+        return None
+
+    def stop(self) -> None:
+        """The game stops where it stands: no frame waits and nobody is asked."""
+        self.s["todo"].clear()
+        self.s["asks"].clear()
+
     def end(self, state: str | None = None) -> None:
         """Return early from a call: drop the waiting frames down to and
         including the nearest one of ``state``; without ``state``, drop them
@@ -298,7 +331,8 @@ class Ctx:
     def next_serial(self) -> int:
         """The serial of a new ask: the state's ``serial``, counted on. A game
         that numbers its decisions itself answers with its own number (unique
-        among the asks on the stack)."""
+        among the asks on the stack). A game may number its own records with
+        it too."""
         self.s["serial"] += 1
         serial: int = self.s["serial"]
         return serial
@@ -321,3 +355,27 @@ class Ctx:
 
     def suspend(self, ask: Ask) -> None:
         suspend(self, ask)
+
+    def answered(self, ask: Ask, role: str) -> None:
+        """``role`` has answered ``ask``: the window no longer asks it."""
+        ask["roles"] = [r for r in ask["roles"] if r != role]
+
+    def dismiss(self, ask: Ask) -> None:
+        """``ask`` asks nobody more (what it asked for is had, or nobody is left
+        who may give it); a suspended window closes when it resumes."""
+        ask["roles"] = []
+
+    def withdraw(self, role: str) -> None:
+        """No waiting ask asks ``role`` any more (it has left the game)."""
+        for a in self.s["asks"]:
+            self.answered(a, role)
+
+    def hold(self, ask: Ask) -> None:
+        """``ask`` takes no answers while the asks opened above it wait; it
+        opens again by :meth:`reopen` (no frame of the kernel's reopens it, as
+        :meth:`suspend` does)."""
+        ask["open"] = False
+
+    def reopen(self, ask: Ask) -> None:
+        """A held ``ask`` takes answers again."""
+        ask["open"] = True

@@ -43,7 +43,7 @@ from judge.mailout import (
     BackgroundOutbound,
     OutboundTransport,
 )
-from judge.outbox import Outbox, Part, kept_copy, sent_texts
+from judge.outbox import Outbox, kept_copy, sent_texts
 from judge.relay import RELAY_WINDOW, Relay
 from judge.rng import Draw, VerifyError, commitment, new_seed, recompute
 from judge.session import CommandError, Loaded, Workspace, seats_for
@@ -159,7 +159,8 @@ class Judge:
         return Workspace(self, self.now())
 
     def outbox(self) -> Outbox:
-        """An outbox for mail queued outside a session (the CLI's notices)."""
+        """An outbox for mail queued outside a session (the CLI's notices,
+        the tests' mails)."""
         self.relayer.fresh = True
         return Outbox(self.store, self.config, self.now())
 
@@ -246,30 +247,6 @@ class Judge:
         text, attachment, _ = notify.report_text(ws, g, role, tz=seat.tz if seat else "UTC",
                                                  decision=decision)
         return text, attachment
-
-    # ================================================================== mails out
-
-    def queue_mail(
-        self,
-        to_addr: str,
-        subject: str,
-        body: str,
-        kind: str,
-        game: str = "",
-        in_reply_to: str = "",
-        references: Sequence[str] = (),
-        attachments: Sequence[Part] = (),
-        decision: str = "",
-    ) -> str:
-        """Queue one mail outside any session (the CLI's and the tests'
-        way; the stations queue in their session's outbox): see
-        :meth:`judge.outbox.Outbox.queue`."""
-        message_id = Outbox(self.store, self.config, self.now()).queue(
-            to_addr, subject, body, kind, game=game, in_reply_to=in_reply_to,
-            references=references, attachments=attachments, decision=decision)
-        if message_id:
-            self.relayer.fresh = True  # the relay has something new to start
-        return message_id
 
     # ================================================================== mail in
 

@@ -340,11 +340,12 @@ def write(game_id: str) -> Layout:
     from judge.pictures.geometry import dump
 
     drawing = registry.drawing(game_id)
-    if not isinstance(drawing, Planned):
-        raise SystemExit(f"{game_id} has no planned geometry")
-    if (drawing.geometry_path.parent / "places.yaml").is_file():
+    where = getattr(drawing, "geometry_path", None)
+    if isinstance(where, Path) and (where.parent / "places.yaml").is_file():
         raise SystemExit(f"{game_id} is drawn on the real coastline: "
                          f"run python tools/geography.py {game_id}")
+    if not isinstance(drawing, Planned):
+        raise SystemExit(f"{game_id} has no planned geometry")
     plan = drawing.plan()
     layout = build(plan)
     text = dump(plan.size, layout.rings, layout.skipped,

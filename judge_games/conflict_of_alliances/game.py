@@ -478,7 +478,7 @@ class ConflictOfAlliances:
         ask = RULES.top(new)
         if ask is None or new["stage"] not in ("bid", "losses"):
             raise IllegalLine("there is nothing to resolve now")
-        g.answered(ask)
+        g.decided(ask)
         if ask["kind"] == "bid":
             bids = {}
             for r in new["roles"]:

@@ -149,7 +149,7 @@ class Ctx(flow.Ctx):
         self.s["serial"] = self.s["seq"]
         return self.ask(kind, roles, PROMPTS[kind])
 
-    def answered(self, ask: flow.Ask) -> None:
+    def decided(self, ask: flow.Ask) -> None:
         """The decision is taken: the rules run on."""
         self.pop_ask(ask)
         self.s["stage"] = "busy"

@@ -296,7 +296,7 @@ def _answer_action(g: Ctx, ask: flow.Ask, role: str, cmd: Cmd) -> None:
     (Face-Up Play); the next action phase follows."""
     state = g.s
     side = state["active"]
-    g.answered(ask)
+    g.decided(ask)
     g.call({"t": "next-phase"})
     if cmd["verb"] == "PASS":
         state["passes"] += 1
@@ -361,7 +361,7 @@ def _answer_step(g: Ctx, ask: flow.Ask, role: str, cmd: Cmd) -> None:
     side = state["active"]
     item = state["ask"]
     state["ask"] = None
-    g.answered(ask)
+    g.decided(ask)
     verb = cmd["verb"]
     if verb == "SKIP":
         state["todo"] = [t for t in g.frames() if t.get("tag") != item["tag"]]
@@ -390,7 +390,7 @@ def _answer_window(g: Ctx, ask: flow.Ask, role: str, cmd: Cmd) -> None:
     verb = cmd["verb"]
     if verb == "PASS":
         state["window"] = None
-        g.answered(ask)
+        g.decided(ask)
         if w["kind"] == C.BEFORE_COMBAT:
             state["battle"]["step"] = "roll"
         g.pub(f"The {'combat' if w['kind'] == C.BEFORE_COMBAT else 'character card'} "
@@ -403,14 +403,14 @@ def _answer_window(g: Ctx, ask: flow.Ask, role: str, cmd: Cmd) -> None:
         return
     if C.do_respond(state, g, w["side"], cmd):
         state["window"] = None
-        g.answered(ask)
+        g.decided(ask)
         g.end("effect")
 
 
 @RULES.answer("continue")
 def _answer_continue(g: Ctx, ask: flow.Ask, role: str, cmd: Cmd) -> None:
     word = f"ATTACK {cmd['target']}" if cmd["verb"] == "ATTACK" else cmd["verb"]
-    g.answered(ask)
+    g.decided(ask)
     g.call({"t": O.do_continue(g.s, g, word)})
 
 
@@ -423,7 +423,7 @@ def _answer_choose(g: Ctx, ask: flow.Ask, role: str, cmd: Cmd) -> None:
     side = ch["side"]
     z = state["cards"][side]
     state["choice"] = None
-    g.answered(ask)
+    g.decided(ask)
     if ch["kind"] == "take":
         inst = next(x for x in sorted(z["deck"]) if slug(x) == cmd["card"])
         z["deck"].remove(inst)

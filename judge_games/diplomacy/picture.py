@@ -2,9 +2,8 @@
 
 Drawn from the map file (province types, centres, where units stand) and the
 region geometry beside it (``geometry.yaml``: written by
-``tools/geography.py`` on the real coastline where the map has a
-``places.yaml``, as classic and Warring States do; otherwise by :mod:`judge.pictures.layout`
-from the map and ``layout.yaml``). A view gives
+``tools/geography.py`` on the real coastline from the map's
+``places.yaml``, as classic and Warring States have). A view gives
 the units, dislodged units, centre owners and the last phase's orders with
 their results; the last phase is drawn over the position:
 
@@ -32,7 +31,7 @@ import yaml
 from judge.pictures import geometry as geo
 from judge.pictures.colour import dark
 from judge.pictures.labels import Label, place
-from judge.pictures.layout import LAKE, OUTSIDE, VOID, Plan, Point, key
+from judge.pictures.layout import LAKE, OUTSIDE, VOID, Point, key
 from judge.pictures.scene import Scene, toward
 
 LAND = "#efe6cf"
@@ -106,35 +105,6 @@ class DiplomacyDrawing:
                 if tag.startswith("wall:"):
                     out.append((tag.split(":", 1)[1], x, y))
         return out
-
-    def plan(self) -> Plan:
-        """What :mod:`judge.pictures.layout` builds this map's geometry from:
-        the units' points, the borders (water borders first, then the
-        shortest first), the bends of ``layout.yaml``; with rivers, a land
-        border that crosses a river's line is drawn as a crossing."""
-        extra: dict[str, Any] = {}
-        path = self.folder / "layout.yaml"
-        if path.is_file():
-            extra = yaml.safe_load(path.read_text("utf-8")) or {}
-        points = {pid: (float(p["xy"][0]), float(p["xy"][1]))
-                  for pid, p in self.map["provinces"].items()}
-        water = self.water()
-        borders = self.borders()
-
-        def length(b: tuple[str, str]) -> float:
-            return geo.distance(points[b[0]], points[b[1]])
-
-        rivers = any(p.get("river") for p in self.map["provinces"].values())
-        optional = {b for b in borders if rivers and not ({b[0], b[1]} & water)}
-        optional |= {key(*pair) for pair in extra.get("optional") or []}
-        borders.sort(key=lambda b: (b in optional, length(b)))
-        waypoints = {(w["between"][0], w["between"][1]): [(float(x), float(y)) for x, y in w["via"]]
-                     for w in extra.get("waypoints") or []}
-        w, h = self.map["size"]
-        frame = extra.get("frame") or {}
-        return Plan(size=(int(w), int(h)), points=points, borders=borders, waypoints=waypoints,
-                    optional=optional, frame_gap=float(frame.get("gap", Plan.frame_gap)),
-                    frame_step=float(frame.get("step", Plan.frame_step)))
 
     # ------------------------------------------------------------------ layers
     def where(self, loc: str) -> Point:

@@ -281,8 +281,7 @@ def use(g: Ctx, seat: str, v: dict[str, Any], targets: list[str]) -> None:
         g.take_out(c)
         g.s["proc"].append(c)
     s = g.s
-    s["serial"] += 1
-    uid = str(s["serial"])
+    uid = str(g.next_serial())
     rec: Rec = {"uid": uid, "user": seat, "card": v, "targets": list(targets), "cancel": [],
                 "force_cancel": []}
     s["uses"][uid] = rec
@@ -573,10 +572,9 @@ def _frost(g: Ctx, t: Task) -> None:
     r = t["target"]
     g.pub(f"{seat_label(rec['user'])} uses the Frost Blade: the damage to {seat_label(r)} is "
           "prevented.")
-    for task_ in g.s["todo"][::-1]:
-        if task_["t"] == "attack_hit" and task_.get("uid") == t["uid"]:
-            task_["prevented"] = True
-            break
+    hit = g.find_frame("attack_hit", uid=t["uid"])
+    if hit is not None:
+        hit["prevented"] = True
     g.push({"t": "frost_take", "uid": t["uid"], "target": r, "left": 2})
 
 
@@ -910,8 +908,6 @@ def _know(g: Ctx, rec: Rec, r: str) -> None:
 
 @task("know_view")
 def _know_view(g: Ctx, t: Task) -> None:
-    from judge_games.kingdom_wars.play import view_general
-
     rec = g.s["uses"][t["uid"]]
     user, r = rec["user"], t["target"]
     what = t["answer"].split()[-1].lower()
@@ -920,7 +916,7 @@ def _know_view(g: Ctx, t: Task) -> None:
         g.split(user, f"You view {seat_label(r)}'s hand: {cards_}.",
                 f"{seat_label(user)} views {seat_label(r)}'s hand.")
     elif what in g.hidden_slots(r):
-        view_general(g, user, r, what)
+        flow.view_general(g, user, r, what)
 
 
 @effect("alliance")

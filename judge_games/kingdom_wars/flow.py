@@ -20,6 +20,7 @@ from judge.flow import pop_ask, suspend
 from judge_games.kingdom_wars import skills as S
 from judge_games.kingdom_wars import standing
 from judge_games.kingdom_wars.data import DATA
+from judge_games.kingdom_wars.state import general_of
 from judge_games.kingdom_wars.table import (
     RULES,
     SLOTS,
@@ -506,12 +507,12 @@ def reveal(g: Ctx, seat: str, slots: Sequence[str], why: str = "") -> None:
             done.append(slot)
     if not done:
         return
-    names = ", ".join(f"{DATA.generals[p[sl]].name} ({'main' if sl == 'main' else 'supporting'})"
-                      for sl in done)
+    names = ", ".join(f"{DATA.generals[general_of(p, sl)].name} "
+                      f"({'main' if sl == 'main' else 'supporting'})" for sl in done)
     tail = f" {why}" if why else ""
-    g.pub(f"{seat_label(seat)} exposes {names}{tail}.", revealed=[p[sl] for sl in done])
+    g.pub(f"{seat_label(seat)} exposes {names}{tail}.", revealed=[general_of(p, sl) for sl in done])
     if p["kingdom"] is None:
-        kingdom = DATA.generals[p[done[0]]].kingdom
+        kingdom = DATA.generals[general_of(p, done[0])].kingdom
         p["kingdom"] = kingdom
         others = [r for r in s["seats"] if r != seat and g.kingdom(r) == kingdom]
         amb = (len([r for r in others if not g.ambitionist(r)]) + 1) * 2 > s["n"] or any(
@@ -696,7 +697,7 @@ def trigger_options(g: Ctx, ask: Ask, seat: str) -> list[str]:
 @answer("trigger")
 def _answer_trigger(g: Ctx, ask: Ask, role: str, cmd: Cmd) -> None:
     if cmd["verb"] == "PASS":
-        ask["roles"] = [r for r in ask["roles"] if r != role]
+        g.answered(ask, role)
         if not ask["roles"]:
             pop_ask(g, ask)
         return
@@ -704,13 +705,26 @@ def _answer_trigger(g: Ctx, ask: Ask, role: str, cmd: Cmd) -> None:
     assert sk is not None
     ask["used"].setdefault(role, []).append(sk.id)
     if not trigger_options(g, ask, role):
-        ask["roles"] = [r for r in ask["roles"] if r != role]
+        g.answered(ask, role)
     suspend(g, ask)
     slot = g.slot_of_skill(role, sk.id)
     if slot is not None and slot in g.hidden_slots(role):
         reveal(g, role, [slot], f"to use {sk.name}")
     g.pub(f"{seat_label(role)} uses {sk.name}.")
     g.push({"t": "fire", "seat": role, "skill": sk.id, "m": ask["m"], "cmd": cmd})
+
+
+def view_general(g: Ctx, viewer: str, other: str, slot: str) -> None:
+    """``viewer`` looks at one of ``other``'s hidden generals (the Pioneer
+    Marker, Know your Enemy): named to the viewer only, and remembered as
+    known to it."""
+    p = g.p(other)
+    if viewer not in p["seen_by"][slot]:
+        p["seen_by"][slot].append(viewer)
+    gen = DATA.generals[general_of(p, slot)]
+    which = "main" if slot == "main" else "supporting"
+    g.split(viewer, f"You view {seat_label(other)}'s {which} general: {gen.name} ({gen.kingdom}).",
+            f"{seat_label(viewer)} views {seat_label(other)}'s {which} general.")
 
 
 # --------------------------------------------------------------------------- responses
@@ -731,7 +745,7 @@ def _answer_respond(g: Ctx, ask: Ask, role: str, cmd: Cmd) -> None:
     from judge_games.kingdom_wars import play
 
     if cmd["verb"] == "PASS":
-        ask["roles"] = [r for r in ask["roles"] if r != role]
+        g.answered(ask, role)
         if not ask["roles"]:
             pop_ask(g, ask)
             g.push(ask["on_fail"])
@@ -761,16 +775,22 @@ def reveal_for(g: Ctx, seat: str, by: Any) -> None:
         reveal(g, seat, [slot], f"to use {DATA.skills[by].name}")
 
 
+def window_done(g: Ctx, ask: Ask) -> None:
+    """A response window has what it asked for: nobody further is asked, and
+    its ``on_done`` follows when it comes back."""
+    g.dismiss(ask)
+    ask["done"] = ask["on_done"]
+
+
 def response_counted(g: Ctx, ask_serial: int, n: int = 1) -> None:
     """``n`` cards of the window's kind were given (called by the card's
     settlement): the window is over when it has what it asked for."""
-    ask = next((a for a in g.s["asks"] if a["serial"] == ask_serial), None)
+    ask = g.ask_of(ask_serial)
     if ask is None:
         return
     ask["got"] += n
     if ask["got"] >= ask["need"]:
-        ask["roles"] = []
-        ask["done"] = ask["on_done"]
+        window_done(g, ask)
 
 
 # --------------------------------------------------------------------------- negation
@@ -789,14 +809,14 @@ def negation_window(g: Ctx, v: dict[str, Any], user: str | None, target: str,
 def _answer_negate(g: Ctx, ask: Ask, role: str, cmd: Cmd) -> None:
     from judge_games.kingdom_wars import play
 
-    ask["roles"] = [r for r in ask["roles"] if r != role]
+    g.answered(ask, role)
     if cmd["verb"] == "PASS":
         if not ask["roles"]:
             settle_negation(g, ask)
         return
     reveal_for(g, role, cmd.get("by"))
     v = play.spend_response(g, role, cmd, "negation")
-    ask["open"] = False
+    g.hold(ask)
     force = bool(cmd.get("force"))
     about = {"type": "negation", "card": v, "user": role, "force": force,
              "target": ask["about"]["target"], "trick": ask["about"]["card"]}
@@ -807,9 +827,8 @@ def _answer_negate(g: Ctx, ask: Ask, role: str, cmd: Cmd) -> None:
               about=about, window="negation")
     # Skills that answer using a card (Gathered Wisdom) come before the new window.
     if S.hooked("negation_used"):
-        a["open"] = False
-        g.push({"t": "moment", "m": {"name": "negation_used", "seat": role, "card": v}},
-               {"t": "reopen", "serial": a["serial"]})
+        suspend(g, a)
+        g.push({"t": "moment", "m": {"name": "negation_used", "seat": role, "card": v}})
 
 
 @task("negated_card_done")
@@ -843,7 +862,7 @@ def settle_negation(g: Ctx, ask: Ask) -> None:
     resumed = g.top()
     assert resumed is not None and resumed["kind"] == "negate"
     if resumed["roles"]:
-        resumed["open"] = True
+        g.reopen(resumed)
     else:
         settle_negation(g, resumed)
 
@@ -1240,8 +1259,7 @@ def rescued_meanwhile(g: Ctx, ask: Ask) -> None:
     more is not, so nobody further is asked."""
     seat = ask.get("dying")
     if ask["kind"] == "respond" and seat and g.alive(seat) and g.p(seat)["hp"] > 0:
-        ask["roles"] = []
-        ask["done"] = ask["on_done"]
+        window_done(g, ask)
 
 
 @task("rescued")
@@ -1267,8 +1285,7 @@ def _death(g: Ctx, t: Task) -> None:
     p["alive"] = False
     p["dying"] = False
     g.s["dead"].append(seat)
-    for a in g.s["asks"]:  # the windows waiting below no longer ask the eliminated
-        a["roles"] = [r for r in a["roles"] if r != seat]
+    g.withdraw(seat)  # the windows waiting below no longer ask the eliminated
     reveal(g, seat, [s for s in SLOTS if s in g.hidden_slots(seat)], "at death")
     g.pub(f"{seat_label(seat)} is eliminated.", eliminated=seat)
     if check_victory(g):
@@ -1357,8 +1374,7 @@ def _win(g: Ctx, seat: str) -> None:
     s["stage"] = "over"
     s["winners"] = winners
     s["end"] = what
-    s["asks"] = []
-    s["todo"] = []
+    g.stop()
     g.pub(what + ".")
 
 

@@ -22,7 +22,7 @@ trigger            RESPONSE   trigger
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from judge.engine import (
     JSON,
@@ -36,16 +36,18 @@ from judge.engine import (
     Outcome,
     Role,
     RuleError,
+    State,
     VerbSpec,
     WindowSpec,
     Zone,
     copy_state,
 )
 from judge.rng import Rng
-from judge_games.kingdom_wars import flow, helptext, play, policy, standing
+from judge_games.kingdom_wars import flow, helptext, play, policy, standing, views
 from judge_games.kingdom_wars import skills as S
 from judge_games.kingdom_wars.commands import canonical, syntax
 from judge_games.kingdom_wars.data import DATA
+from judge_games.kingdom_wars.state import KWState
 from judge_games.kingdom_wars.table import (
     EQUIP_SLOTS,
     RULES,
@@ -56,8 +58,6 @@ from judge_games.kingdom_wars.table import (
     label,
     seat_label,
 )
-
-State = dict[str, Any]
 
 S.load_all()
 
@@ -113,7 +113,7 @@ class KingdomWars:
             start = rng.choice(seats, "start")  # "Let the youngest player start"
         elif start not in seats:
             raise ValueError(f"there is no seat {start} in a game of {n}")
-        return {
+        state: KWState = {
             "n": n, "seats": seats, "variation": bool(options.get("variation", False)),
             "stage": "generals", "dealt": dealt, "pile": pile, "p": {},
             "deck": deck, "discard": [], "proc": [], "start": start, "current": None, "lap": None,
@@ -122,6 +122,7 @@ class KingdomWars:
             "death_match": False, "pioneer_given": False, "reshuffles": 0,
             "winners": [], "end": "",
         }
+        return cast(State, state)
 
     def roles(self, state: State) -> list[Role]:
         return list(state["seats"])
@@ -419,9 +420,7 @@ class KingdomWars:
     # ------------------------------------------------------------------ views
 
     def view(self, state: State, role: Role | None) -> dict[str, JSON]:
-        from judge_games.kingdom_wars import views
-
-        top = state["asks"][-1] if state["stage"] == "play" and state["asks"] else None
+        top = RULES.top(state) if state["stage"] == "play" else None
         phase = (self._phase_name(state, top) if top is not None else
                  "choosing generals" if state["stage"] == "generals" else "game over")
         return views.view(state, role, phase)

@@ -8,6 +8,8 @@ from typing import Any
 
 from judge.engine import VerbSpec
 from judge_games.kingdom_wars.data import DATA, key
+from judge_games.kingdom_wars.flow import MOMENT_TEXT
+from judge_games.kingdom_wars.policy import MOMENTS
 
 VERBS: tuple[VerbSpec, ...] = (
     VerbSpec("GENERALS <main> AND <supporting>",
@@ -75,9 +77,6 @@ RULES: dict[str, str] = {
 
 def moments() -> str:
     """``HELP moments``: each moment word of ``POLICY trigger ... WHEN MOMENT``."""
-    from judge_games.kingdom_wars.flow import MOMENT_TEXT
-    from judge_games.kingdom_wars.policy import MOMENTS
-
     lines = ["Moments a trigger window opens at (POLICY trigger USE <skill> WHEN MOMENT "
              "<moment>), in the order of a turn:"]
     lines += [f"  {m}: " + MOMENT_TEXT[m].format(seat="a player") for m in MOMENTS]

@@ -20,6 +20,7 @@ from judge_games.kingdom_wars import flow, standing
 from judge_games.kingdom_wars import skills as S
 from judge_games.kingdom_wars.commands import MARKERS, canonical, ref_text
 from judge_games.kingdom_wars.data import DATA
+from judge_games.kingdom_wars.state import general_of
 from judge_games.kingdom_wars.table import (
     Ctx,
     card,
@@ -210,7 +211,7 @@ def _check_reveal_in_play(g: Ctx, seat: str, cmd: Cmd) -> Cmd:
     for slot in cmd["slots"]:
         if slot not in g.hidden_slots(seat):
             raise IllegalLine(f"your {slot} general is already exposed")
-        gen = DATA.generals[p[slot]]
+        gen = DATA.generals[general_of(p, slot)]
         if not any("compulsory" in DATA.skills[s].kinds for s in gen.skills):
             held = True
     return {"verb": "REVEAL", "slots": list(cmd["slots"]), "held": held}
@@ -364,20 +365,7 @@ def _use_marker(g: Ctx, seat: str, cmd: Cmd) -> None:
                 g.pub(f"{seat_label(other)} has no hidden general left to view.")
                 return
             slot = hidden[0]
-        view_general(g, seat, other, slot)
-
-
-def view_general(g: Ctx, viewer: str, other: str, slot: str) -> None:
-    """``viewer`` looks at one of ``other``'s hidden generals (the Pioneer
-    Marker, Know your Enemy): named to the viewer only, and remembered as
-    known to it."""
-    p = g.p(other)
-    if viewer not in p["seen_by"][slot]:
-        p["seen_by"][slot].append(viewer)
-    gen = DATA.generals[p[slot]]
-    which = "main" if slot == "main" else "supporting"
-    g.split(viewer, f"You view {seat_label(other)}'s {which} general: {gen.name} ({gen.kingdom}).",
-            f"{seat_label(viewer)} views {seat_label(other)}'s {which} general.")
+        flow.view_general(g, seat, other, slot)
 
 
 # --------------------------------------------------------------------------- responses
@@ -596,10 +584,9 @@ def _to_discard(g: Ctx, t: dict[str, Any]) -> None:
 
 @task("rescue_check")
 def _rescue_check(g: Ctx, t: dict[str, Any]) -> None:
-    ask = next((a for a in g.s["asks"] if a["serial"] == t["serial"]), None)
+    ask = g.ask_of(t["serial"])
     if ask is not None and g.p(t["seat"])["hp"] > 0:
-        ask["roles"] = []
-        ask["done"] = ask["on_done"]
+        flow.window_done(g, ask)
 
 
 # --------------------------------------------------------------------------- choices

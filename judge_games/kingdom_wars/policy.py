@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from judge.engine import JSON, Decision, IllegalLine, PolicyCondition, WindowSpec, conjuncts
 from judge_games.kingdom_wars import skills as S
 from judge_games.kingdom_wars.data import DATA
-from judge_games.kingdom_wars.table import SEAT_NAMES, seat_label
+from judge_games.kingdom_wars.table import RULES, SEAT_NAMES, seat_label
 
 if TYPE_CHECKING:
     from judge.spec import GameSpec as Game
@@ -165,7 +165,7 @@ def context(state: Mapping[str, Any], ask: Mapping[str, Any]) -> dict[str, JSON]
 
 def _depth(state: Mapping[str, Any], ask: Mapping[str, Any]) -> int:
     n = 0
-    for a in state["asks"]:
+    for a in RULES.stack(state):
         if a["kind"] == "negate":
             n += 1
         if a["serial"] == ask["serial"]:

@@ -33,10 +33,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from judge.engine import State
 from judge_games.kingdom_wars.data import DATA
 from judge_games.kingdom_wars.table import Ctx, card, label, name_of
-
-State = dict[str, Any]
 
 KEEP_DEFAULT: tuple[str, ...] = (
     "peach", "dodge", "negation-force", "negation", "wine",

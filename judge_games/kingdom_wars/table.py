@@ -20,10 +20,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from judge import flow as kernel
+from judge.engine import State
 from judge.rng import Rng
 from judge_games.kingdom_wars.data import DATA, DeckCard
+from judge_games.kingdom_wars.state import Seat, general_of
 
-State = dict[str, Any]
 Task = dict[str, Any]
 
 SEAT_NAMES: tuple[str, ...] = tuple("ABCDEFGHIJKL")
@@ -154,8 +155,8 @@ class Ctx(kernel.Ctx):
 
     # ------------------------------------------------------------------ players
 
-    def p(self, seat: str) -> dict[str, Any]:
-        player: dict[str, Any] = self.s["p"][seat]
+    def p(self, seat: str) -> Seat:
+        player: Seat = self.s["p"][seat]
         return player
 
     def alive(self, seat: str) -> bool:
@@ -194,7 +195,7 @@ class Ctx(kernel.Ctx):
     def shown(self, seat: str) -> list[str]:
         """The general ids ``seat`` has exposed."""
         p = self.p(seat)
-        return [p[slot] for slot, up in zip(SLOTS, p["shown"], strict=True) if up]
+        return [general_of(p, slot) for slot, up in zip(SLOTS, p["shown"], strict=True) if up]
 
     def hidden_slots(self, seat: str) -> list[str]:
         p = self.p(seat)
@@ -244,7 +245,7 @@ class Ctx(kernel.Ctx):
         out: list[str] = []
         for slot, up in zip(SLOTS, p["shown"], strict=True):
             if up or hidden:
-                for sk in DATA.generals[p[slot]].skills:
+                for sk in DATA.generals[general_of(p, slot)].skills:
                     if sk not in p.get("lost_skills", []) and sk not in out:
                         out.append(sk)
         return out
@@ -256,7 +257,7 @@ class Ctx(kernel.Ctx):
     def slot_of_skill(self, seat: str, skill: str) -> str | None:
         p = self.p(seat)
         for slot in SLOTS:
-            if skill in DATA.generals[p[slot]].skills:
+            if skill in DATA.generals[general_of(p, slot)].skills:
                 return slot
         return None
 
@@ -293,7 +294,7 @@ class Ctx(kernel.Ctx):
 
     def equips(self, seat: str) -> list[str]:
         eq = self.p(seat)["equip"]
-        return [eq[s] for s in EQUIP_SLOTS if eq[s]]
+        return [c for c in (eq[s] for s in EQUIP_SLOTS) if c]
 
     def judges(self, seat: str) -> list[dict[str, Any]]:
         j: list[dict[str, Any]] = self.p(seat)["judge"]
@@ -480,7 +481,7 @@ class Ctx(kernel.Ctx):
         return n
 
 
-def fresh_player(main: str, deputy: str) -> dict[str, Any]:
+def fresh_player(main: str, deputy: str) -> Seat:
     """A player's table corner once its generals are chosen (Preparation)."""
     return {
         "main": main, "deputy": deputy, "shown": [False, False],

@@ -10,13 +10,9 @@ everything is shown (DESIGN.md, Privacy: the history is released at the end).
 
 from __future__ import annotations
 
-from typing import Any
-
-from judge.engine import JSON
+from judge.engine import JSON, State
 from judge_games.kingdom_wars.data import DATA
 from judge_games.kingdom_wars.table import EQUIP_SLOTS, SLOTS, Ctx, card, code, label, name_of
-
-State = dict[str, Any]
 
 
 def _card(cid: str) -> dict[str, JSON]:

@@ -34,7 +34,7 @@ import yaml
 from judge.pictures import geometry as geo
 from judge.pictures.colour import dark
 from judge.pictures.labels import Label, place
-from judge.pictures.layout import LAKE, OUTSIDE, VOID, Plan, Point, key
+from judge.pictures.layout import LAKE, OUTSIDE, VOID, Point, key
 from judge.pictures.scene import Scene, toward
 from judge_games.diplomacy.picture import BORDER, FAILED, LAND, RETREAT, SEA, VOID_FILL, blend
 
@@ -91,14 +91,6 @@ class ThreeKingdomsDrawing:
     def where(self, n: str | int) -> Point:
         p = self.provinces[str(n)]
         return (float(p["x"]), float(p["y"]))
-
-    def plan(self) -> Plan:
-        """The provinces' points and the borders, shortest first (none of
-        them crosses another, so no bends are needed)."""
-        points = {n: self.where(n) for n in self.provinces}
-        borders = sorted(self.borders(), key=lambda b: geo.distance(points[b[0]], points[b[1]]))
-        return Plan(size=(int(self.map["width"]), int(self.map["height"])), points=points,
-                    borders=borders)
 
     # ------------------------------------------------------------------ fixed layers
     def _kingdom(self, n: str) -> str | None:

@@ -32,7 +32,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
@@ -41,12 +40,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from bench.support.maildir import Outbox, open_post, whole
+from bench.support.maildir import Outbox, whole
 from judge import adjudicator as adj
 from judge.cli import main
 from judge.engine import DecisionKind, Event, RuleError
 from judge.rng import Rng
-from judge.store import set_kdf_cost
 from judge_games.conquest_tactics import GAME
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics.cards import POOL
@@ -73,17 +71,6 @@ SOUTH_POLICY = ["POLICY instant ASK",  # clears the game's own defaults
 
 
 BALANCE = load_bench("balance")
-
-
-@pytest.fixture(autouse=True)
-def _fast_kdf() -> Iterator[None]:
-    set_kdf_cost(2**8)
-    yield
-
-
-@pytest.fixture
-def post(tmp_path: Path) -> Iterator[Post]:
-    yield from open_post(tmp_path, SEED)
 
 
 # --------------------------------------------------------------------------- reading mail

@@ -9,18 +9,16 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
-from bench.support.maildir import Outbox, open_post
+from bench.support.maildir import Outbox
 from judge import adjudicator as adj
 from judge.cli import main
 from judge.rng import Rng
-from judge.store import set_kdf_cost
 from judge_games.conquest_tactics import GAME, rules
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics.cards import POOL
@@ -31,7 +29,6 @@ from tests.conquest_tactics.test_mail import (
     BALANCE,
     FORCES,
     NAME,
-    SEED,
     STARTER_FORCES,
     N,
     Players,
@@ -45,17 +42,6 @@ from tests.conquest_tactics.test_mail import (
 )
 from tests.core.conftest import Post
 from tests.core.helpers import GM_ADDR, token_in
-
-
-@pytest.fixture(autouse=True)
-def _fast_kdf() -> Iterator[None]:
-    set_kdf_cost(2**8)
-    yield
-
-
-@pytest.fixture
-def post(tmp_path: Path) -> Iterator[Post]:
-    yield from open_post(tmp_path, SEED)
 
 
 def _cli(home: Path, *args: str) -> str:

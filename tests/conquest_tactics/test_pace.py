@@ -6,13 +6,8 @@ deployment at one deadline."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from judge.store import set_kdf_cost
 from judge_games.conquest_tactics import GAME
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics.cards import POOL
@@ -22,7 +17,6 @@ from tests.conquest_tactics.test_mail import (
     ADDR,
     FORCES,
     NAME,
-    SEED,
     N,
     Players,
     S,
@@ -31,18 +25,6 @@ from tests.conquest_tactics.test_mail import (
 )
 from tests.conquest_tactics.test_mail_defects import _free, _start, _to_mobilize, _until
 from tests.core.conftest import Post
-from tests.support.maildir import open_post
-
-
-@pytest.fixture(autouse=True)
-def _fast_kdf() -> Iterator[None]:
-    set_kdf_cost(2**8)
-    yield
-
-
-@pytest.fixture
-def post(tmp_path: Path) -> Iterator[Post]:
-    yield from open_post(tmp_path, SEED)
 
 
 def _to(mails: list[object], role: str) -> str:

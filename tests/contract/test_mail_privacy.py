@@ -50,7 +50,6 @@ from bench.support.htmlpart import alternatives, check_alternatives
 from bench.support.sealed_bids import GAME as SEALED_BIDS
 from bench.support.sealed_bids import SealedBids, add_report_files, record
 from judge import adjudicator as adj
-from judge import config as cfg
 from judge import registry, reports
 from judge.engine import (
     Decision,
@@ -62,12 +61,11 @@ from judge.engine import (
     option_values,
 )
 from judge.rng import Rng
-from judge.service import Judge
 from judge.spec import Game
 from judge.store import set_kdf_cost
 from tests.contract.conftest import contract_games
-from tests.core.conftest import SUPPORT, Clock, Post
-from tests.core.helpers import GM_ADDR, token_in
+from tests.core.conftest import SUPPORT
+from tests.support.mailhome import MailHome, open_game
 from tests.support.scramble import scramble
 
 NAME = "g1"
@@ -114,43 +112,17 @@ def _fast_kdf() -> Iterator[None]:
 
 
 @dataclass
-class Home:
-    """One judge in its own home, and the seats of its one game."""
+class Home(MailHome):
+    """One judge in its own home, and the seats of its one game; each mail
+    it sends has a Message-ID that depends only on who sent it and how many
+    before it, so that the same mail has the same id in both homes."""
 
-    post: Post
-    game: Game
-    roles: list[Role]
-    tokens: dict[str, str] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
 
-    @property
-    def judge(self) -> Judge:
-        return self.post.judge
-
-    @property
-    def clock(self) -> Clock:
-        return self.post.clock
-
-    def address(self, who: str) -> str:
-        return GM_ADDR if who == "GM" else f"{who.lower()}@players.example"
-
     def send(self, who: str, body: str, sign: bool = True) -> None:
-        """A mail from ``who`` (a role or ``GM``), signed on, with a
-        Message-ID that depends only on who sent it and how many before it,
-        so that the same mail has the same id in both homes."""
         n = self.counts.get(who, 0) + 1
         self.counts[who] = n
-        text = f"SIGNON {NAME} {who} {self.tokens[who]}\n{body}\n" if sign else f"{body}\n"
-        log = self.post.send(self.address(who), text,
-                             message_id=f"<{who.lower()}.{n}@players.example>")
-        assert not any(": failed" in line for line in log), log
-
-    def tick(self, minutes: float) -> None:
-        self.clock.advance(minutes=minutes)
-        self.judge.cycle()
-
-    def table(self) -> adj.Table:
-        return self.judge.table(NAME)
+        self.mail(who, body, sign, message_id=f"<{who.lower()}.{n}@players.example>")
 
     def mails_to(self, role: Role) -> list[EmailMessage]:
         return [m for m in self.post.sent() if m["To"] == self.address(role)]
@@ -173,22 +145,9 @@ def open_home(root: Path, label: str, game: Game) -> Home:
     """A judge in ``root/label`` with a game of ``game`` created, joined (every
     role by its own address) and started by mail, with a minimum open time
     for windows."""
-    where = root / label
-    cfg.init_home(where)
-    clock = Clock()
-    judge = Judge.open(where, now=clock)
-    judge.seed_source = lambda: SEED
-    options = MAIL_OPTIONS.get(game.id, {})
-    roles = game.roles(game.setup(option_values(game, options), Rng(SEED, 0)))
-    home = Home(Post(judge, where, clock), game, roles)
-    opts = " ".join(f"{k}={v}" for k, v in sorted(options.items()))
-    home.send("GM", f"CREATE {NAME} {game.id} {opts}".strip(), sign=False)
-    home.tokens["GM"] = token_in(home.post, GM_ADDR)
-    home.send("GM", f"SET window_min_minutes {MIN_MINUTES}")
-    for role in roles:
-        home.send(role, f"JOIN {NAME} {role}", sign=False)
-        home.tokens[role] = token_in(home.post, home.address(role))
-    home.send("GM", "START")
+    home = open_game(Home, root, label, game, name=NAME, seed=SEED,
+                     options=MAIL_OPTIONS.get(game.id, {}),
+                     gm_lines=[f"SET window_min_minutes {MIN_MINUTES}"])
     assert home.table().outcome is None
     return home
 

@@ -40,17 +40,15 @@ from pathlib import Path
 import pytest
 
 from judge import adjudicator as adj
-from judge import config as cfg
 from judge import reports
 from judge.engine import DecisionKind, Role, RuleError, option_values
 from judge.rng import Rng
-from judge.service import Judge
 from judge.spec import Game
 from judge.store import set_kdf_cost
 from tests.contract.conftest import TEST_GAMES
 from tests.contract.test_mail_privacy import GAMES, MAIL_OPTIONS, NAME, SEED, _opens_window
-from tests.core.conftest import SUPPORT, Clock, Post
-from tests.core.helpers import GM_ADDR, token_in
+from tests.core.conftest import SUPPORT
+from tests.support.mailhome import MailHome, open_game
 from tests.support.scramble import scramble
 
 DELAYS = {"minute-5": 5.0, "hour-5": 300.0}
@@ -70,26 +68,12 @@ def _fast_kdf() -> Iterator[None]:
 
 
 @dataclass
-class Run:
-    """One judge in its own home, with one game by mail."""
+class Run(MailHome):
+    """One judge in its own home, with one game by mail, noting every mail it
+    sends."""
 
-    post: Post
-    game: Game
-    roles: list[Role]
-    tokens: dict[str, str] = field(default_factory=dict)
     mails: list[tuple[datetime, str]] = field(default_factory=list)
     """(time, recipient) of every mail sent, in order."""
-
-    @property
-    def judge(self) -> Judge:
-        return self.post.judge
-
-    @property
-    def clock(self) -> Clock:
-        return self.post.clock
-
-    def address(self, who: str) -> str:
-        return GM_ADDR if who == "GM" else f"{who.lower()}@players.example"
 
     def _note(self) -> None:
         sent = self.post.sent()
@@ -97,39 +81,20 @@ class Run:
             self.mails.append((self.clock.now, str(msg["To"])))
 
     def send(self, who: str, body: str, sign: bool = True) -> None:
-        text = f"SIGNON {NAME} {who} {self.tokens[who]}\n{body}\n" if sign else f"{body}\n"
-        log = self.post.send(self.address(who), text)
-        assert not any(": failed" in line for line in log), log
+        self.mail(who, body, sign)
         self._note()
 
     def tick(self, minutes: float) -> None:
-        self.clock.advance(minutes=minutes)
-        self.judge.cycle()
+        super().tick(minutes)
         self._note()
-
-    def table(self) -> adj.Table:
-        return self.judge.table(NAME)
 
 
 def open_run(root: Path, label: str, game: Game, asks: list[Role]) -> Run:
     """A game of ``game`` created, joined and started by mail with the
     default settings; the seats in ``asks`` have themselves asked every
     window by hand."""
-    where = root / label
-    cfg.init_home(where)
-    clock = Clock()
-    judge = Judge.open(where, now=clock)
-    judge.seed_source = lambda: SEED
-    options = MAIL_OPTIONS.get(game.id, {})
-    roles = game.roles(game.setup(option_values(game, options), Rng(SEED, 0)))
-    run = Run(Post(judge, where, clock), game, roles)
-    opts = " ".join(f"{k}={v}" for k, v in sorted(options.items()))
-    run.send("GM", f"CREATE {NAME} {game.id} {opts}".strip(), sign=False)
-    run.tokens["GM"] = token_in(run.post, GM_ADDR)
-    for role in roles:
-        run.send(role, f"JOIN {NAME} {role}", sign=False)
-        run.tokens[role] = token_in(run.post, run.address(role))
-    run.send("GM", "START")
+    run = open_game(Run, root, label, game, name=NAME, seed=SEED,
+                    options=MAIL_OPTIONS.get(game.id, {}))
     for role in asks:
         run.send(role, "\n".join(f"POLICY {w.kind} ASK" for w in game.windows))
     return run

@@ -250,7 +250,7 @@ def test_a_busy_database_keeps_deadlines_due_and_mail_queued(
 ) -> None:
     start_sealed(post)
     judge.cycle()
-    judge.queue_mail("north@players.example", "a notice", "hello\n", "notice", game="g1")
+    judge.outbox().queue("north@players.example", "a notice", "hello\n", "notice", game="g1")
     [queued] = judge.store.outbox("queued")
     phase = judge.store.game("g1")["phase"]  # type: ignore[index]
     clock.advance(hours=80)  # the deadline has passed

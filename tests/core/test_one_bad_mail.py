@@ -87,7 +87,7 @@ def test_a_mail_over_its_time_budget_is_set_aside_and_the_cycle_goes_on(
     good = _bid(post, seats, "East")
     post.deliver(slow)
     post.deliver(good)
-    judge.queue_mail("west@players.example", "a notice", "hello\n", "notice", game="g1")
+    judge.outbox().queue("west@players.example", "a notice", "hello\n", "notice", game="g1")
     clock.advance(hours=80)  # and a deadline is overdue
     phase = judge.store.game("g1")["phase"]  # type: ignore[index]
     with caplog.at_level(logging.ERROR, logger="judge"):
@@ -268,7 +268,7 @@ def test_a_read_only_database_leaves_the_mail_and_the_rest_waits(
     raw = _bid(post, seats, "North")
     post.deliver(raw)
     message_id = _message_id(raw)
-    judge.queue_mail("west@players.example", "a notice", "hello\n", "notice", game="g1")
+    judge.outbox().queue("west@players.example", "a notice", "hello\n", "notice", game="g1")
     clock.advance(hours=80)
     phase = judge.store.game("g1")["phase"]  # type: ignore[index]
     judge.store.db.execute("PRAGMA query_only=1")

@@ -39,7 +39,7 @@ def test_version_and_python_dash_m() -> None:
 def test_status_before_any_cycle_is_stale_and_counts_what_waits(post: Post) -> None:
     start_sealed(post)
     post.deliver(post.raw("stranger@x.example", "HELP\n"))
-    post.judge.queue_mail("someone@x.example", "a subject", "a body", "notice")
+    post.judge.outbox().queue("someone@x.example", "a subject", "a body", "notice")
     post.judge.close()
     got = CliRunner().invoke(main, ["--home", str(post.home), "status", "--json"])
     assert got.exit_code == 1, got.output

@@ -71,7 +71,7 @@ def test_the_judge_keeps_its_token_key_in_the_home(judge: Judge, home: Path) -> 
 
 def test_due_mail_comes_a_page_at_a_time_without_its_text(judge: Judge) -> None:
     for i in range(5):
-        judge.queue_mail(f"p{i}@players.example", "hello", "body\n", "notice")
+        judge.outbox().queue(f"p{i}@players.example", "hello", "body\n", "notice")
     now = scheduler.iso(judge.now())
     page = Ledger(judge.store).due_mail(now, limit=2)
     assert len(page) == 2 and all(k not in r for r in page for k in ("raw", "kept", "spec"))
@@ -86,7 +86,7 @@ def test_due_mail_comes_a_page_at_a_time_without_its_text(judge: Judge) -> None:
 def test_sent_mail_is_kept_redacted_then_deleted(judge: Judge, post: Post,
                                                  clock: Clock) -> None:
     token = new_token()
-    judge.queue_mail("p@players.example", "your seat", f"Your token is: {token}\n", "notice",
+    judge.outbox().queue("p@players.example", "your seat", f"Your token is: {token}\n", "notice",
                      attachments=[Attachment("view.json", "application/json", b'{"a": 1}')])
     judge.relay()
     delivered = post.new()

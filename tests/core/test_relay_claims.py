@@ -75,7 +75,7 @@ class CountingBackground(Counting):
 
 
 def _queue(judge: Judge, count: int) -> list[str]:
-    return [judge.queue_mail(f"p{i % 7}@players.example", f"mail {i}", f"body {i}\n", "notice")
+    return [judge.outbox().queue(f"p{i % 7}@players.example", f"mail {i}", f"body {i}\n", "notice")
             for i in range(count)]  # fmt: skip
 
 

@@ -689,3 +689,17 @@ def test_six_swords_of_wu_lengthens_the_kingdom_s_range() -> None:
               shown={"A": ["main"], "B": ["main"]})
     g = Ctx(s)
     assert g.attack_range("A") == 2 and g.attack_range("B") == 2 and g.attack_range("C") == 1
+
+
+def test_know_your_enemy_shows_a_hidden_general_to_the_user_only() -> None:
+    """Know your Enemy: "You may view one of his hidden General cards" (to
+    the user alone; the others learn only that it was viewed), and the user
+    is remembered as knowing it."""
+    s = table(PLAIN, hands={"A": [copy_of("know-your-enemy")]})
+    s, _ = play(s, "A", "USE Know your Enemy ON C")
+    s, _ = answer(s, {})
+    s, ev = play(s, "A", "CHOOSE MAIN")
+    named = [e for e in ev if "Sun Quan" in e.text]
+    assert named and all(e.audience == frozenset({"A"}) for e in named)
+    assert any("seat A views seat C's main general." in e.text for e in ev)
+    assert s["p"]["C"]["seen_by"]["main"] == ["A"]

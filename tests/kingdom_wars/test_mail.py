@@ -34,29 +34,24 @@ import json
 import random
 import re
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
-from bench.support.maildir import Outbox, open_post, whole
+from bench.support.maildir import Outbox, whole
 from judge import adjudicator as adj
 from judge.cli import main
-from judge.engine import DecisionKind, Event
+from judge.engine import DecisionKind, Event, State
 from judge.service import Judge
-from judge.store import set_kdf_cost
 from judge_games.kingdom_wars import GAME
 from judge_games.kingdom_wars.commands import canonical, syntax
 from judge_games.kingdom_wars.data import DATA
 from judge_games.kingdom_wars.table import SLOTS, label
 from tests.core.conftest import Post
 from tests.core.helpers import GM_ADDR, token_in
-
-State = dict[str, Any]
 
 NAME = "g1"
 SEATS = ("A", "B", "C", "D", "E", "F")
@@ -90,17 +85,6 @@ REPLY = 0.5
 
 STEPS = 2500
 """Mails and deadlines at most before the game must have ended."""
-
-
-@pytest.fixture(autouse=True)
-def _fast_kdf() -> Iterator[None]:
-    set_kdf_cost(2**8)
-    yield
-
-
-@pytest.fixture
-def post(tmp_path: Path) -> Iterator[Post]:
-    yield from open_post(tmp_path, SEED)
 
 
 # --------------------------------------------------------------------------- reading mail

@@ -11,15 +11,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import Any
+from collections.abc import Callable
 
-import pytest
-
-from bench.support.maildir import Outbox, open_post, whole
+from bench.support.maildir import Outbox, whole
 from judge import adjudicator as adj
-from judge.store import set_kdf_cost
+from judge.engine import State
 from judge_games.kingdom_wars import GAME
 from judge_games.kingdom_wars.table import label
 from tests.core.conftest import Post
@@ -28,25 +24,11 @@ from tests.kingdom_wars.test_mail import (
     ADDR,
     NAME,
     SEATS,
-    SEED,
     Players,
     _into_hand,
     _out_of_hands,
     _to_play_phase,
 )
-
-State = dict[str, Any]
-
-
-@pytest.fixture(autouse=True)
-def _fast_kdf() -> Iterator[None]:
-    set_kdf_cost(2**8)
-    yield
-
-
-@pytest.fixture
-def post(tmp_path: Path) -> Iterator[Post]:
-    yield from open_post(tmp_path, SEED)
 
 
 def _store(post: Post, players: Players, change: Callable[[State], None]) -> None:

@@ -5,38 +5,18 @@ The rules are tested one by one in test_standing.py."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
-
-import pytest
-
 from judge import adjudicator as adj
-from judge.store import set_kdf_cost
+from judge.engine import State
 from judge_games.kingdom_wars import GAME, standing
 from judge_games.kingdom_wars.table import label
 from tests.core.conftest import Post
 from tests.kingdom_wars.test_mail import (
     NAME,
-    SEED,
     _into_hand,
     _out_of_hands,
     _to_play_phase,
 )
-from tests.support.maildir import Outbox, open_post, whole
-
-State = dict[str, Any]
-
-
-@pytest.fixture(autouse=True)
-def _fast_kdf() -> Iterator[None]:
-    set_kdf_cost(2**8)
-    yield
-
-
-@pytest.fixture
-def post(tmp_path: Path) -> Iterator[Post]:
-    yield from open_post(tmp_path, SEED)
+from tests.support.maildir import Outbox, whole
 
 
 def test_one_mail_carries_the_whole_turn(post: Post) -> None:

@@ -5,8 +5,6 @@ of the moments played here."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from bench.support.kingdom_wars import (
@@ -21,10 +19,8 @@ from bench.support.kingdom_wars import (
     table,
     texts,
 )
-from judge.engine import IllegalLine
+from judge.engine import IllegalLine, State
 from judge_games.kingdom_wars.table import label
-
-State = dict[str, Any]
 
 OTHERS = {"B": ("liu-bei", "zhao-yun"), "C": ("yuan-shao", "hua-tuo"),
           "D": ("dian-wei", "xu-chu")}

@@ -5,8 +5,6 @@ defaults (``by_hand=False``) unless a test says otherwise."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from bench.support.kingdom_wars import (
@@ -19,7 +17,7 @@ from bench.support.kingdom_wars import (
     table,
     texts,
 )
-from judge.engine import IllegalLine, InvalidLine
+from judge.engine import IllegalLine, InvalidLine, State
 from judge_games.kingdom_wars import GAME, flow, standing
 from judge_games.kingdom_wars.commands import canonical, syntax
 from judge_games.kingdom_wars.data import DATA
@@ -27,7 +25,6 @@ from judge_games.kingdom_wars.table import Ctx
 
 PLAIN = {"A": ("cao-cao", "xu-chu"), "B": ("liu-bei", "guan-yu"),
          "C": ("sun-quan", "zhou-tai"), "D": ("lv-bu", "diao-chan")}
-State = dict[str, Any]
 
 
 def _labels(s: State, seat: str) -> list[str]:

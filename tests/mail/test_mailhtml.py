@@ -243,7 +243,7 @@ def test_the_kept_copy_masks_the_token_in_both_parts(post: Post) -> None:
     token = "k7w9mzq2x4d8f6g3"
     body = (f"You have a seat in g1. Your secret token is: {token}\n"
             f"Keep it private. Sign your mails with SIGNON g1 North {token}.\n")
-    judge.queue_mail("north@players.example", "Re: join", body, "reply",
+    judge.outbox().queue("north@players.example", "Re: join", body, "reply",
                      in_reply_to="<j1@players.example>")
     judge.relay()
     (sent,) = post.new()

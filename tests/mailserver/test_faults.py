@@ -282,7 +282,7 @@ def test_5xx_marks_the_seat_bouncing_and_tells_the_gm(servers: MailServers, judg
     text = text_of(notices[0])
     assert "ghost@localhost" in text and "550 5.1.1" in text and "REPLACE West" in text
     # Another mail to the same dead address does not tell the GM again.
-    judge.queue_mail("ghost@localhost", "again", "again\n", "notice", game="g1")
+    judge.outbox().queue("ghost@localhost", "again", "again\n", "notice", game="g1")
     judge.cycle()
     assert len([m for m in mail.inbox("gm") if "bounced" in str(m["Subject"])]) == 1
 

@@ -24,7 +24,8 @@ def test_two_relay_processes_deliver_each_mail_once(servers: MailServers, home: 
     judge = Judge.open(home, now=Clock(datetime.now(UTC)))
     try:
         queued = [
-            judge.queue_mail(address(ROLES[i % len(ROLES)]), f"notice {i}", f"n {i}\n", "notice")
+            judge.outbox().queue(address(ROLES[i % len(ROLES)]), f"notice {i}", f"n {i}\n",
+                                 "notice")
             for i in range(8 * RELAY_WINDOW)
         ]
     finally:

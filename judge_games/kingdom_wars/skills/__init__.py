@@ -57,7 +57,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from judge.engine import IllegalLine
+from judge_games.kingdom_wars.commands import canonical
 from judge_games.kingdom_wars.data import DATA
+from judge_games.kingdom_wars.state import general_of
 
 if TYPE_CHECKING:
     from judge_games.kingdom_wars.table import Ctx
@@ -105,12 +108,8 @@ class Skill:
     def check_trigger(self, g: Ctx, seat: str, m: Moment, cmd: Cmd) -> Cmd:
         """Check a trigger answer's arguments; return the checked command
         (raise IllegalLine when it does not fit)."""
-        from judge_games.kingdom_wars.commands import canonical
-
         text = canonical(cmd)
         if text not in self.lines(g, seat, m):
-            from judge.engine import IllegalLine
-
             raise IllegalLine(f"{self.name} cannot be used that way now",
                               hint=" or ".join(self.lines(g, seat, m)) or "PASS")
         return cmd
@@ -126,11 +125,7 @@ class Skill:
 
     def check_active(self, g: Ctx, seat: str, cmd: Cmd) -> Cmd:
         """Check an active use; return the checked command."""
-        from judge.engine import IllegalLine
-
         lines = self.active_lines(g, seat)
-        from judge_games.kingdom_wars.commands import canonical
-
         if canonical(cmd) in lines:
             return cmd
         raise IllegalLine(f"{self.name} cannot be used that way now",
@@ -217,7 +212,7 @@ def _holders(g: Ctx, ids: frozenset[str]) -> list[tuple[str, Skill]]:
         for slot, up in zip(("main", "deputy"), p["shown"], strict=True):
             if not up:
                 continue
-            for sid in DATA.generals[p[slot]].skills:
+            for sid in DATA.generals[general_of(p, slot)].skills:
                 if sid in ids and sid not in p.get("lost_skills", []):
                     out.append((seat, SKILLS[sid]))
     if kept is not None:

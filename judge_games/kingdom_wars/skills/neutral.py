@@ -14,9 +14,11 @@ from typing import Any
 from judge.engine import IllegalLine
 from judge_games.kingdom_wars import cards as K
 from judge_games.kingdom_wars import flow
+from judge_games.kingdom_wars import skills as S
 from judge_games.kingdom_wars.commands import canonical
 from judge_games.kingdom_wars.data import DATA
 from judge_games.kingdom_wars.skills import Cmd, Moment, Skill, register
+from judge_games.kingdom_wars.state import general_of
 from judge_games.kingdom_wars.table import (
     SLOTS,
     Ctx,
@@ -152,8 +154,6 @@ def _estrange(g: Ctx, t: Task) -> None:
     if not (g.alive(first) and g.alive(second)):
         return
     v = vcard("duel", [], "estrange")
-    from judge_games.kingdom_wars import skills as S
-
     why = S.forbids(g, "use", src=second, card=v) or S.forbids(
         g, "target", src=second, to=first, card=v)
     if why:
@@ -327,8 +327,6 @@ class Chaos(Skill):
 
 
 def _chaos_targets(g: Ctx, seat: str, v: dict[str, Any]) -> list[str]:
-    from judge_games.kingdom_wars import skills as S
-
     others = [r for r in g.living() if r != seat]
     if not others:
         return []
@@ -550,9 +548,9 @@ def _heartbreak(g: Ctx, t: Task) -> None:
     slot = "main" if t["answer"] == "CHOOSE MAIN" else "deputy"
     p = g.p(killer)
     lost: list[str] = p["lost_skills"]
-    lost.extend(s for s in DATA.generals[p[slot]].skills if s not in lost)
+    lost.extend(s for s in DATA.generals[general_of(p, slot)].skills if s not in lost)
     which = "main" if slot == "main" else "supporting"
-    name = DATA.generals[p[slot]].name if p["shown"][SLOTS.index(slot)] else "hidden"
+    name = DATA.generals[general_of(p, slot)].name if p["shown"][SLOTS.index(slot)] else "hidden"
     g.pub(f"Heartbreak: {seat_label(killer)}'s {which} general ({name}) loses its skills for "
           "the rest of the game.")
 
@@ -717,7 +715,7 @@ def _charm(g: Ctx, t: Task) -> None:
     seen.extend(x for x in g.s["seats"] if x != r and x not in seen)
     which = "main" if slot == "main" else "supporting"
     g.pub(f"City-Toppling Charm: {seat_label(r)}'s {which} general, "
-          f"{DATA.generals[p[slot]].name}, is turned face down.")
+          f"{DATA.generals[general_of(p, slot)].name}, is turned face down.")
 
 
 # --------------------------------------------------------------------------- Ma Teng
@@ -845,8 +843,6 @@ class TwinBlades(Skill):
 
 @task(PREFIX + "blades")
 def _blades(g: Ctx, t: Task) -> None:
-    from judge_games.kingdom_wars import skills as S
-
     seat, to = t["seat"], t["to"]
     if t["winner"] != seat:
         g.set_flag("play_over", True)

@@ -18,6 +18,7 @@ from judge_games.kingdom_wars import cards as K
 from judge_games.kingdom_wars import flow
 from judge_games.kingdom_wars.data import DATA
 from judge_games.kingdom_wars.skills import Cmd, Moment, Skill, register
+from judge_games.kingdom_wars.state import general_of
 from judge_games.kingdom_wars.table import (
     Ctx,
     Task,
@@ -64,12 +65,6 @@ def _target_lines(name: str, targets: Sequence[str]) -> list[str]:
     if len(targets) > 1:
         out.append(f"USE {name} ON {' '.join(targets)}")
     return out
-
-
-def _ask_of(g: Ctx, serial: int) -> dict[str, Any] | None:
-    found: dict[str, Any] | None = next(
-        (a for a in g.s["asks"] if a["serial"] == serial), None)
-    return found
 
 
 # --------------------------------------------------------------------------- modifiers
@@ -385,7 +380,7 @@ def _force_others(g: Ctx, seat: str, skill: str) -> list[str]:
         slot = g.slot_of_skill(seat, skill)
         if slot is None:
             return []
-        kingdom = DATA.generals[g.p(seat)[slot]].kingdom
+        kingdom = DATA.generals[general_of(g.p(seat), slot)].kingdom
     elif g.ambitionist(seat):
         return []
     return [r for r in g.living() if r != seat and g.kingdom(r) == kingdom
@@ -839,7 +834,7 @@ class EightFormations(Skill):
     moments = ("respond_dodge",)
 
     def applies(self, g: Ctx, seat: str, m: Moment) -> bool:
-        ask = _ask_of(g, int(m.get("ask", -1)))
+        ask = g.ask_of(int(m.get("ask", -1)))
         if m.get("name") != "respond_dodge" or ask is None or g.armor(seat) is not None:
             return False
         if ask.get("trigrams", {}).get(seat):
@@ -850,7 +845,7 @@ class EightFormations(Skill):
                     and flow.ignores_armor(g, by, seat, {"via": "attack"}))
 
     def fire(self, g: Ctx, seat: str, m: Moment, cmd: Cmd) -> None:
-        ask = _ask_of(g, int(m["ask"]))
+        ask = g.ask_of(int(m["ask"]))
         assert ask is not None
         ask.setdefault("trigrams", {})[seat] = True
         flow.judge(g, seat, "Eight Formations",

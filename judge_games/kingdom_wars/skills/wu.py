@@ -13,6 +13,7 @@ from typing import Any
 
 from judge.engine import IllegalLine
 from judge_games.kingdom_wars import flow
+from judge_games.kingdom_wars import skills as S
 from judge_games.kingdom_wars.cards import ATTACKS
 from judge_games.kingdom_wars.commands import canonical
 from judge_games.kingdom_wars.skills import Cmd, Moment, Skill, register
@@ -403,8 +404,6 @@ class Deflect(Skill):
 
     def _candidates(self, g: Ctx, seat: str, rec: Mapping[str, Any],
                     cid: str | None) -> list[str]:
-        from judge_games.kingdom_wars import skills as S
-
         out = []
         for r in _others(g, seat):
             if r == rec["user"] or r in rec["targets"]:
@@ -750,13 +749,12 @@ class Generosity(Skill):
 
     def fire(self, g: Ctx, seat: str, m: Moment, cmd: Cmd) -> None:
         g.set_flag("draw_count", int(g.flag("draw_count", 2)) + 2)
-        todo: list[Task] = g.s["todo"]
         give = {"t": "kw-wu-generosity", "seat": seat}
-        for i in range(len(todo) - 1, -1, -1):
-            if todo[i]["t"] == "draw_now" and todo[i]["seat"] == seat:
-                todo.insert(i, give)  # runs right after the draw
-                return
-        g.push(give)
+        draw = g.find_frame("draw_now", seat=seat)
+        if draw is not None:
+            g.call_after(draw, give)  # runs right after the draw
+        else:
+            g.push(give)
 
 
 @task("kw-wu-generosity")
