@@ -22,7 +22,7 @@ the :class:`~judge.rng.Rng` it is handed.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from judge.engine import (
@@ -293,6 +293,32 @@ class Game:
     def drawing(self) -> Drawing | None:
         """How the game draws pictures of itself, or None."""
         return self.spec.drawing() if self.spec.drawing is not None else None
+
+
+_FROM_RULES: tuple[str, ...] = (
+    "id", "title", "aliases", "options", "verbs", "view_schema", "setup", "roles",
+    "pending", "parse", "legal", "view", "outcome", "act", "resolve", "default",
+    "turn", "zones", "survivors", "agreed_draw", "concede", "introduction",
+    "localize", "scores", "unordered", "phase_after", "check_held",
+    "queues_actions", "team_victories", "playthrough_options",
+    "victory_playthroughs", "kernel",
+)
+"""The record's fields that :func:`record_of` takes from a rules object by
+name; the others (``policy``, ``help``, ``drawing``, ``adjudicate``) are
+always given, since a rules object's attribute of that name would mean
+something else."""
+
+
+def record_of(rules: object, **given: Any) -> GameSpec:
+    """The record of a game whose rules live in one object: every field of
+    :data:`_FROM_RULES` the object has an attribute of that name for, then
+    the fields ``given`` (which win)."""
+    known = {f.name for f in fields(GameSpec)}
+    unknown = set(given) - known
+    if unknown:
+        raise TypeError(f"not fields of GameSpec: {', '.join(sorted(unknown))}")
+    taken = {name: getattr(rules, name) for name in _FROM_RULES if hasattr(rules, name)}
+    return GameSpec(**(taken | given))
 
 
 _made: dict[int, tuple[GameSpec, Game]] = {}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from judge.spec import GameSpec, Policy, game_of
+from judge.spec import Policy, game_of, record_of
 from judge_games.conflict_of_alliances import helptext, policy
 from judge_games.conflict_of_alliances.game import GAME as RULES
 
@@ -21,33 +21,10 @@ def _drawing() -> Drawing:
     return DRAWING
 
 
-SPEC = GameSpec(
-    id=RULES.id,
-    title=RULES.title,
-    aliases=RULES.aliases,
-    options=RULES.options,
-    verbs=RULES.verbs,
-    view_schema=RULES.view_schema,
-    setup=RULES.setup,
-    roles=RULES.roles,
-    pending=RULES.pending,
-    parse=RULES.parse,
-    legal=RULES.legal,
-    view=RULES.view,
-    outcome=RULES.outcome,
-    act=RULES.act,
-    resolve=RULES.resolve,
-    default=RULES.default,
-    turn=RULES.turn,
-    zones=RULES.zones,
-    concede=RULES.concede,
+SPEC = record_of(
+    RULES,
     policy=Policy(windows=RULES.windows, condition=policy.condition, holds=policy.holds),
     help=helptext.topic,
-    introduction=RULES.introduction,
-    queues_actions=RULES.queues_actions,
-    playthrough_options=RULES.playthrough_options,
-    # The decision kernel's rules, once the rules object runs on it (judge/flow.py).
-    kernel=getattr(RULES, "kernel", None),
     drawing=_drawing,
 )
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from judge.spec import GameSpec, Policy, game_of
+from judge.spec import Policy, game_of, record_of
 from judge_games.conquest_tactics import field, helptext, policy
 from judge_games.conquest_tactics.game import GAME as RULES
 
@@ -26,28 +26,8 @@ def _drawing() -> Drawing:
     return DRAWING
 
 
-SPEC = GameSpec(
-    id=RULES.id,
-    title=RULES.title,
-    aliases=RULES.aliases,
-    options=RULES.options,
-    verbs=RULES.verbs,
-    view_schema=RULES.view_schema,
-    setup=RULES.setup,
-    roles=RULES.roles,
-    pending=RULES.pending,
-    parse=RULES.parse,
-    legal=RULES.legal,
-    view=RULES.view,
-    outcome=RULES.outcome,
-    act=RULES.act,
-    resolve=RULES.resolve,
-    default=RULES.default,
-    check_held=RULES.check_held,
-    turn=RULES.turn,
-    zones=RULES.zones,
-    concede=RULES.concede,
-    scores=RULES.scores,
+SPEC = record_of(
+    RULES,
     policy=Policy(
         windows=RULES.windows,
         condition=_condition,
@@ -57,11 +37,6 @@ SPEC = GameSpec(
     help=helptext.topic,
     introduction=helptext.introduction,
     localize=field.localize,
-    queues_actions=RULES.queues_actions,
-    playthrough_options=RULES.playthrough_options,
-    victory_playthroughs=RULES.victory_playthroughs,
-    # The decision kernel's rules, once the rules object runs on it (judge/flow.py).
-    kernel=getattr(RULES, "kernel", None),
     drawing=_drawing,
 )
 

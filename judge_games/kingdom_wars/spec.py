@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from judge.engine import Decision, Role, State
-from judge.spec import GameSpec, Policy, game_of
+from judge.spec import Policy, game_of, record_of
 from judge_games.kingdom_wars import helptext, policy
 from judge_games.kingdom_wars.game import GAME as RULES
 
@@ -31,26 +31,8 @@ def _drawing() -> Drawing:
     return DRAWING
 
 
-SPEC = GameSpec(
-    id=RULES.id,
-    title=RULES.title,
-    aliases=RULES.aliases,
-    options=RULES.options,
-    verbs=RULES.verbs,
-    view_schema=RULES.view_schema,
-    setup=RULES.setup,
-    roles=RULES.roles,
-    pending=RULES.pending,
-    parse=RULES.parse,
-    legal=RULES.legal,
-    view=RULES.view,
-    outcome=RULES.outcome,
-    act=RULES.act,
-    resolve=RULES.resolve,
-    default=RULES.default,
-    turn=RULES.turn,
-    zones=RULES.zones,
-    survivors=RULES.survivors,
+SPEC = record_of(
+    RULES,
     policy=Policy(
         windows=RULES.windows,
         condition=_condition,
@@ -60,11 +42,6 @@ SPEC = GameSpec(
     ),
     help=helptext.topic,
     introduction=helptext.introduction,
-    queues_actions=RULES.queues_actions,
-    team_victories=RULES.team_victories,
-    playthrough_options=RULES.playthrough_options,
-    victory_playthroughs=RULES.victory_playthroughs,
-    kernel=RULES.kernel,
     drawing=_drawing,
 )
 

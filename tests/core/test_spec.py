@@ -20,7 +20,7 @@ from judge.engine import (
     WindowSpec,
 )
 from judge.rng import Rng
-from judge.spec import Game, GameSpec, Policy, game_of
+from judge.spec import Game, GameSpec, Policy, game_of, record_of
 
 
 def _bare() -> GameSpec:
@@ -106,3 +106,27 @@ def test_one_game_per_record_in_the_registry_and_the_package() -> None:
         assert registry.register(spec) is game_of(spec) is registry.get("bare")
     finally:
         registry.unregister("bare")
+
+
+def test_a_record_of_a_rules_object_takes_its_fields_by_name_and_given_ones_win() -> None:
+    """``record_of``: what a rules object has under a field's name goes in the
+    record; ``help``, ``policy``, ``drawing`` and ``adjudicate`` never (an
+    attribute of that name would mean something else); fields given win, and
+    a name that is no field is refused."""
+    bare = _bare()
+
+    class Rules:
+        id, title, view_schema = "bare", "Bare", "none.json"
+        setup, roles = staticmethod(bare.setup), staticmethod(bare.roles)
+        pending, parse = staticmethod(bare.pending), staticmethod(bare.parse)
+        legal, view = staticmethod(bare.legal), staticmethod(bare.view)
+        outcome = staticmethod(bare.outcome)
+        scores = staticmethod(lambda state: {"Solo": 1})
+        help = "not a help function"  # never taken by name
+
+    spec = record_of(Rules(), title="Bare, retitled")
+    assert spec.title == "Bare, retitled" and spec.id == "bare"
+    assert spec.scores is Rules.scores and spec.help is None
+    assert game_of(spec).scores({}) == {"Solo": 1}
+    with pytest.raises(TypeError, match="helps"):
+        record_of(Rules(), helps=lambda topic: None)
