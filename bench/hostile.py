@@ -47,8 +47,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from judge import config as cfg  # noqa: E402
-from judge import registry  # noqa: E402
-from judge.rng import Rng  # noqa: E402
+from judge.game import registry  # noqa: E402
+from judge.game.rng import Rng  # noqa: E402
 from judge.service import Judge  # noqa: E402
 
 

@@ -92,9 +92,9 @@ from bench.support.clock import Clock  # noqa: E402
 from bench.support.mailplayers import GM, JUDGE, Mail, address, hand, judge_config  # noqa: E402
 from bench.support.mailservers import MailServers, wait_for  # noqa: E402
 from bench.support.sealed_bids import GAME, add_report_files  # noqa: E402
-from judge import adjudicator as adj  # noqa: E402
 from judge import config as cfg  # noqa: E402
-from judge import registry  # noqa: E402
+from judge.game import adjudicator as adj  # noqa: E402
+from judge.game import registry  # noqa: E402
 from judge.service import Judge  # noqa: E402
 from judge.store import set_kdf_cost  # noqa: E402
 

@@ -109,15 +109,15 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import mails_per_turn as mpt  # noqa: E402
-from judge import adjudicator as adj  # noqa: E402
-from judge.engine import (  # noqa: E402
+from judge.game import adjudicator as adj  # noqa: E402
+from judge.game.engine import (  # noqa: E402
     Decision,
     DecisionKind,
     RuleError,
     live,
 )
-from judge.rng import Rng  # noqa: E402
-from judge.spec import Game  # noqa: E402
+from judge.game.rng import Rng  # noqa: E402
+from judge.game.spec import Game  # noqa: E402
 from judge.store import set_kdf_cost  # noqa: E402
 from judge_games.conquest_tactics import GAME as CT_GAME  # noqa: E402
 from judge_games.kingdom_wars import GAME as KW_GAME  # noqa: E402

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from judge.scheduler import DEFAULT_SETTINGS
+from judge.game.scheduler import DEFAULT_SETTINGS
 
 if TYPE_CHECKING:  # the mail stack is loaded only by what reads mail
-    from judge.mailin import Limits
+    from judge.mail.mailin import Limits
 
 CONFIG_NAME = "judge.toml"
 
@@ -158,7 +158,7 @@ class Config:
 
     def mail_limits(self) -> Limits:
         """The bounds a mail is read within (``[limits]``)."""
-        from judge.mailin import Limits  # not at import: `judge adjudicate` reads no mail
+        from judge.mail.mailin import Limits  # not at import: `judge adjudicate` reads no mail
 
         return Limits(self.max_bytes, self.max_lines, self.max_header_chars,
                       self.max_encoded_words, self.max_line_chars)

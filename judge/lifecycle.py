@@ -15,10 +15,10 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from judge import adjudicator as adj
-from judge import registry, scheduler
-from judge.engine import option_values
-from judge.rng import Rng, commitment
+from judge.game import adjudicator as adj
+from judge.game import registry, scheduler
+from judge.game.engine import option_values
+from judge.game.rng import Rng, commitment
 from judge.session import CommandError, Loaded, Workspace
 from judge.store import Seat, hash_token, new_token
 

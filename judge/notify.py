@@ -32,10 +32,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from judge import adjudicator as adj
-from judge import pictures, reports, scheduler
-from judge.engine import Decision, DecisionKind, Event
-from judge.mailout import Attachment
+from judge import pictures, reports
+from judge.game import adjudicator as adj
+from judge.game import scheduler
+from judge.game.engine import Decision, DecisionKind, Event
+from judge.mail.mailout import Attachment
 from judge.outbox import Drawn, Part
 from judge.store import Seat
 

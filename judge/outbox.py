@@ -3,7 +3,7 @@ the commit.
 
 A transaction that queues a mail (a reply, a report, a notice) writes what
 the mail is made of as the outbox row's ``spec``: the fields of its
-:class:`~judge.mailout.OutgoingMail` (Message-ID and Date fixed then, the
+:class:`~judge.mail.mailout.OutgoingMail` (Message-ID and Date fixed then, the
 text rendered), its attachments, and for each picture the view it draws
 and how (a :class:`Drawn`). The MIME message (``raw``), the pictures in it
 and the copy kept once the mail has left (``kept``, tokens masked) are made
@@ -12,7 +12,7 @@ relay, before it claims what is due. So a mail's write transaction holds
 the lock for the game's change and the queue rows, not for drawing maps
 and writing two MIME compositions (DESIGN.md, "How a mail is handled").
 
-Composition is deterministic (:func:`judge.mailout.compose` and
+Composition is deterministic (:func:`judge.mail.mailout.compose` and
 :func:`judge.pictures.picture` give the same bytes for the same inputs): a
 row composed after a crash, or by another process, is the very mail that
 was queued, under its Message-ID. A row is composed once (``raw`` is
@@ -36,9 +36,11 @@ from email.message import EmailMessage
 from email.utils import format_datetime
 from typing import Any
 
-from judge import mailconfig, pictures, redact, reports, scheduler
+from judge import mailconfig, pictures, reports
 from judge.config import Config
-from judge.mailout import Attachment, OutgoingMail, check, check_type, compose, make_message_id
+from judge.game import scheduler
+from judge.mail import redact
+from judge.mail.mailout import Attachment, OutgoingMail, check, check_type, compose, make_message_id
 from judge.store import Store, is_fault
 
 log = logging.getLogger("judge")
@@ -167,7 +169,7 @@ def sent_texts(store: Store, address: str, message_ids: Sequence[str]) -> list[s
     """The text parts of the judge's own mails among ``message_ids`` that
     went to ``address`` (read from the outbox, which keeps a sent mail as a
     redacted copy for ``judge.keep_sent_days``, and a mail not composed yet
-    as its spec): what a reply from ``address`` may quote (:mod:`judge.quoted`)."""
+    as its spec): what a reply from ``address`` may quote (:mod:`judge.mail.quoted`)."""
     texts = []
     for message_id in message_ids:
         row = store.mail_by_message_id(message_id)

@@ -19,9 +19,10 @@ from typing import Any
 import jinja2
 import jsonschema
 
-from judge import _data, choices, registry, scheduler
-from judge.engine import JSON, DecisionKind, Event, Role
-from judge.spec import Game
+from judge import _data
+from judge.game import choices, registry, scheduler
+from judge.game.engine import JSON, DecisionKind, Event, Role
+from judge.game.spec import Game
 
 TEMPLATE_DIRS: list[Path] = [_data.folder("templates")]
 SCHEMA_DIRS: list[Path] = [_data.folder("schemas")]

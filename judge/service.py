@@ -19,36 +19,24 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from judge import adjudicator as adj
-from judge import (
-    aside,
-    backup,
-    budget,
-    gmnotice,
-    gmview,
-    lifecycle,
-    mailconfig,
-    notify,
-    pipeline,
-    redact,
-    registry,
-    reports,
-    scheduler,
-)
+from judge import budget, gmnotice, gmview, lifecycle, mailconfig, notify, pipeline, reports
 from judge import config as cfg
 from judge.commands import gm as gm_commands
 from judge.commands import league as league_commands
-from judge.mailin import InboundTransport, IncomingMail, MaildirInbound, parse_mail
-from judge.mailout import (
+from judge.game import adjudicator as adj
+from judge.game import registry, scheduler
+from judge.game.rng import Draw, VerifyError, commitment, new_seed, recompute
+from judge.game.spec import Game
+from judge.mail import aside, redact
+from judge.mail.mailin import InboundTransport, IncomingMail, MaildirInbound, parse_mail
+from judge.mail.mailout import (
     BackgroundOutbound,
     OutboundTransport,
 )
 from judge.outbox import Outbox, kept_copy, sent_texts
 from judge.relay import RELAY_WINDOW, Relay
-from judge.rng import Draw, VerifyError, commitment, new_seed, recompute
 from judge.session import CommandError, Loaded, Workspace, seats_for
-from judge.spec import Game
-from judge.store import Store, is_fault, load_token_key
+from judge.store import Store, backup, is_fault, load_token_key
 
 __all__ = ["RELAY_WINDOW", "CommandError", "Crash", "Judge", "kept_copy"]
 

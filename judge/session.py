@@ -19,12 +19,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from judge import adjudicator as adj
-from judge import notify, registry, scheduler, timing
-from judge.engine import DecisionKind, Event
+from judge import notify
+from judge.game import adjudicator as adj
+from judge.game import registry, scheduler, timing
+from judge.game.engine import DecisionKind, Event
+from judge.game.spec import Game
 from judge.hub import Hub
 from judge.outbox import Outbox
-from judge.spec import Game
 from judge.store import Seat
 
 

@@ -20,8 +20,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.support.sealed_bids import GAME, add_report_files  # noqa: E402
-from judge import registry  # noqa: E402
 from judge.cli import main  # noqa: E402
+from judge.game import registry  # noqa: E402
 from judge.service import Judge  # noqa: E402
 
 registry.register(GAME)

@@ -4,8 +4,8 @@ It has hidden hands, a simultaneous phase, a single action, a response window
 offered to every seat, dice, a shuffled deck and an end. The contract suite in
 ``tests/contract/`` runs over it until the real games exist, and goes on
 running over it afterwards. It is not served by the judge (it is not in
-``judge.registry.BUILTIN``); tests and bench/mail_throughput.py
-:func:`judge.registry.register` it and call :func:`add_report_files`, which
+``judge.game.registry.BUILTIN``); tests and bench/mail_throughput.py
+:func:`judge.game.registry.register` it and call :func:`add_report_files`, which
 lets :mod:`judge.reports` find its view schema and templates (kept beside this
 module, in ``sealed-bids-view.schema.json`` and ``templates/sealed_bids/``).
 
@@ -52,7 +52,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from judge import reports
-from judge.engine import (
+from judge.game.engine import (
     JSON,
     Action,
     AmbiguousLine,
@@ -71,8 +71,8 @@ from judge.engine import (
     private,
     public,
 )
-from judge.rng import Rng
-from judge.spec import Game, GameSpec, Policy
+from judge.game.rng import Rng
+from judge.game.spec import Game, GameSpec, Policy
 
 #: Where the game's view schema and its templates directory are.
 FILES = Path(__file__).resolve().parent
@@ -633,7 +633,7 @@ SPEC = record(SealedBids())
 """The game's record."""
 
 GAME = Game(SPEC)
-"""The game as the judge plays it (``judge.registry.register(GAME)`` in tests)."""
+"""The game as the judge plays it (``judge.game.registry.register(GAME)`` in tests)."""
 
 __all__ = ["GAME", "SEATS", "SPEC", "SealedBids", "card_key", "card_value", "full_deck",
            "record"]

@@ -7,10 +7,11 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from judge import adjudicator as adj
-from judge import gmview, grammar, lifecycle, notify, scheduler
+from judge import gmview, grammar, lifecycle, notify
 from judge.commands.base import Ctx, handles
-from judge.engine import RuleError
+from judge.game import adjudicator as adj
+from judge.game import scheduler
+from judge.game.engine import RuleError
 from judge.session import CommandError, Loaded, Workspace
 from judge.store import Seat
 

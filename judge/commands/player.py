@@ -8,11 +8,12 @@ import re
 from collections.abc import Sequence
 from datetime import UTC, date, datetime, time, timedelta
 
-from judge import adjudicator as adj
-from judge import grammar, notify, scheduler, signoff, timing
+from judge import grammar, notify, signoff
 from judge.commands import league
 from judge.commands.base import Ctx, handles
-from judge.engine import Action, DecisionKind, Event, InvalidLine, RuleError
+from judge.game import adjudicator as adj
+from judge.game import scheduler, timing
+from judge.game.engine import Action, DecisionKind, Event, InvalidLine, RuleError
 from judge.session import CommandError, Loaded
 
 

@@ -29,7 +29,7 @@ others wait below with whatever was held for them.
   in secret (by hand, or by a standing answer, ``POLICY``), revisable until
   it closes. Who is asked by hand is fixed as it opens, on public facts and
   each seat's settings; every other role gets its standing answer at once
-  (judge/timing.py). It closes when the caller says so: when every role
+  (judge/game/timing.py). It closes when the caller says so: when every role
   asked by hand has answered (at once if none is), or at its deadline, where
   a silent one gets its other standing answers. Then the
   answers are applied in the rulebook's order of the window's roles; a role
@@ -51,8 +51,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from judge import timing
-from judge.engine import (
+from judge.game import timing
+from judge.game.engine import (
     JSON,
     Action,
     Decision,
@@ -69,9 +69,9 @@ from judge.engine import (
     private,
     public,
 )
-from judge.flow import kernel_of
-from judge.rng import Draw, Rng
-from judge.spec import Game
+from judge.game.flow import kernel_of
+from judge.game.rng import Draw, Rng
+from judge.game.spec import Game
 
 #: What a queued line waits for (the kind of decision it was written for).
 FOR_ACTION = "action"
@@ -272,7 +272,7 @@ def decisions(game: Game, table: Table) -> list[Decision]:
 
 def open_decisions(game: Game, table: Table) -> list[Decision]:
     """The decisions open now: the top of the stack. A game on the decision
-    kernel (judge/flow.py) is asked which depth is open; for any other, the
+    kernel (judge/game/flow.py) is asked which depth is open; for any other, the
     greatest depth listed is."""
     pending = decisions(game, table)
     rules = kernel_of(game)
@@ -311,7 +311,7 @@ def open_window(game: Game, table: Table) -> Decision | None:
 
 def answering_roles(game: Game, table: Table) -> set[Role]:
     """Roles asked by hand in the open window, while it is not closing
-    (judge/timing.py: the others hold their standing answers, and nothing
+    (judge/game/timing.py: the others hold their standing answers, and nothing
     names the window to them)."""
     w = open_window(game, table)
     if w is None:
@@ -352,7 +352,7 @@ def ready(game: Game, table: Table, absent: Iterable[Role] = ()) -> bool:
 def window_complete(game: Game, table: Table, absent: Iterable[Role] = ()) -> bool:
     """The open window has an answer from every role it asks by hand (the
     others hold their standing answers from the start), so it may close
-    (:func:`judge.timing.may_close` says when)."""
+    (:func:`judge.game.timing.may_close` says when)."""
     w = open_window(game, table)
     if w is None or table.windows.get(w.id, {}).get("closing"):
         return False
@@ -369,7 +369,7 @@ def asks_anyone(game: Game, table: Table) -> bool:
 
 def decision_for(game: Game, table: Table, role: Role) -> Decision | None:
     """The open decision ``role`` has a part in, if any: a response window
-    only if it asks ``role`` by hand (judge/timing.py: one that does not is
+    only if it asks ``role`` by hand (judge/game/timing.py: one that does not is
     named to it nowhere)."""
     for d in open_decisions(game, table):
         if role in d.roles:

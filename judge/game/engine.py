@@ -1,12 +1,12 @@
 """The game contract's data: states, actions, decisions, events, errors,
 outcomes, options, windows and hidden zones. A game is one record of them
-and of its functions (:class:`judge.spec.GameSpec`).
+and of its functions (:class:`judge.game.spec.GameSpec`).
 
 A game is a pure, deterministic object over JSON-serialisable state. It never
 does I/O, never reads the clock and never uses the ``random`` module: all chance
-comes through the :class:`~judge.rng.Rng` it is handed.
+comes through the :class:`~judge.game.rng.Rng` it is handed.
 
-The judge drives a game only through :class:`judge.spec.Game`:
+The judge drives a game only through :class:`judge.game.spec.Game`:
 
 * ``setup(options, rng) -> state`` and ``roles(state)``;
 * ``pending(state) -> [Decision]``: who must act now, and how;
@@ -35,7 +35,7 @@ JSONData = TypeVar("JSONData")
 """Any plain JSON value (see :func:`copy_json`)."""
 
 if TYPE_CHECKING:
-    from judge.spec import Game, GameSpec
+    from judge.game.spec import Game, GameSpec
 
 JSON: TypeAlias = Any
 """A JSON-serialisable value (dicts with str keys, lists, str, int, float, bool, None)."""
@@ -192,7 +192,7 @@ class Decision:
     such windows for them. A RESPONSE decision's ``roles`` are in the
     rulebook's order: the judge collects every role's answer in secret and,
     when the window closes, applies them in that order (see
-    judge/adjudicator.py).
+    judge/game/adjudicator.py).
     """
 
     kind: DecisionKind
@@ -344,7 +344,7 @@ class PolicyCondition:
     its hidden general), and ``private_args``: the arguments with which it
     does (``KINGDOM`` while one's own kingdom is hidden). Such a clause may
     choose a standing *answer*, never whether the seat is asked by hand
-    (judge/timing.py: the timing of a window tells nothing).
+    (judge/game/timing.py: the timing of a window tells nothing).
     """
 
     word: str

@@ -35,11 +35,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
-from judge.engine import Decision, Event, private, public
-from judge.engine import State as State  # the one State; kept importable from here
+from judge.game.engine import Decision, Event, private, public
+from judge.game.engine import State as State  # the one State; kept importable from here
 
 if TYPE_CHECKING:
-    from judge.rng import Rng
+    from judge.game.rng import Rng
 
 Frame = dict[str, Any]
 Ask = dict[str, Any]

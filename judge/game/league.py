@@ -15,7 +15,7 @@ Scoring systems (:data:`SCORING`, chosen per league):
 * ``sum-of-squares``: a solo win is 1 point to the winner; otherwise each
   surviving seat gets its score squared over the sum of the survivors'
   squares (Diplomacy: supply centres, from the ``scores`` of the game's
-  record, :class:`judge.spec.GameSpec`).
+  record, :class:`judge.game.spec.GameSpec`).
   A game that keeps no score falls back to draw-size.
 * ``wdl``: a win 3 points, a place in a draw 1, a loss 0.
 
@@ -50,9 +50,9 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from judge import adjudicator as adj
-from judge.engine import JSON, Role
-from judge.spec import Game
+from judge.game import adjudicator as adj
+from judge.game.engine import JSON, Role
+from judge.game.spec import Game
 
 SCORING: dict[str, str] = {
     "draw-size": "a solo win 1 point; a draw shared by n, 1/n to each seat in it; others 0",

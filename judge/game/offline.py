@@ -2,7 +2,7 @@
 document per line in, one result per line out, for tools.
 
 It loads only the game whose ``"game"`` a document names (through
-:mod:`judge.registry`) and nothing of the mail service, the store or the
+:mod:`judge.game.registry`) and nothing of the mail service, the store or the
 templates, so that a tool piping many positions through one process pays
 only for adjudication.
 """
@@ -15,7 +15,7 @@ from typing import IO, Any
 
 import orjson
 
-from judge import registry
+from judge.game import registry
 
 
 def adjudicate_stream(lines: Iterable[str], out: IO[str]) -> int:

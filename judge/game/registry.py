@@ -1,8 +1,8 @@
 """Finds games by id or alias. The only module of judge/ that imports judge_games.*.
 
 A game lives in ``judge_games/<id>/`` and exports ``SPEC``, its record
-(:class:`judge.spec.GameSpec`); the judge plays it through the one
-:class:`judge.spec.Game` made over it here. Games are imported lazily on first
+(:class:`judge.game.spec.GameSpec`); the judge plays it through the one
+:class:`judge.game.spec.Game` made over it here. Games are imported lazily on first
 use. Tests may :func:`register` extra games (a test-only game) for the
 contract suite.
 """
@@ -13,7 +13,7 @@ import importlib
 import pkgutil
 from typing import TYPE_CHECKING
 
-from judge.spec import Game, GameSpec, game_of
+from judge.game.spec import Game, GameSpec, game_of
 
 if TYPE_CHECKING:
     from judge.pictures.scene import Drawing

@@ -14,7 +14,7 @@ A phase's clock, in order:
 3. ``grace_until``: processed, with the game's defaults for whoever is silent.
 
 A phase is also processed early when every seat has acted and none asked to
-WAIT (see :func:`judge.adjudicator.ready`).
+WAIT (see :func:`judge.game.adjudicator.ready`).
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ class Clock:
     min_close: datetime | None = None
     """A response window that asks a seat by hand closes no earlier than
     this (``window_min_minutes``); one that asks nobody closes at once
-    (judge/timing.py)."""
+    (judge/game/timing.py)."""
 
     def to_row(self, game: str) -> dict[str, Any]:
         return {

@@ -9,14 +9,14 @@ the view, the outcome) and, as fields with defaults, whatever else it has
 drawing, offline adjudication). Nothing is a method to override: a game
 that keeps no score leaves ``scores`` at ``None`` and the judge counts none.
 
-The judge drives every game through :class:`Game` (``judge.registry``
+The judge drives every game through :class:`Game` (``judge.game.registry``
 wraps each record in one), whose members are the record's functions where
 the game gives them and the generic behaviour where it does not. See
 docs/writing-a-game.md for a whole game on one screen.
 
 A game is a pure, deterministic function of JSON states (see
-:mod:`judge.engine`): no I/O, no clock, no ``random``; chance comes through
-the :class:`~judge.rng.Rng` it is handed.
+:mod:`judge.game.engine`): no I/O, no clock, no ``random``; chance comes through
+the :class:`~judge.game.rng.Rng` it is handed.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
-from judge.engine import (
+from judge.game.engine import (
     JSON,
     Action,
     Decision,
@@ -42,9 +42,9 @@ from judge.engine import (
 )
 
 if TYPE_CHECKING:
-    from judge.flow import Rules
+    from judge.game.flow import Rules
+    from judge.game.rng import Rng
     from judge.pictures.scene import Drawing
-    from judge.rng import Rng
 
 Transition = tuple[State, list[Event]]
 """A new state and the events that led to it."""
@@ -64,7 +64,7 @@ class Policy:
     (a standing answer can test nothing the seat may not see);
     ``defaults(state, role)`` are the standing answers each seat starts with;
     ``may_ask(state, decision, role)`` says whether a seat may be asked a
-    window by hand, judged from facts every seat may see (judge/timing.py).
+    window by hand, judged from facts every seat may see (judge/game/timing.py).
     """
 
     windows: tuple[WindowSpec, ...] = ()
@@ -155,7 +155,7 @@ class GameSpec:
     victory_playthroughs: Sequence[Mapping[str, JSON]] = ()
     """Option sets under which a seeded random playthrough ends in a victory."""
     kernel: Rules[Any] | None = None
-    """The decision kernel's rules the game runs on (judge/flow.py)."""
+    """The decision kernel's rules the game runs on (judge/game/flow.py)."""
     drawing: Callable[[], Drawing] | None = None
     """How the game draws a view of itself, loaded when first drawn.
     None: the game has no pictures."""
@@ -287,7 +287,7 @@ class Game:
     def current(self, state: State) -> State:
         """``state`` as the game reads it now: a state saved in an earlier
         shape (before the game ran on the kernel) read through the kernel's
-        ``current`` (judge/flow.py); any other state as it is."""
+        ``current`` (judge/game/flow.py); any other state as it is."""
         return state if self.kernel is None else self.kernel.current(state)
 
     def drawing(self) -> Drawing | None:

@@ -34,12 +34,12 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from judge.engine import Action, Decision, IllegalLine, Role, RuleError, WindowSpec
-from judge.spec import Game
+from judge.game.engine import Action, Decision, IllegalLine, Role, RuleError, WindowSpec
+from judge.game.spec import Game
 
 if TYPE_CHECKING:
-    from judge.adjudicator import Table
-    from judge.scheduler import Clock
+    from judge.game.adjudicator import Table
+    from judge.game.scheduler import Clock
 
 ASK = "ASK"
 PASS = "PASS"

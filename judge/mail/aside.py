@@ -16,7 +16,7 @@ from email.header import decode_header, make_header
 from email.parser import BytesHeaderParser
 from email.policy import compat32
 
-from judge.mailin import IncomingMail
+from judge.mail.mailin import IncomingMail
 
 __all__ = ["HEAD_BYTES", "headers_only"]
 

@@ -104,7 +104,7 @@ _LINE_BREAK = re.compile(r"\r\n|[\r\n\u2028\u2029\x85]")
 
 def longest_line(text: str) -> tuple[int, int]:
     """(number from 1, length) of the longest line of ``text``, line breaks
-    as :func:`judge.mailin.clean_body` reads them (CRLF, CR, LF, U+2028,
+    as :func:`judge.mail.mailin.clean_body` reads them (CRLF, CR, LF, U+2028,
     U+2029, NEL). One pass; ``(0, 0)`` for an empty text."""
     best, number, start = 0, 0, 0
     n = 1

@@ -1,4 +1,4 @@
-"""Mail in over IMAP: an :class:`~judge.mailin.InboundTransport` on imapclient.
+"""Mail in over IMAP: an :class:`~judge.mail.mailin.InboundTransport` on imapclient.
 
 How it reads a mailbox, and why:
 
@@ -50,7 +50,7 @@ from imapclient import IMAPClient  # type: ignore[import-untyped]
 
 __all__ = ["Checkpoint", "ImapInbound", "ImapSettings", "MemoryCheckpoint", "connection_errors"]
 
-log = logging.getLogger("judge.imap")
+log = logging.getLogger("judge.mail.imap")
 
 MAX_IDLE_SECONDS = 29 * 60
 """RFC 2177: a client re-issues IDLE at least every 29 minutes."""
@@ -167,7 +167,7 @@ def folder_name(client: Any, name: str) -> str:
 
 
 class ImapInbound:
-    """An :class:`~judge.mailin.InboundTransport` over one IMAP folder.
+    """An :class:`~judge.mail.mailin.InboundTransport` over one IMAP folder.
 
     Keys are ``"<uidvalidity>:<uid>"``. See the module docstring for the
     guarantees; in short: a message is yielded by :meth:`fetch` until it was

@@ -13,7 +13,7 @@ never drift apart, nor can the HTML say anything the text does not (every
 word of the HTML's text is a word of the text part, in the same order; the
 one addition is an inline picture, the one the mail carries as a part
 anyway). Being a pure function of the text, it can run wherever the text is
-composed into MIME (today :func:`judge.mailout.compose`).
+composed into MIME (today :func:`judge.mail.mailout.compose`).
 
 How the text is read:
 

@@ -45,7 +45,7 @@ dedupe and thread its answer, the cleaned body as lines, and two verdicts:
     ``line 3 has ... characters ...``: :attr:`Limits.max_header_chars`,
     :attr:`Limits.max_encoded_words`, :attr:`Limits.max_line_chars`; the
     body is not decoded, or not cleaned, and no header beyond a bound reaches
-    the standard library's parser: :mod:`judge.bounds` trims it first),
+    the standard library's parser: :mod:`judge.mail.bounds` trims it first),
     ``no readable text`` (no text/plain or text/html body part) and
     ``unreadable: <detail>`` (the body defeated the decoder; a safety net no
     input in the test suite reaches). A refused mail carries no lines.
@@ -86,8 +86,8 @@ from mailbox import Maildir
 from pathlib import Path
 from typing import Protocol
 
-from judge import bounds, quoted
-from judge.redact import redact_raw
+from judge.mail import bounds, quoted
+from judge.mail.redact import redact_raw
 
 __all__ = [
     "DeliveryReport",
@@ -999,7 +999,7 @@ def clean_body(text: str, known: Sequence[str] = ()) -> list[str]:
       runs of their lines are recognised wherever they reappear, prefixed
       or not, re-wrapped or not, and dropped as quoted text; an unprefixed
       line inside a quoted block (a long quoted line wrapped by the client)
-      is part of the quote (:mod:`judge.quoted`).
+      is part of the quote (:mod:`judge.mail.quoted`).
     * Trailing blank lines are dropped; blank lines inside are kept.
 
     ``END`` is not interpreted here: the command grammar does that.
@@ -1127,7 +1127,7 @@ def incidental(part: Message, ancestors: Sequence[str], after_body: bool,
       names its maps (``<game>-<phase>.png``), or shown inline so named when
       the judge's report data of that game is forwarded with it
       (``forwarded``: the ``<game>`` of each), or under the Content-ID the
-      judge gave it (:func:`judge.mailout.content_id`, checked against its
+      judge gave it (:func:`judge.mail.mailout.content_id`, checked against its
       bytes);
     * any other picture: shown inline (a Content-ID, an inline disposition,
       inside multipart/related: a logo in a signature), or attached (a
@@ -1581,7 +1581,7 @@ class MaildirInbound:
     ``.Failed`` (created if missing) under ``cur/`` with the Seen flag; it is
     a single rename, so a crash leaves the message either still new (fetched
     again next time) or moved, never both or neither. A message that carries
-    a token is kept with its tokens masked (:func:`judge.redact.redact_raw`,
+    a token is kept with its tokens masked (:func:`judge.mail.redact.redact_raw`,
     with no header beyond ``limits``' bounds parsed). A message over
     ``limits.max_bytes`` (refused unread) is kept as its header section,
     masked, and a line saying how big its body was: it is not read into

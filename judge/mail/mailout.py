@@ -28,7 +28,7 @@ Header choices, and why:
 * Date is written only when the caller gives it (pure code reads no clock;
   the relay stamps it when it queues the mail).
 * With :attr:`OutgoingMail.html` the text goes with an HTML alternative made
-  from it (:mod:`judge.mailhtml`), in the structure clients write for a
+  from it (:mod:`judge.mail.mailhtml`), in the structure clients write for a
   mail with inline pictures: ``multipart/mixed`` (only when something is
   attached) holding ``multipart/related`` (only when a picture is shown)
   holding ``multipart/alternative`` (text/plain, then text/html) and the
@@ -53,7 +53,7 @@ from mailbox import Maildir
 from pathlib import Path
 from typing import Protocol, TextIO, runtime_checkable
 
-from judge import mailhtml
+from judge.mail import mailhtml
 
 __all__ = [
     "AUTO_GENERATED",
@@ -114,7 +114,7 @@ class OutgoingMail:
     """RFC 5322 date, passed by the caller; ``""`` writes no Date header."""
     extra_headers: tuple[tuple[str, str], ...] = ()
     html: bool = False
-    """Also write an HTML alternative of ``body`` (:func:`judge.mailhtml.render`):
+    """Also write an HTML alternative of ``body`` (:func:`judge.mail.mailhtml.render`):
     the mail is then multipart/alternative, text/plain first (the canonical
     part, unchanged) and text/html, with its PNG, JPEG and GIF attachments
     shown inline in the HTML (multipart/related, Content-ID) rather than

@@ -36,8 +36,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from judge.redact import fold, mask_secrets
-from judge.typography import plain_marks
+from judge.mail.redact import fold, mask_secrets
+from judge.mail.typography import plain_marks
 
 __all__ = ["KnownText", "mark_quoted", "words_of"]
 

@@ -14,7 +14,7 @@ import re
 import unicodedata
 from email.message import EmailMessage
 
-from judge.bounds import stream_safe
+from judge.mail.bounds import stream_safe
 
 
 def fold(text: str) -> str:

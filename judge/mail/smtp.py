@@ -1,4 +1,4 @@
-"""Mail out over SMTP: an :class:`~judge.mailout.OutboundTransport` on aiosmtplib.
+"""Mail out over SMTP: an :class:`~judge.mail.mailout.OutboundTransport` on aiosmtplib.
 
 aiosmtplib is asynchronous; the judge is not. :class:`SmtpOutbound` owns a
 private event loop, running in a thread of its own, and a small pool of SMTP
@@ -11,15 +11,15 @@ first and replaced if the server dropped it.
 
 How answers become the relay's two kinds of failure (RFC 5321 section 4.2.1):
 
-* :class:`~judge.mailout.PermanentFailure`: a 5xx answer to RCPT TO or to
+* :class:`~judge.mail.mailout.PermanentFailure`: a 5xx answer to RCPT TO or to
   DATA (the recipient or this message is refused for good), or a recipient
   that is not a single address. The relay gives up on the mail and marks the
   address bouncing.
-* :class:`~judge.mailout.TemporaryFailure`: any 4xx answer; and also a 5xx to
+* :class:`~judge.mail.mailout.TemporaryFailure`: any 4xx answer; and also a 5xx to
   MAIL FROM, AUTH or EHLO, because those say the judge's own configuration is
   wrong, not the player's address, and the mail must wait until the operator
   fixes it rather than be thrown away.
-* :class:`~judge.mailout.ServerUnavailable` (a TemporaryFailure): no
+* :class:`~judge.mail.mailout.ServerUnavailable` (a TemporaryFailure): no
   connection at all (refused, reset, timed out, TLS failed). Every other mail
   would fail the same way now, so the relay stops its pass.
 
@@ -45,11 +45,11 @@ from dataclasses import dataclass, field
 
 import aiosmtplib
 
-from judge.mailout import PermanentFailure, ServerUnavailable, TemporaryFailure
+from judge.mail.mailout import PermanentFailure, ServerUnavailable, TemporaryFailure
 
 __all__ = ["SmtpOutbound", "SmtpSettings", "open_connection"]
 
-log = logging.getLogger("judge.smtp")
+log = logging.getLogger("judge.mail.smtp")
 
 _ADDR = re.compile(r"[^@\s<>(),;:\"\[\]\\]+@[^@\s<>(),;:\"\[\]\\]+")
 
@@ -105,7 +105,7 @@ def _reply(exc: aiosmtplib.SMTPResponseException) -> str:
 
 
 class SmtpOutbound:
-    """An :class:`~judge.mailout.OutboundTransport` over SMTP (see the module
+    """An :class:`~judge.mail.mailout.OutboundTransport` over SMTP (see the module
     docstring), which also sends in the background (:meth:`start`).
     :meth:`close` ends the connections and the event loop; the object cannot
     send after it."""

@@ -14,7 +14,7 @@ drawn as arrows (moves), dashed lines (supports, convoys), crosses (failed
 orders) and dislodged units with their retreats.
 
 Each game draws itself in ``judge_games/<id>/picture.py`` (a :class:`Drawing`
-named ``DRAWING``, found through :func:`judge.registry.drawing`), from its
+named ``DRAWING``, found through :func:`judge.game.registry.drawing`), from its
 own map data and the region geometry next to its ``map.yaml``.
 
 Drawing costs: the scene is built in Python (a few milliseconds) as SVG;
@@ -53,14 +53,14 @@ class NoPicture(LookupError):
 
 def supported(game_id: str) -> bool:
     """Can :func:`picture` draw this game?"""
-    from judge import registry
+    from judge.game import registry
 
     return registry.drawing(game_id) is not None
 
 
 def scene(game_id: str, view: Mapping[str, Any],
           results: Sequence[Mapping[str, Any]] | None = None) -> Scene:
-    from judge import registry
+    from judge.game import registry
 
     drawing = registry.drawing(game_id)
     if drawing is None:
@@ -94,7 +94,7 @@ def _drawn_from(game_id: str, view: Mapping[str, Any],
     """A digest of everything a picture is drawn from: the game, the format,
     the result events and the view, or only the keys of it the game's
     drawing reads (:class:`Drawing`'s ``reads``)."""
-    from judge import registry
+    from judge.game import registry
 
     drawing = registry.drawing(game_id)
     reads = getattr(drawing, "reads", None)

@@ -336,7 +336,7 @@ class Planned(Protocol):
 
 def write(game_id: str) -> Layout:
     """Build the geometry of ``game_id``'s map and write it beside its map file."""
-    from judge import registry
+    from judge.game import registry
     from judge.pictures.geometry import dump
 
     drawing = registry.drawing(game_id)

@@ -48,11 +48,12 @@ from typing import Any, TextIO
 import jinja2
 from markupsafe import Markup
 
-from judge import adjudicator as adj
-from judge import league, registry, reports
-from judge import publish_text as say
-from judge.engine import JSON, Event, State
-from judge.spec import Game
+from judge import reports
+from judge.game import adjudicator as adj
+from judge.game import league, registry
+from judge.game.engine import JSON, Event, State
+from judge.game.spec import Game
+from judge.site import publish_text as say
 
 log = logging.getLogger("judge")
 

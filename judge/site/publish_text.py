@@ -1,7 +1,7 @@
 """What the public pages say, in words: phases, times, the deadline's
 distance, a report's text as HTML (its aligned columns as tables), the
 history's lines grouped by the seat they name. Pure functions over strings
-and times; :mod:`judge.publish` and its templates call them.
+and times; :mod:`judge.site.publish` and its templates call them.
 """
 
 from __future__ import annotations

@@ -209,7 +209,7 @@ def _m1(db: sqlite_utils.Database) -> None:
 
 def _m2(db: sqlite_utils.Database) -> None:
     # The IMAP checkpoint: per mailbox, the UIDVALIDITY seen and the highest
-    # UID moved out (judge.imap). Replies are counted per address and hour
+    # UID moved out (judge.mail.imap). Replies are counted per address and hour
     # (limits.replies_per_hour) by the outbox's in_reply_to.
     db.table("imap_state").create(
         {"mailbox": str, "uidvalidity": int, "last_uid": int}, pk="mailbox"
@@ -263,7 +263,7 @@ def _m5(db: sqlite_utils.Database) -> None:
 
 
 def _m6(db: sqlite_utils.Database) -> None:
-    # Leagues (judge.league, judge.commands.league): a league's name, scoring
+    # Leagues (judge.game.league, judge.commands.league): a league's name, scoring
     # system and GM; the games that belong to one (a game to one league at
     # most, put there before it starts); its standby list in the order
     # players asked (``offered``: the seat, game/role, a standby was offered
@@ -315,7 +315,7 @@ def _m10(db: sqlite_utils.Database) -> None:
 
 def _m11(db: sqlite_utils.Database) -> None:
     # Press marked public (PRESS TO PUBLIC): kept for the game's public pages
-    # (judge.publish), with the sender as the press setting showed it, the
+    # (judge.site.publish), with the sender as the press setting showed it, the
     # phase it was sent in and the log entry it follows. Private press is
     # never kept.
     db.table("public_press").create(

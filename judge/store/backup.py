@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from judge import config as cfg
-from judge.scheduler import iso
+from judge.game.scheduler import iso
 
 if TYPE_CHECKING:
     from judge.store import Store
@@ -292,7 +292,7 @@ def _carry_on(store: Store, config: cfg.Config, made: datetime, now: datetime,
     """In one transaction: move the deadlines that passed since the backup
     (or fall too soon) and queue the notices."""
     from judge import reports
-    from judge import scheduler as sched
+    from judge.game import scheduler as sched
     from judge.outbox import Outbox
 
     outbox = Outbox(store, config, now)

@@ -1,4 +1,4 @@
-"""The record of a Diplomacy-family game (:class:`judge.spec.GameSpec`) over
+"""The record of a Diplomacy-family game (:class:`judge.game.spec.GameSpec`) over
 its :class:`~judge_games.diplomacy.game.DiplomacyGame`: classic, Warring
 States and Three Kingdoms are each one variant record (variant.py) and this."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from judge.spec import GameSpec, record_of
+from judge.game.spec import GameSpec, record_of
 
 from .game import DiplomacyGame
 

@@ -31,7 +31,7 @@ recipient, order; Message-ID and Date aside) when:
 The games are every contract game with hidden zones and window kinds (Sealed
 Bids, Conflict of Alliances, ...). A window is reached by random legal lines,
 preferring one that opens a window in which a seat other than B answers
-(tried through judge.adjudicator on the table, which changes nothing).
+(tried through judge.game.adjudicator on the table, which changes nothing).
 """
 
 from __future__ import annotations
@@ -49,9 +49,10 @@ import pytest
 from bench.support.htmlpart import alternatives, check_alternatives
 from bench.support.sealed_bids import GAME as SEALED_BIDS
 from bench.support.sealed_bids import SealedBids, add_report_files, record
-from judge import adjudicator as adj
-from judge import registry, reports
-from judge.engine import (
+from judge import reports
+from judge.game import adjudicator as adj
+from judge.game import registry
+from judge.game.engine import (
     Decision,
     DecisionKind,
     Event,
@@ -60,8 +61,8 @@ from judge.engine import (
     State,
     option_values,
 )
-from judge.rng import Rng
-from judge.spec import Game
+from judge.game.rng import Rng
+from judge.game.spec import Game
 from judge.store import set_kdf_cost
 from tests.contract.conftest import contract_games
 from tests.core.conftest import SUPPORT
@@ -496,7 +497,8 @@ def test_the_comparison_catches_a_leak_in_the_html_part(
     alone carries what North holds (an HTML comment, which no reader sees
     and the text part does not have) makes B's mails differ between the
     homes, and the scrambled comparison fails on the text/html part."""
-    from judge import mailhtml, notify
+    from judge import notify
+    from judge.mail import mailhtml
 
     held: list[str] = [""]
     report_of, render = notify.report_of, mailhtml.render

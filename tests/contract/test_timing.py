@@ -1,4 +1,4 @@
-"""Timing tells nothing (DESIGN.md, "Privacy"; judge/timing.py): the moment
+"""Timing tells nothing (DESIGN.md, "Privacy"; judge/game/timing.py): the moment
 a response window closes, and the times and recipients of every mail while
 it is open, depend on no fact a seat may not see, however slowly the seats
 asked by hand answer.
@@ -39,11 +39,11 @@ from pathlib import Path
 
 import pytest
 
-from judge import adjudicator as adj
 from judge import reports
-from judge.engine import DecisionKind, Role, RuleError, option_values
-from judge.rng import Rng
-from judge.spec import Game
+from judge.game import adjudicator as adj
+from judge.game.engine import DecisionKind, Role, RuleError, option_values
+from judge.game.rng import Rng
+from judge.game.spec import Game
 from judge.store import set_kdf_cost
 from tests.contract.conftest import TEST_GAMES
 from tests.contract.test_mail_privacy import GAMES, MAIL_OPTIONS, NAME, SEED, _opens_window

@@ -14,7 +14,8 @@ from bench.support.post import delivered_mail as delivered_mail
 from bench.support.sealed_bids import GAME as SEALED
 from bench.support.sealed_bids import add_report_files
 from judge import config as cfg
-from judge import registry, reports
+from judge import reports
+from judge.game import registry
 from judge.service import Judge
 from judge.store import set_kdf_cost
 

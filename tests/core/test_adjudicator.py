@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bench.support.sealed_bids import GAME
-from judge import adjudicator as adj
+from judge.game import adjudicator as adj
 
 
 def test_holding_orders_changes_only_the_new_table() -> None:

@@ -55,7 +55,7 @@ def test_one_short_game(runs: dict[str, Any], game: str) -> None:
     assert run.rounds <= SHORT
     # Every response window the table showed (one that waited for a seat asked
     # by hand) is one the judge's log closes, or one still open when the game
-    # was stopped; the others closed as they opened (judge/timing.py).
+    # was stopped; the others closed as they opened (judge/game/timing.py).
     assert run.logged_windows
     assert run.windows <= run.logged_windows | run.open_windows
     # Every blocking request was answered by one mail, at the first reading time

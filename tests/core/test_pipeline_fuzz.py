@@ -110,7 +110,8 @@ BENCH: Bench
 def setup_module() -> None:
     global BENCH
     from bench.support.sealed_bids import GAME, add_report_files
-    from judge import registry, reports
+    from judge import reports
+    from judge.game import registry
     from judge.store import set_kdf_cost
     from tests.core.conftest import SUPPORT
 

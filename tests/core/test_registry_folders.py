@@ -1,4 +1,4 @@
-"""A new game is found by its folder: ``judge.registry`` lists the packages
+"""A new game is found by its folder: ``judge.game.registry`` lists the packages
 of ``judge_games`` and offers each that exports ``SPEC`` (docs/writing-a-game.md);
 a family's shared package, exporting none, is not offered."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import judge_games
-from judge import registry
+from judge.game import registry
 from tests.support.guide import blocks
 
 

@@ -1,4 +1,4 @@
-"""A game is one record (judge/spec.py): what the judge's ``Game`` does for
+"""A game is one record (judge/game/spec.py): what the judge's ``Game`` does for
 the fields a record leaves at their defaults, and that the registry and a
 game package hand out one ``Game`` per record."""
 
@@ -8,8 +8,8 @@ import dataclasses
 
 import pytest
 
-from judge import registry
-from judge.engine import (
+from judge.game import registry
+from judge.game.engine import (
     Action,
     Decision,
     DecisionKind,
@@ -19,8 +19,8 @@ from judge.engine import (
     State,
     WindowSpec,
 )
-from judge.rng import Rng
-from judge.spec import Game, GameSpec, Policy, game_of, record_of
+from judge.game.rng import Rng
+from judge.game.spec import Game, GameSpec, Policy, game_of, record_of
 
 
 def _bare() -> GameSpec:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine import State
-from judge.rng import Rng
+from judge.game.engine import State
+from judge.game.rng import Rng
 from judge_games.classic import GAME
 from judge_games.diplomacy.game import DiplomacyGame
 

@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from judge.offline import adjudicate_stream
+from judge.game.offline import adjudicate_stream
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The program as installed (the console script ``judge adjudicate``).

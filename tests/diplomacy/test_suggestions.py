@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from judge.engine import Grade
+from judge.game.engine import Grade
 from judge_games.classic import GAME
 from judge_games.diplomacy import DiplomacyGame, load_map, spelling
 from judge_games.diplomacy.orders import UnknownName

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from bench.support.kingdom_wars import State, ask, copy_of, hp, pass_all, play, table, texts
-from judge.engine import Event, IllegalLine, RuleError
+from judge.game.engine import Event, IllegalLine, RuleError
 from judge_games.kingdom_wars import GAME
 
 # Opponents whose skills answer no moment: Wu (B), Shu (C); D stays hidden.

@@ -19,7 +19,8 @@ from bench.support.mailplayers import Mail, judge_config
 from bench.support.mailservers import MailServers, ServersUnavailable
 from bench.support.sealed_bids import GAME as SEALED
 from bench.support.sealed_bids import add_report_files
-from judge import registry, reports
+from judge import reports
+from judge.game import registry
 from judge.service import Judge
 from judge.store import set_kdf_cost
 from tests.core.conftest import Clock

@@ -15,7 +15,7 @@ import pytest
 import yaml
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
-from judge import registry
+from judge.game import registry
 from judge.pictures import geometry
 from judge.pictures.layout import LAKE, VOID, Point
 

@@ -126,7 +126,7 @@ def _busy(game: str, seed: int) -> dict[str, Any]:
 
 
 def pictures_drawing(game: str) -> Any:
-    from judge import registry
+    from judge.game import registry
 
     return registry.drawing(game)
 

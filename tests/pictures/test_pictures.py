@@ -11,7 +11,7 @@ import yaml
 from PIL import Image, ImageChops
 
 from bench.support.positions import ORDERS, position
-from judge import registry
+from judge.game import registry
 from judge.pictures import NoPicture, geometry, picture
 from judge.pictures.layout import Plan, build
 from tests.pictures.goldens import GOLDEN

@@ -18,9 +18,10 @@ from typing import Any
 import pytest
 
 from bench.support import positions
-from judge import pictures, registry
+from judge import pictures
+from judge.game import registry
+from judge.game.rng import Rng
 from judge.pictures import rendering
-from judge.rng import Rng
 
 
 class Recording(Mapping[str, Any]):

@@ -14,8 +14,9 @@ from bench.support.maildir import open_post
 from bench.support.post import address_of as address_of
 from bench.support.post import start as start
 from bench.support.sealed_bids import add_report_files
-from judge import adjudicator as adj
-from judge import registry, reports
+from judge import reports
+from judge.game import adjudicator as adj
+from judge.game import registry
 from judge.store import set_kdf_cost
 from tests.core.conftest import SUPPORT, Post
 from tests.support.counterspell import GAME as COUNTERSPELL

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from judge import publish
-from judge.engine import JSON
+from judge.game.engine import JSON
+from judge.site import publish
 from judge_games.conflict_of_alliances.data import DATA, slug
 from tests.core.conftest import Post
 from tests.core.helpers import GM_ADDR

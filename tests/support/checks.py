@@ -24,8 +24,8 @@ from referencing.jsonschema import DRAFT202012
 
 from bench.support.sealed_bids import add_report_files
 from judge import reports
-from judge.engine import JSON, Event, Role
-from judge.spec import Game
+from judge.game.engine import JSON, Event, Role
+from judge.game.spec import Game
 
 SUPPORT = Path(__file__).resolve().parent
 reports.add_schema_dir(SUPPORT)

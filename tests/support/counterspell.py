@@ -3,10 +3,10 @@
 A spell can be countered, the counter countered, and that counter countered
 too: three response windows deep, each offered to several seats who answer
 in secret and take effect in seat order when the window closes. It exists to
-drive the judge's stack of decisions (judge/adjudicator.py) and runs under the
+drive the judge's stack of decisions (judge/game/adjudicator.py) and runs under the
 contract suite in ``tests/contract/`` next to Sealed Bids. It is not served by
-the judge (it is not in ``judge.registry.BUILTIN``); tests
-:func:`judge.registry.register` it.
+the judge (it is not in ``judge.game.registry.BUILTIN``); tests
+:func:`judge.game.registry.register` it.
 
 The rules (the comments in the code cite them by number):
 
@@ -58,7 +58,7 @@ import copy
 import re
 from collections.abc import Mapping, Sequence
 
-from judge.engine import (
+from judge.game.engine import (
     JSON,
     Action,
     Decision,
@@ -78,8 +78,8 @@ from judge.engine import (
     private,
     public,
 )
-from judge.rng import Rng
-from judge.spec import Game, GameSpec, Policy
+from judge.game.rng import Rng
+from judge.game.spec import Game, GameSpec, Policy
 
 SEATS: tuple[Role, ...] = ("Amber", "Beryl", "Coral", "Dusk", "Ember")
 COUNTER = "C"
@@ -651,6 +651,6 @@ SPEC = record(Counterspell())
 """The game's record."""
 
 GAME = Game(SPEC)
-"""The game as the judge plays it (``judge.registry.register(GAME)`` in tests)."""
+"""The game as the judge plays it (``judge.game.registry.register(GAME)`` in tests)."""
 
 __all__ = ["GAME", "SEATS", "SPEC", "Counterspell", "full_deck", "record", "spell_value"]

@@ -15,7 +15,7 @@ import types
 from pathlib import Path
 
 from judge import reports
-from judge.spec import Game, GameSpec, game_of
+from judge.game.spec import Game, GameSpec, game_of
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "writing-a-game.md"
 

@@ -1,5 +1,5 @@
 """One scrambler for every game, built only on the hidden zones a game declares
-(the record's ``zones``, :class:`judge.spec.GameSpec`, DESIGN.md "Privacy").
+(the record's ``zones``, :class:`judge.game.spec.GameSpec`, DESIGN.md "Privacy").
 
 ``scramble(game, state, reader, rng)`` returns another state that differs
 from ``state`` only in what ``reader`` may not see:
@@ -30,8 +30,8 @@ import json
 import random
 from collections.abc import Sequence
 
-from judge.engine import JSON, Role, State, Zone
-from judge.spec import Game
+from judge.game.engine import JSON, Role, State, Zone
+from judge.game.spec import Game
 
 
 class ZoneError(AssertionError):

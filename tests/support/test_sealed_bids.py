@@ -9,7 +9,7 @@ import pytest
 
 from bench.support.sealed_bids import GAME, card_value, full_deck
 from judge import reports
-from judge.engine import (
+from judge.game.engine import (
     JSON,
     Action,
     AmbiguousLine,
@@ -20,7 +20,7 @@ from judge.engine import (
     Outcome,
     State,
 )
-from judge.rng import Rng
+from judge.game.rng import Rng
 from tests.support.checks import render_report, view_errors
 
 
