@@ -108,16 +108,15 @@ def _bodies(node: ast.stmt) -> Iterator[list[ast.stmt]]:
 
 def _resolve(targets: set[str], mods: dict[str, Module]) -> set[str]:
     """The modules of the package among ``targets``: ``from pkg import mod``
-    gives ``pkg`` and ``pkg.mod``; only ``pkg.mod`` is meant when it is a
-    module, and ``pkg`` only when some other name is imported from it."""
+    gives ``pkg`` and ``pkg.mod``; ``pkg.mod`` is meant when it is a
+    module, and ``pkg`` too when some other name is imported from it."""
     out: set[str] = set()
     for t in targets:
         if t not in mods:
             continue
         named = {x for x in targets if x.rpartition(".")[0] == t}
-        if named and named <= set(mods):
-            out |= named
-        else:
+        out |= named & set(mods)
+        if not named or named - set(mods):
             out.add(t)
     return out
 

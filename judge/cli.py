@@ -531,6 +531,7 @@ def game_map(ctx: click.Context, name: str, phase: str | None, role: str | None,
       judge game map spring26 --as France -o now.svg
     """
     from judge import pictures
+    from judge.game import draw
     from judge.session import CommandError
     from judge.site import publish as site
 
@@ -545,7 +546,7 @@ def game_map(ctx: click.Context, name: str, phase: str | None, role: str | None,
             row, g = judge.game_of(name)
         except CommandError as exc:
             raise click.BadParameter(exc.message, param_hint="NAME") from exc
-        if not pictures.supported(g.id):
+        if not draw.supported(g.id):
             raise click.BadParameter(f"{name} is a game of {g.id}, which draws no map",
                                      param_hint="NAME")
         if not row["table_json"]:
@@ -567,7 +568,7 @@ def game_map(ctx: click.Context, name: str, phase: str | None, role: str | None,
                 raise click.BadParameter(f"{name} has no role {role!r}; roles: "
                                          + ", ".join(roles.values()), param_hint="--as")
             role = roles[role.lower()]
-        data = pictures.picture(g.id, g.view(state, role), fmt=fmt)
+        data = draw.picture(g.id, g.view(state, role), fmt=fmt)
     finally:
         judge.close()
     target.write_bytes(data)

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from judge import pictures, reports
 from judge.game import adjudicator as adj
-from judge.game import scheduler
+from judge.game import draw, scheduler
 from judge.game.engine import Decision, DecisionKind, Event
 from judge.mail.mailout import Attachment
 from judge.outbox import Drawn, Part
@@ -298,7 +298,7 @@ def picture_attachments(ws: Workspace, g: Loaded, view_json: bytes) -> list[Draw
     (:mod:`judge.outbox`). Readers whose views draw alike share one
     rendering (:func:`judge.pictures.render` keeps the last few)."""
     fmt = str(g.settings(ws.judge.config.settings).get("picture", "png"))
-    if fmt not in pictures.FORMATS or not pictures.supported(g.game.id):
+    if fmt not in pictures.FORMATS or not draw.supported(g.game.id):
         return []
     view = json.loads(view_json)
     phase = file_part(str(view.get("phase", ""))) or "map"
