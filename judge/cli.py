@@ -788,8 +788,7 @@ def backup_cmd(ctx: click.Context, file: Path) -> None:
     Example:
       judge backup /var/backups/judge/judge-$(date +%F-%H%M).tar
     """
-    import sqlite3
-
+    from judge import store
     from judge.store import backup
 
     try:
@@ -800,7 +799,7 @@ def backup_cmd(ctx: click.Context, file: Path) -> None:
         made = backup.backup(config.db_path, config.home, file)
     except cfg.ConfigError as exc:
         raise click.ClickException(str(exc)) from exc
-    except (OSError, sqlite3.Error) as exc:
+    except (OSError, store.Error) as exc:
         raise click.ClickException(f"the backup to {file} failed: {exc}") from exc
     click.echo(f"wrote {file}: the database as of {made.made.isoformat()} "
                f"(schema {made.schema}) and token.key")
