@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
-from bench.support.sealed_bids import GAME as SEALED_BIDS
 from judge.game import registry
 from judge.game.engine import JSON
 from judge.game.spec import Game
-from tests.support.counterspell import GAME as COUNTERSPELL
+from tests.games.counterspell import GAME as COUNTERSPELL
+from tests.games.sealed_bids import GAME as SEALED_BIDS
 from tests.support.driver import playthrough_sets, set_label
 from tests.support.guide import GAME as TWENTY_ONE
 

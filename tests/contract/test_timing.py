@@ -39,7 +39,6 @@ from pathlib import Path
 
 import pytest
 
-from judge import reports
 from judge.game import adjudicator as adj
 from judge.game.engine import DecisionKind, Role, RuleError, option_values
 from judge.game.rng import Rng
@@ -47,7 +46,7 @@ from judge.game.spec import Game
 from judge.store import set_kdf_cost
 from tests.contract.conftest import TEST_GAMES
 from tests.contract.test_mail_privacy import GAMES, MAIL_OPTIONS, NAME, SEED, _opens_window
-from tests.core.conftest import SUPPORT
+from tests.games import add_report_files
 from tests.support.mailhome import MailHome, open_game
 from tests.support.scramble import scramble
 
@@ -62,8 +61,7 @@ opens a window offered to other seats."""
 @pytest.fixture(autouse=True)
 def _fast_kdf() -> Iterator[None]:
     set_kdf_cost(2**8)
-    reports.add_template_dir(SUPPORT / "templates")
-    reports.add_schema_dir(SUPPORT)
+    add_report_files()
     yield
 
 
