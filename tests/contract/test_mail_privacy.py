@@ -73,7 +73,8 @@ MIN_MINUTES = 30
 SEED = bytes(range(32))
 """The seed of every game here (``judge.seed_source``): both homes play the same game."""
 
-MAIL_OPTIONS: dict[str, dict[str, str]] = {"sealed_bids": {"players": "3", "rounds": "1"}}
+MAIL_OPTIONS: dict[str, dict[str, str]] = {"sealed_bids": {"players": "3", "rounds": "1"},
+                                           "blind_bid": {"players": "3"}}
 """Options given at CREATE, per game (Sealed Bids: one round, so that the
 window's close ends the game and the final report is compared too)."""
 

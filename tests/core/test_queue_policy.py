@@ -33,7 +33,7 @@ from judge.game.engine import (
 from judge.game.spec import Policy
 from tests.core.conftest import Clock, Post
 from tests.core.helpers import GM_ADDR, Seats, hand, token_in
-from tests.games.sealed_bids import FILES as SEALED_BIDS_FILES
+from tests.games import FILES as SEALED_BIDS_FILES
 from tests.games.sealed_bids import SealedBids, record
 
 ROLES = ("North", "East", "South")
