@@ -6,7 +6,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from judge.engine import IllegalLine
+from judge.engine import IllegalLine, copy_state
 from judge.rng import Rng
 from judge_games.conflict_of_alliances import GAME, RULES
 from judge_games.conflict_of_alliances import board as B
@@ -113,7 +113,7 @@ def test_the_end_step_reshuffles_from_the_rng_passed_in_and_the_state_holds_none
     object is parked in it), and the next state is the same whichever copy
     of that Rng is passed."""
     in_flight: list[State] = []
-    real_copy = coa_game.copy_state
+    real_copy = copy_state  # the one the game module calls (it imports it from the engine)
 
     def copy_and_watch(state: State) -> State:
         new = real_copy(state)

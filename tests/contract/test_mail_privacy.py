@@ -65,6 +65,7 @@ from judge.spec import Game
 from judge.store import set_kdf_cost
 from tests.contract.conftest import contract_games
 from tests.core.conftest import SUPPORT
+from tests.core.helpers import stored_game
 from tests.support.mailhome import MailHome, open_game
 from tests.support.scramble import scramble
 
@@ -289,7 +290,7 @@ def drive_to_window(homes: list[Home], reader: Role, chooser: random.Random,
     per role, the legal lines of its last decision."""
     lead = homes[0]
     game = lead.game
-    seed = bytes.fromhex(lead.judge.store.game(NAME)["seed"])  # type: ignore[index]
+    seed = bytes.fromhex(stored_game(lead.judge.store, NAME)["seed"])
     assert seed == SEED
     for _ in range(DRIVE_LIMIT):
         _same_game(homes)

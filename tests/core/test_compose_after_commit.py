@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from bench.support.classic_mail import ClassicByMail, address
-from judge import outbox, pictures, reports
+from judge import mailout, outbox, pictures, reports
 from judge.service import Crash, Judge
 from tests.core.conftest import Clock
 
@@ -48,13 +48,13 @@ def test_pictures_and_mime_are_made_outside_the_write_transaction(
     conn = judge.store.db.conn
     drawn: list[bool] = []
     composed: list[bool] = []
-    draw, compose = pictures.picture, outbox.compose
+    draw, compose = pictures.picture, mailout.compose  # what outbox calls as compose
 
     def drawing(*args: object, **kw: object) -> bytes:
         drawn.append(conn.in_transaction)
         return draw(*args, **kw)  # type: ignore[arg-type]
 
-    def composing(mail: outbox.OutgoingMail) -> bytes:
+    def composing(mail: mailout.OutgoingMail) -> bytes:
         composed.append(conn.in_transaction)
         return compose(mail)
 
@@ -85,7 +85,7 @@ def test_pictures_and_mime_are_made_outside_the_write_transaction(
                  for p in sorted((game.home / "mail" / "out").glob("*/*"))]
     ours = [m for m in delivered if m["Message-ID"] == reports[0]["message_id"]]
     assert len(ours) == 1
-    names = [part.get_filename() for part in ours[0].walk() if part.get_filename()]
+    names = [name for part in ours[0].walk() if (name := part.get_filename())]
     assert any(n.endswith(".json") for n in names) and any(n.endswith(".png") for n in names)
 
 
@@ -144,7 +144,7 @@ def test_the_reports_take_the_new_entries_as_written_not_read_back(
 
     def reading(name: str, n: int, before: int | None = None) -> list[dict[str, object]]:
         rows = actions_after(name, n, before)
-        read.extend(int(r["n"]) for r in rows)  # type: ignore[call-overload]
+        read.extend(int(r["n"]) for r in rows)
         return rows
 
     monkeypatch.setattr(judge.store, "actions_after", reading)

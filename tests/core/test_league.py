@@ -21,7 +21,7 @@ from bench.support.classic_mail import POWERS, ClassicByMail
 from judge import league as L
 from judge.cli import main
 from tests.core.conftest import Clock, Post
-from tests.core.helpers import GM_ADDR, hand, token_in
+from tests.core.helpers import GM_ADDR, hand, stored_game, token_in
 
 F = Fraction
 ANN, BOB, CAT, DAN, EVE = "ann@x.example", "bob@x.example", "cat@x.example", "dan@x.example", \
@@ -189,7 +189,7 @@ def set_up(post: Post, name: str, players: dict[str, str], league: str = "autumn
         post.send(address, f"JOIN {name} {role}\n")
         tokens[role] = token_in(post, address)
     post.send(GM_ADDR, f"SIGNON {name} GM {gm}\nSTART\n")
-    assert post.judge.store.game(name)["status"] == "active"  # type: ignore[index]
+    assert stored_game(post.judge.store, name)["status"] == "active"
     return gm, tokens
 
 
@@ -219,7 +219,7 @@ def test_a_league_of_three_classic_games_by_mail(post: Post, clock: Clock, home:
     cb = ClassicByMail(post.judge, home, clock, name="a1")
     cb.tokens, cb.gm_token = tokens_a, gm_a
     owed: Counter[str] = Counter()
-    while post.judge.store.game("a1")["status"] != "finished":  # type: ignore[index]
+    while stored_game(post.judge.store, "a1")["status"] != "finished":
         owed.update(cb.owing())
         cb.play_phase()
     assert cb.table().outcome is not None and cb.table().outcome["draw"]  # type: ignore[index]
@@ -230,7 +230,7 @@ def test_a_league_of_three_classic_games_by_mail(post: Post, clock: Clock, home:
     clock.advance(hours=49)
     post.judge.cycle()
     for name in ("b1", "c1"):
-        assert post.judge.store.game(name)["phase"] == "F1901M"  # type: ignore[index]
+        assert stored_game(post.judge.store, name)["phase"] == "F1901M"
     post.new()
     # Italy (russia@) resigns: the GM is offered the first standby.
     post.send(b_players["Italy"], f"SIGNON b1 Italy {tokens_b['Italy']}\nRESIGN\n")
