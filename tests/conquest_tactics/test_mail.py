@@ -325,7 +325,7 @@ def _play(players: Players, seen: Seen) -> None:
 # --------------------------------------------------------------------------- checks
 
 
-def _grid(text: str) -> list[str]:
+def _grid(text: str) -> list[tuple[str, str]]:
     """The field's rows in a report, top (row 5) to bottom (row 1)."""
     return re.findall(r"^  ([1-5])   (.*)$", text, re.M)
 

@@ -79,10 +79,10 @@ def test_sum_of_squares_scoring_by_hand() -> None:
 
 def test_win_draw_loss_table_by_hand() -> None:
     assert table(L.standings(GAMES, "wdl")) == [
-        (1, ANN, 1, 1, 1, 4),
-        (2, CAT, 0, 2, 1, 2),
-        (3, BOB, 0, 1, 1, 1),  # bob and dan: same points, wins and games
-        (3, DAN, 0, 1, 1, 1),
+        (1, ANN, 1, 1, 1, F(4)),
+        (2, CAT, 0, 2, 1, F(2)),
+        (3, BOB, 0, 1, 1, F(1)),  # bob and dan: same points, wins and games
+        (3, DAN, 0, 1, 1, F(1)),
     ]
     with pytest.raises(ValueError, match="no scoring system"):
         L.points(G1, "elo")

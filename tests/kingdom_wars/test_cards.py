@@ -17,6 +17,7 @@ from bench.support.kingdom_wars import (
     table,
     texts,
 )
+from judge.engine import Event, State
 
 # Four seats of generals whose skills stay hidden (never exposed in these tests).
 PLAIN = {"A": ("cao-cao", "xu-chu"), "B": ("liu-bei", "guan-yu"),
@@ -266,10 +267,10 @@ def test_raining_arrows_and_barbarian_invasion() -> None:
     assert (hp(s, "B"), hp(s, "C"), hp(s, "D")) == (4, 3, 3)
 
 
-def pass_all_but(s: dict, lines: dict[str, list[str]]) -> tuple[dict, list]:
+def pass_all_but(s: State, lines: dict[str, list[str]]) -> tuple[State, list[Event]]:
     """Settle windows until A is asked to play again, ``lines`` given in the
     windows that ask for cards."""
-    events: list = []
+    events: list[Event] = []
     for _ in range(100):
         a = ask(s)
         if a is None or a["kind"] in ("play", "choose", "cards"):

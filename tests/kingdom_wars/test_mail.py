@@ -512,7 +512,7 @@ def _into_hand(state: State, seat: str, kind: str, keep: tuple[str, ...] = ()) -
     its first card of another kind not in ``keep`` (which goes to the deck);
     returns the copy."""
     hand = state["p"][seat]["hand"]
-    copy = next(c for c in state["deck"] if c.split(".")[0] == kind)
+    copy: str = next(c for c in state["deck"] if c.split(".")[0] == kind)
     out = next(c for c in hand if c.split(".")[0] != kind and c not in keep)
     hand[hand.index(out)] = copy
     state["deck"][state["deck"].index(copy)] = out

@@ -18,14 +18,14 @@ from bench.support.kingdom_wars import (
     table,
 )
 from judge import timing
-from judge.engine import Decision, DecisionKind, IllegalLine
+from judge.engine import Decision, DecisionKind, IllegalLine, State
 from judge_games.kingdom_wars import GAME, policy
 
 GENS = {"A": ("cao-cao", "xu-chu"), "B": ("liu-bei", "guan-yu"),
         "C": ("zhang-fei", "zhao-yun"), "D": ("lv-bu", "diao-chan")}
 
 
-def holds(state: dict, role: str, window: str, words: str) -> bool:
+def holds(state: State, role: str, window: str, words: str) -> bool:
     cond = GAME.policy_condition(window, words.split())
     return GAME.policy_holds(GAME.view(state, role), decision(state), cond)
 
