@@ -149,7 +149,8 @@ def test_the_last_turn_ends_the_game_and_qin_resource_points_decide() -> None:
     s, _ = play(s, L, "PASS")
     s, events = play(s, A, "PASS")
     assert GAME.outcome(s) is not None
-    assert GAME.outcome(s).winners == (A,)  # type: ignore[union-attr]
+    outcome = GAME.outcome(s)
+    assert outcome is not None and outcome.winners == (A,)
     assert "Qin controls 4 RP against a target of 7" in texts(events)
     assert GAME.pending(s) == []
     s2 = _two_sided()
@@ -158,4 +159,5 @@ def test_the_last_turn_ends_the_game_and_qin_resource_points_decide() -> None:
         put(s2, area, "qin", 1)  # 2 + 2 + 2 + 1 = 7
     s2, _ = play(s2, L, "PASS")
     s2, _ = play(s2, A, "PASS")
-    assert GAME.outcome(s2).winners == (L,)  # type: ignore[union-attr]
+    outcome = GAME.outcome(s2)
+    assert outcome is not None and outcome.winners == (L,)

@@ -277,5 +277,6 @@ def test_an_instant_circumstance_by_mail_in_the_play_phase(post: Post) -> None:
     log, _ = players.send(S, [f"PLAY second-wind ON {space}"])
     assert not any("failed" in x for x in log), log
     state = players.table().state
-    assert Ctx(state).troop_at(troop["at"])["damage"] == 0  # type: ignore[index]
+    healed = Ctx(state).troop_at(troop["at"])
+    assert healed is not None and healed["damage"] == 0
     assert "second-wind" in state["p"][S]["removed"]

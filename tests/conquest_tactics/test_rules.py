@@ -229,8 +229,8 @@ def test_up_the_field() -> None:
 # ------------------------------------------------------------------ Mobilize
 
 
-def _mobilize(**kw: object) -> State:
-    s = table("mobilize", south="kaborha", **kw)  # type: ignore[arg-type]
+def _mobilize(tp: tuple[int, int] = (5, 5)) -> State:
+    s = table("mobilize", south="kaborha", tp=tp)
     hand(s, "South", "kaborha-tier-1-contender", "kaborha-pit-whelp", "kaborha-runner",
          "kaborha-brawler", "kaborha-brawler")
     return s

@@ -222,8 +222,10 @@ def test_a_league_of_three_classic_games_by_mail(post: Post, clock: Clock, home:
     while stored_game(post.judge.store, "a1")["status"] != "finished":
         owed.update(cb.owing())
         cb.play_phase()
-    assert cb.table().outcome is not None and cb.table().outcome["draw"]  # type: ignore[index]
-    assert len(cb.table().outcome["winners"]) == 7  # type: ignore[index]
+    outcome = cb.table().outcome
+    assert outcome is not None and outcome["draw"]
+    winners = outcome["winners"]
+    assert isinstance(winners, list) and len(winners) == 7
     clock.advance(hours=1)
 
     # Nobody orders for S1901M in b1 and c1, so every seat misses it at the deadline.
@@ -251,7 +253,8 @@ def test_a_league_of_three_classic_games_by_mail(post: Post, clock: Clock, home:
     for role in ("England", "France", "Italy"):
         post.send(b_players[role] if role != "Italy" else addr("sub2"),
                   f"SIGNON b1 {role} {tokens_b[role]}\nDRAW\n")
-    assert post.judge.table("b1").outcome["winners"] == ["England", "France", "Italy"]  # type: ignore[index]
+    outcome = post.judge.table("b1").outcome
+    assert outcome is not None and outcome["winners"] == ["England", "France", "Italy"]
     clock.advance(hours=1)
 
     # c1: five resign, France and Russia draw.
@@ -259,7 +262,8 @@ def test_a_league_of_three_classic_games_by_mail(post: Post, clock: Clock, home:
         post.send(role_addr[role], f"SIGNON c1 {role} {tokens_c[role]}\nRESIGN\n")
     for role in ("France", "Russia"):
         post.send(role_addr[role], f"SIGNON c1 {role} {tokens_c[role]}\nDRAW\n")
-    assert post.judge.table("c1").outcome["winners"] == ["France", "Russia"]  # type: ignore[index]
+    outcome = post.judge.table("c1").outcome
+    assert outcome is not None and outcome["winners"] == ["France", "Russia"]
 
     # --------------------------------------------------- the values by hand
     a, b, c = F(1, 7), F(1, 3), F(1, 2)  # each seat's share of a1, b1, c1
@@ -338,7 +342,8 @@ def test_a_league_of_three_classic_games_by_mail(post: Post, clock: Clock, home:
     # was walked once: its summary is kept, and STANDINGS walks it no more.
     store = post.judge.store
     for name in ("a1", "b1", "c1"):
-        assert store.league_summary(name)["last_n"] == store.last_action(name)  # type: ignore[index]
+        summary = store.league_summary(name)
+        assert summary is not None and summary["last_n"] == store.last_action(name)
 
     def walk(*_: object) -> L.LogSummary:
         raise AssertionError("a kept summary was made again")
