@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -498,15 +499,16 @@ def test_the_comparison_catches_a_leak_in_the_html_part(
     and the text part does not have) makes B's mails differ between the
     homes, and the scrambled comparison fails on the text/html part."""
     from judge import mailhtml, notify
+    from judge.session import Loaded, Workspace
 
     held: list[str] = [""]
     report_of, render = notify.report_of, mailhtml.render
 
-    def reading_the_state(ws: object, g: object, *args: object,
-                          **kw: object) -> tuple[dict[str, object], bytes, str]:
-        state = g.need_table().state  # type: ignore[attr-defined]
+    def reading_the_state(ws: Workspace, g: Loaded, *args: Any,
+                          **kw: Any) -> tuple[dict[str, Any], bytes, str]:
+        state = g.need_table().state
         held[0] = " ".join(sorted(state["hands"]["North"]))
-        return report_of(ws, g, *args, **kw)  # type: ignore[arg-type]
+        return report_of(ws, g, *args, **kw)
 
     def leaky(text: str, pictures: tuple[mailhtml.Picture, ...] = ()) -> str:
         return render(text, pictures).replace("</body>", f"<!-- North: {held[0]} --></body>")
