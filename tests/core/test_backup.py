@@ -22,7 +22,7 @@ from judge.cli import main
 from judge.scheduler import parse_time
 from judge.service import Judge
 from tests.core.conftest import Clock, Post
-from tests.core.helpers import GM_ADDR, Seats, hand, start_sealed
+from tests.core.helpers import GM_ADDR, Seats, hand, start_sealed, stored_game
 
 
 def _message_id(raw: bytes) -> str:
@@ -46,7 +46,7 @@ def test_play_back_up_play_on_restore_and_carry_on_from_the_backup(
     north = _bid(post, seats, "North")
     post.deliver(north)
     judge.cycle()
-    phase = judge.store.game("g1")["phase"]  # type: ignore[index]
+    phase = stored_game(judge.store, "g1")["phase"]
     saved = tmp_path / "backups" / "judge.tar"
     saved.parent.mkdir()
     made = backup.backup(judge.config.db_path, home, saved, now=clock.now)
@@ -59,7 +59,7 @@ def test_play_back_up_play_on_restore_and_carry_on_from_the_backup(
     post.deliver(east)
     post.deliver(south)
     judge.cycle()
-    assert judge.store.game("g1")["phase"] != phase  # type: ignore[index]
+    assert stored_game(judge.store, "g1")["phase"] != phase
     after = {_message_id(east), _message_id(south)}
     assert after <= {a["message_id"] for a in judge.store.actions("g1")}
     clock.advance(hours=70)  # and the round's deadline passed meanwhile
@@ -72,14 +72,14 @@ def test_play_back_up_play_on_restore_and_carry_on_from_the_backup(
     post = Post(back, home, clock, count=post.count)
     try:
         # The game stands as it stood at the backup: North's bid, not the others.
-        assert back.store.game("g1")["phase"] == phase  # type: ignore[index]
+        assert stored_game(back.store, "g1")["phase"] == phase
         kept = Counter(a["message_id"] for a in back.store.actions("g1"))
         assert kept[_message_id(north)] == 1 and not after & set(kept)
         # The deadline that passed meanwhile moved a day from now, not processed.
         [clock_row] = back.store.deadlines()
         assert parse_time(clock_row["deadline"]) == clock.now + timedelta(hours=24)
         back.cycle()
-        assert back.store.game("g1")["phase"] == phase  # type: ignore[index]
+        assert stored_game(back.store, "g1")["phase"] == phase
         # Everyone is told, and asked to send again what they sent since.
         told = {m["To"]: post.text(m) for m in post.sent()
                 if m["Subject"] == "The judge was restored from a backup"}
@@ -99,7 +99,7 @@ def test_play_back_up_play_on_restore_and_carry_on_from_the_backup(
         for raw in again:
             post.deliver(raw)
         back.cycle()
-        assert back.store.game("g1")["phase"] != phase  # type: ignore[index]
+        assert stored_game(back.store, "g1")["phase"] != phase
         orders = [(a["role"], a["message_id"]) for a in back.store.actions("g1")
                   if a["kind"] == "orders"]
         assert orders == [("North", _message_id(north)), ("East", _message_id(again[0])),

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from judge.cli import main
 from judge.service import Judge
 from tests.core.conftest import Clock
+from tests.core.helpers import stored_game
 
 
 def run(home: Path, *args: str, ok: bool = True) -> str:
@@ -30,7 +31,7 @@ def _finish(home: Path, clock: Clock) -> None:
     for _ in range(200):
         judge = Judge.open(home, now=clock)
         try:
-            if judge.store.game("g")["status"] == "finished":  # type: ignore[index]
+            if stored_game(judge.store, "g")["status"] == "finished":
                 return
             clock.advance(hours=80)
             judge.cycle()
