@@ -92,14 +92,15 @@ def prepare(judge: Hub, mail: IncomingMail) -> Prepared:
     signons = [c for c in commands if c.name == "SIGNON"]
     if len(commands) > cfg.max_commands or len(signons) > cfg.max_signons:
         return pre  # refused whole; nothing to check
-    since = scheduler.iso(judge.now() - timedelta(hours=1))
+    now = judge.now()
+    since, until = scheduler.iso(now - timedelta(hours=1)), scheduler.iso(now)
     for command in signons:
         name, role = command.args["game"], command.args["role"]
         stored, registered = judge.store.token_owner(name, role)
         if registered != mail.from_addr:
             continue  # refused by authenticate whatever the token
         if judge.store.used("token-failure", failure_key(mail.from_addr, name, role),
-                            since) >= cfg.token_failures_per_hour:
+                            since, until) >= cfg.token_failures_per_hour:
             pre.locked.add((name.lower(), role.lower()))
             continue
         pre.checked[(name.lower(), role.lower())] = (
@@ -299,9 +300,9 @@ def over_limits(judge: Hub, ws: Workspace, mail: IncomingMail,
     # neither games, seats, nor a report each turn).
     asks = sorted({c.name for c in commands if c.name in ("OBSERVE", "JOIN", "CREATE")})
     if asks and not store.is_registered(mail.from_addr):
-        since = scheduler.iso(now - timedelta(hours=1))
-        if not store.used("stranger-request", mail.from_addr, since):
-            if store.users("stranger-request", since) >= cfg.strangers_per_hour:
+        since, until = scheduler.iso(now - timedelta(hours=1)), scheduler.iso(now)
+        if not store.used("stranger-request", mail.from_addr, since, until):
+            if store.users("stranger-request", since, until) >= cfg.strangers_per_hour:
                 return (f"{cfg.strangers_per_hour} new addresses have sent OBSERVE, JOIN or "
                         "CREATE in the last hour, and the judge takes that many an hour "
                         "(limits.strangers_per_hour); send it again later")
@@ -314,7 +315,8 @@ def over_limits(judge: Hub, ws: Workspace, mail: IncomingMail,
         return (f"it holds {count['JOIN']} JOIN commands, and one mail may hold "
                 f"{cfg.joins_per_mail} (limits.joins_per_mail)")
     if count["CREATE"]:
-        made = store.used("create", mail.from_addr, scheduler.iso(now - timedelta(days=1)))
+        made = store.used("create", mail.from_addr, scheduler.iso(now - timedelta(days=1)),
+                          scheduler.iso(now))
         if made + count["CREATE"] > cfg.creates_per_day:
             return (f"{mail.from_addr} has created {made} game(s) in the last 24 hours, and "
                     f"may create {cfg.creates_per_day} a day (limits.creates_per_day)")
@@ -338,7 +340,8 @@ def over_limits(judge: Hub, ws: Workspace, mail: IncomingMail,
         return (f"its press goes to {total} recipients, and one mail may reach "
                 f"{cfg.press_recipients_per_mail} (limits.press_recipients_per_mail)")
     for seat, n in recipients.items():
-        sent = store.used("press", seat, scheduler.iso(now - timedelta(hours=1)))
+        sent = store.used("press", seat, scheduler.iso(now - timedelta(hours=1)),
+                          scheduler.iso(now))
         if sent + n > cfg.press_per_hour:
             return (f"{seat.split('/')[1]} has sent {sent} press mail(s) in the last hour, and "
                     f"this one would make {sent + n}; a seat may send {cfg.press_per_hour} "
@@ -393,6 +396,8 @@ def _acknowledge(ctx: Ctx) -> None:
     to = session.reply_to
     if to is None and ctx.ws.outbox.may_answer(mail.from_addr):
         to = mail.from_addr
+    elif to is not None and not ctx.ws.outbox.may_answer(to, once_an_hour=False):
+        to = None  # a stranger's asked-for answer (OBSERVE's code): within strangers_per_hour
     if not to:
         return
     session.sections.extend(_where_you_stand(ctx))

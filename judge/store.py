@@ -953,13 +953,16 @@ class Store:
         """A mail the relay handed over came back (a 5xx or a delivery report)."""
         self._update("outbox", "id", mail_id, {"status": "bounced", "last_error": error})
 
-    def replies_since(self, address: str, since: str) -> int:
-        """Replies (outbox rows answering a mail) queued to ``address`` at or after ``since``."""
+    def replies_since(self, address: str, since: str, until: str) -> int:
+        """Replies (outbox rows answering a mail) queued to ``address`` from
+        ``since`` to ``until`` (now): a row dated after ``until`` was written
+        while the clock ran ahead, and counts for nothing (a clock moved
+        back never refuses mail at the true time)."""
         rows = list(
             self._query(
                 "select count(*) as n from outbox where to_addr = ? and created >= ? "
-                "and in_reply_to != ''",
-                [address, since],
+                "and created <= ? and in_reply_to != ''",
+                [address, since, until],
             )
         )
         return int(rows[0]["n"])
@@ -1088,18 +1091,21 @@ class Store:
         """Record that ``who`` caused ``count`` things of ``kind`` at ``at``."""
         self._insert("usage", {"kind": kind, "who": who, "at": at, "count": count})
 
-    def used(self, kind: str, who: str, since: str) -> int:
-        """How many things of ``kind`` ``who`` caused since ``since``."""
+    def used(self, kind: str, who: str, since: str, until: str) -> int:
+        """How many things of ``kind`` ``who`` caused from ``since`` to
+        ``until`` (now; what was recorded while the clock ran ahead of it
+        does not count)."""
         rows = list(self._query(
             "select coalesce(sum(count), 0) as n from usage where kind = ? and who = ? "
-            "and at >= ?", [kind, who, since]))
+            "and at >= ? and at <= ?", [kind, who, since, until]))
         return int(rows[0]["n"])
 
-    def users(self, kind: str, since: str) -> int:
-        """How many different ``who`` caused things of ``kind`` since ``since``."""
+    def users(self, kind: str, since: str, until: str) -> int:
+        """How many different ``who`` caused things of ``kind`` from ``since``
+        to ``until`` (now)."""
         rows = list(self._query(
-            "select count(distinct who) as n from usage where kind = ? and at >= ?",
-            [kind, since]))
+            "select count(distinct who) as n from usage where kind = ? and at >= ? and at <= ?",
+            [kind, since, until]))
         return int(rows[0]["n"])
 
     def prune_usage(self, before: str) -> None:
@@ -1108,13 +1114,15 @@ class Store:
     # ----------------------------------------------------------------- rate limits
 
     def allow(self, address: str, kind: str, now: str, since: str) -> bool:
-        """True (and record ``now``) unless ``address`` had a ``kind`` mail after ``since``."""
+        """True (and record ``now``) unless ``address`` had a ``kind`` mail after
+        ``since`` and not after ``now`` (one recorded while the clock ran
+        ahead does not hold the address back)."""
         rows = list(
             self._query(
                 "select last from ratelimit where address = ? and kind = ?", [address, kind]
             )
         )
-        if rows and rows[0]["last"] > since:
+        if rows and since < rows[0]["last"] <= now:
             return False
         self.db.table("ratelimit").upsert(
             {"address": address, "kind": kind, "last": now}, pk=("address", "kind")
