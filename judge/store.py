@@ -334,6 +334,13 @@ def _m12(db: sqlite_utils.Database) -> None:
                "AND spec IS NOT NULL")
 
 
+def _m13(db: sqlite_utils.Database) -> None:
+    # The judge's own small state, by key: the last time a cycle saw and, when
+    # the clock jumped forward, why phases wait for the operator
+    # (judge.service.Judge.check_clock).
+    db.table("judge_state").create({"key": str, "value": str}, pk="key")
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "initial tables", _m1),
     (2, "IMAP checkpoint; outbox in_reply_to", _m2),
@@ -347,6 +354,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (10, "outbox: retries that wait for an unreachable server", _m10),
     (11, "press marked public", _m11),
     (12, "outbox: mail queued as its spec, composed after the commit", _m12),
+    (13, "the judge's own state: the clock's last reading, a held clock", _m13),
 ]
 
 
@@ -1107,6 +1115,19 @@ class Store:
             "select count(distinct who) as n from usage where kind = ? and at >= ? and at <= ?",
             [kind, since, until]))
         return int(rows[0]["n"])
+
+    def state(self, key: str) -> str | None:
+        """A value of the judge's own state (``judge_state``), or None."""
+        rows = list(self._query("select value from judge_state where key = ?", [key]))
+        return str(rows[0]["value"]) if rows else None
+
+    def set_state(self, key: str, value: str | None) -> None:
+        """Set (or, with None, remove) a value of the judge's own state."""
+        if value is None:
+            self._write("delete from judge_state where key = ?", [key])
+        else:
+            self._write("insert into judge_state (key, value) values (?, ?) "
+                        "on conflict(key) do update set value = excluded.value", [key, value])
 
     def prune_usage(self, before: str) -> None:
         self._write("delete from usage where at < ?", [before])
