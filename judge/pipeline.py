@@ -33,6 +33,7 @@ from judge.session import CommandError, Workspace
 
 if TYPE_CHECKING:
     from judge.hub import Hub
+    from judge.store import Store
 
 log = logging.getLogger("judge")
 
@@ -457,6 +458,30 @@ def _where_you_stand(ctx: Ctx) -> list[str]:
     return ["\n".join(out)] if out else []
 
 
+def _former_holder(store: Store, game: str, role: str, address: str) -> bool:
+    """Whether ``address`` held seat ``role`` of ``game`` before a REPLACE (or
+    left it in a league game) and holds it no more."""
+    return any(h["role"].lower() == role.lower() and h["address"] == address.lower()
+               for h in store.handovers(game))
+
+
+def _tell_seat_gone(judge: Hub, ws: Workspace, game: str, role: str, address: str,
+                    now: datetime) -> None:
+    """Tell a seat's former player, at most once a day, that the seat is
+    someone else's (their mail signed with its old token was refused)."""
+    if not judge.store.allow(address, f"seat-gone {game}/{role}".lower(), scheduler.iso(now),
+                             scheduler.iso(now - timedelta(days=1))):
+        return
+    ws.outbox.queue(
+        address, f"[{game}] {role} is no longer your seat",
+        reports.render("common/notice.txt.j2", text=(
+            f"A mail from this address signed on as {role} in {game} was not carried out: "
+            f"the GM of {game} has given the seat of {role} to another player, and its old "
+            "token no longer works. If you think this is a mistake, write to the game's GM. "
+            "This notice is sent at most once a day.")),
+        "notice", game=game)
+
+
 def authenticate(judge: Hub, ws: Workspace, mail: IncomingMail,
                  commands: Iterable[grammar.Command],
                  checked: dict[tuple[str, str], tuple[str, bool]] | None = None,
@@ -517,6 +542,13 @@ def authenticate(judge: Hub, ws: Workspace, mail: IncomingMail,
         if store.is_registered(mail.from_addr):
             targets.add(mail.from_addr)
         now = judge.now()
+        if g is not None and registered is not None and registered != mail.from_addr \
+                and role.upper() != GM and _former_holder(store, g.name, role, mail.from_addr):
+            # The seat's former player, with the token the REPLACE retired: the
+            # new player has nothing to fear from it and is not alarmed; the GM
+            # is, and the former player learns (once a day) why nothing works.
+            targets = {g.row["gm_address"]}
+            _tell_seat_gone(judge, ws, g.name, role, mail.from_addr, now)
         for address in sorted(targets):
             if store.allow(address, "auth-failure", scheduler.iso(now),
                            scheduler.iso(now - timedelta(hours=1))):
