@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from judge import cli, health
+from judge.mailout import TemporaryFailure
 from judge.service import Judge
 from tests.core.conftest import Clock, Post
 from tests.core.helpers import GM_ADDR, start_sealed, token_in
@@ -219,3 +220,31 @@ def test_a_replaced_players_old_token_alarms_the_gm_not_the_new_player(post: Pos
     post.clock.advance(hours=2)
     post.send(NORTH, old)
     assert mails_to(post.new(), NORTH) == []  # told once a day, not at every mail
+
+
+class _Refusing:
+    """An outbound transport whose server answers 4xx: every mail waits."""
+
+    name = "refusing"
+
+    def send(self, envelope_from: str, to_addr: str, message: bytes) -> None:
+        raise TemporaryFailure("451 try again later")
+
+
+def test_mail_whose_retry_was_set_while_the_clock_ran_ahead_goes_at_the_true_time(
+        timed: Post, clock: Clock) -> None:
+    """A mail that failed while the clock ran a day ahead was retried "two
+    minutes later" by that clock: a day later by the true one."""
+    post = timed
+    seats = start_sealed(post)
+    post.new()
+    true_time = clock.now
+    clock.now = true_time + timedelta(days=1)
+    real = post.judge.outbound
+    post.judge.outbound = _Refusing()
+    post.send(NORTH, f"{seats.signon('North')}\nSTATUS\n")
+    assert post.new() == [] and post.judge.store.outbox("queued")
+    post.judge.outbound = real
+    clock.now = true_time + timedelta(minutes=5)
+    post.judge.cycle()
+    assert len(mails_to(post.new(), NORTH)) == 1
