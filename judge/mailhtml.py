@@ -26,7 +26,13 @@ How the text is read:
   left, right or centred as its cells are in the text. A run whose gaps do
   not line up is lines (its gaps are spacing, not columns);
 * the first line of a paragraph written in capitals ("SUPPLY CENTRES (18 to
-  win)", "UNITS") is a heading.
+  win)", "UNITS") is a heading;
+* what a player may have typed to cost the judge is bounded: a table is at
+  most :data:`TABLE_WIDTH` wide with fewer than :data:`TABLE_COLUMNS`
+  columns, a paragraph over :data:`PRE_PARAGRAPH` characters or a text over
+  :data:`PRE_TEXT` is shown preformatted, and so is the whole text when its
+  layout would pass :data:`RATIO` times its size. Every step is linear in
+  the text (bench/hostile.py times each at N and 10N).
 
 What it writes, for the clients people use: inline CSS only (Gmail drops a
 ``<style>`` element in some cases), no script, no external resource (a
