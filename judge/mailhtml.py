@@ -204,14 +204,29 @@ def _heading(line: str) -> bool:
     return len(letters) >= 3 and all(ch.isupper() for ch in letters)
 
 
+#: A run of gapped lines that is no table is tried again without its first
+#: line (a line above a table, with a gap of its own), at most this many
+#: times; then its lines are lines. (Trying every later start would cost
+#: the square of the run.)
+RETRIES = 3
+
+
 def _items(block: Sequence[str]) -> Iterator[_Item]:
     """The lines, tables and preformatted runs of one paragraph."""
     i = 0
+    tried = 0  # starts tried in the current run of gapped lines
+    end = -1  # where the current run ends
     while i < len(block):
-        j = i
-        while j < len(block) and _gapped(block[j]):
-            j += 1
-        table = _table(block[i:j]) if j - i >= 2 else None
+        if i >= end:
+            end = i
+            while end < len(block) and _gapped(block[end]):
+                end += 1
+            tried = 0
+        j = end
+        table = None
+        if j - i >= 2 and tried <= RETRIES:
+            table = _table(block[i:j])
+            tried += 1
         if table is not None:
             yield table
             i = j

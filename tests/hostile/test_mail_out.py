@@ -92,6 +92,27 @@ def test_a_press_of_many_small_tables_is_bounded_by_the_ratio(post: Post) -> Non
     post.text(got[0])
 
 
+def test_gapped_lines_that_are_no_table_are_tried_a_bounded_number_of_times(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A paragraph of 1,300 lines, each with a gap, whose gaps never line up
+    (7.8 KB, under PRE_PARAGRAPH): every later start of the run was tried
+    as a table again, 1,300 tries of up to 1,300 lines (33 s for this one
+    paragraph). Now a run is tried from at most RETRIES + 1 starts."""
+    calls: list[int] = []
+    real = judge.mailhtml._table
+
+    def spy(lines: Sequence[str]) -> Any:
+        calls.append(len(lines))
+        return real(lines)
+
+    monkeypatch.setattr(judge.mailhtml, "_table", spy)
+    text = "\n".join("a  b" if i % 2 else "abc  d" for i in range(1_300))
+    html = mailhtml.render(text)
+    assert len(calls) <= mailhtml.RETRIES + 1 and sum(calls) <= 4 * 1_300
+    assert "<table" not in html  # lines, shown as lines
+    assert html.count("<div>a  b</div>") == html.count("<div>abc  d</div>") == 650
+
+
 def test_a_report_keeps_its_tables(post: Post) -> None:
     """The bounds leave the judge's own layout alone: a STATUS reply still
     has its HTML tables where it had them."""
