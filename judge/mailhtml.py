@@ -77,7 +77,7 @@ TABLE_COLUMNS = 24
 #: font): no report has one, and long free text (a press) is not read for
 #: tables at all.
 PRE_PARAGRAPH = 8_000
-PRE_TEXT = 200_000
+PRE_TEXT = 64_000
 #: The HTML (without its fixed head and pictures) is at most this many times
 #: the characters of the text; a text whose layout would take more (a
 #: hand-typed table of one-letter cells) is shown preformatted instead, so
