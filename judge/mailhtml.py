@@ -46,6 +46,7 @@ where the text allows, so it travels as 7bit.
 
 from __future__ import annotations
 
+import functools
 import re
 import struct
 from collections.abc import Iterator, Sequence
@@ -360,7 +361,15 @@ def _write_pre(text: str, out: list[str]) -> None:
 def render(text: str, pictures: Sequence[Picture] = ()) -> str:
     """The HTML alternative of the mail text ``text``, with ``pictures``
     shown after its first paragraph (a report's heading). Pure: the same
-    text and pictures give the same HTML.
+    text and pictures give the same HTML, and the last few are kept, so
+    that a press to twenty seats (and each mail's kept copy) is laid out
+    once."""
+    return _render(text, tuple(pictures))
+
+
+@functools.lru_cache(maxsize=4)
+def _render(text: str, pictures: tuple[Picture, ...]) -> str:
+    """:func:`render`.
 
     Linear in ``text``, and never more than :data:`RATIO` times it beyond
     the fixed head and the pictures: a paragraph over

@@ -62,6 +62,7 @@ def test_a_press_typed_as_a_table_of_thousands_of_cells_stays_linear_and_small(
         return found
 
     monkeypatch.setattr(judge.mailhtml, "_table", spy)
+    mailhtml._render.cache_clear()
     body = "\n".join(["a  " * 2000] * 20)
     one_cycle(post, raw_mail(NORTH, f"{seats.signon('North')}\nPRESS TO East\n{body}\n"
                                     "ENDPRESS\n"))
@@ -70,9 +71,12 @@ def test_a_press_typed_as_a_table_of_thousands_of_cells_stays_linear_and_small(
     text, html = _parts(got[0])
     assert "a  a  a" in text
     assert "<pre " in html and "<table" not in html  # shown as typed, no table of 40,000 cells
-    assert all(found is None for width, found in tables if width > mailhtml.TABLE_WIDTH)
     assert _encoded(got[0], "html") < 1.2 * _encoded(got[0], "plain") + 2_000
     post.text(got[0])  # the HTML says what the text says, word for word
+    # Two such lines (under PRE_PARAGRAPH) are looked at, and no table is made.
+    mailhtml.render("\n".join(["a  " * 1000] * 2))
+    wide = [found for width, found in tables if width > mailhtml.TABLE_WIDTH]
+    assert wide and all(found is None for found in wide)
 
 
 def test_a_press_of_many_small_tables_is_bounded_by_the_ratio(post: Post) -> None:
@@ -106,6 +110,7 @@ def test_gapped_lines_that_are_no_table_are_tried_a_bounded_number_of_times(
         return real(lines)
 
     monkeypatch.setattr(judge.mailhtml, "_table", spy)
+    mailhtml._render.cache_clear()
     text = "\n".join("a  b" if i % 2 else "abc  d" for i in range(1_300))
     html = mailhtml.render(text)
     assert len(calls) <= mailhtml.RETRIES + 1 and sum(calls) <= 4 * 1_300
