@@ -250,7 +250,13 @@ def status(ctx: click.Context, as_json: bool, stale: float | None, queued: bool)
 @main.group()
 def clock() -> None:
     """The judge's clock: after a jump forward (limits.max_clock_jump_hours)
-    no phase is processed until the operator confirms the clock is right."""
+    no phase is processed until the operator confirms the clock is right.
+
+    \b
+    Example:
+      judge --home /var/lib/judge status      # PHASES HELD: the clock moved ...
+      judge --home /var/lib/judge clock confirm
+    """
 
 
 @clock.command("confirm")
