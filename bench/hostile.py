@@ -192,9 +192,9 @@ COMPOSE_CASES: dict[str, tuple[str, int, Callable[[int], Any], Callable[[Any], A
                          lambda n: "\n".join(["a  " * 40] * n), mailhtml.render),
     "html-small-tables": ("HTML part of N two-line tables of one-letter cells", 100,
                           _small_tables, mailhtml.render),
-    "html-misaligned": ("HTML part of N paragraphs of 1,300 gapped lines that are no table",
-                        1, lambda n: "\n\n".join(["\n".join(
-                            "a  b" if i % 2 else "abc  d" for i in range(1_300))] * n),
+    "html-misaligned": ("HTML part of N paragraphs of 500 gapped lines that are no table",
+                        2, lambda n: "\n\n".join(["\n".join(
+                            "a  b" if i % 2 else "abc  d" for i in range(500))] * n),
                         mailhtml.render),
     "html-long-line": ("HTML part of one line of N chars of words", 1_000_000,
                        lambda n: "word " * (n // 5), mailhtml.render),
