@@ -248,6 +248,38 @@ def status(ctx: click.Context, as_json: bool, stale: float | None, queued: bool)
 
 
 @main.group()
+def clock() -> None:
+    """The judge's clock: after a jump forward (limits.max_clock_jump_hours)
+    no phase is processed until the operator confirms the clock is right.
+
+    \b
+    Example:
+      judge --home /var/lib/judge status      # PHASES HELD: the clock moved ...
+      judge --home /var/lib/judge clock confirm
+    """
+
+
+@clock.command("confirm")
+@click.pass_context
+def clock_confirm(ctx: click.Context) -> None:
+    """Confirm the clock is right: phases held after a jump forward are
+    processed again from the next cycle (their deadlines as they stand;
+    extend a game's with the GM's EXTEND where players lost time).
+
+    \b
+    Example:
+      judge --home /var/lib/judge clock confirm
+    """
+    judge = _open(ctx)
+    try:
+        held = judge.confirm_clock()
+    finally:
+        judge.close()
+    click.echo(f"confirmed; it held: {held}" if held
+               else "nothing was held; the clock's reading is recorded")
+
+
+@main.group()
 def game() -> None:
     """Create, list and show games.
 

@@ -5,7 +5,8 @@ After every cycle ``judge serve`` writes :data:`HEARTBEAT_NAME` in its home
 failed cycle's time and error. :func:`status` reads it with the database
 and the inbox, without opening a mail connection: how long ago the last
 cycle was, how many mails wait in the inbox (Maildir; an IMAP inbox is not
-counted), the oldest mail queued in the outbox, and the next deadline.
+counted), the oldest mail queued in the outbox, the next deadline, and
+why phases are held when the clock jumped forward (``judge clock confirm``).
 """
 
 from __future__ import annotations
@@ -117,11 +118,17 @@ def status(home: Path, stale_seconds: float | None = None,
                              "order by deadline limit 1").fetchone()
             if row:
                 out["next_deadline"] = {"game": row[0], "phase": row[1], "at": row[2]}
+            if db.execute("select 1 from sqlite_master where name = 'judge_state'").fetchone():
+                held = db.execute(
+                    "select value from judge_state where key = 'clock.held'").fetchone()
+                if held:
+                    out["clock_held"] = held[0]
         except sqlite3.Error as exc:
             out["database_error"] = str(exc)
         finally:
             db.close()
-    out["ok"] = age is not None and age <= limit and "database_error" not in out
+    out["ok"] = (age is not None and age <= limit and "database_error" not in out
+                 and "clock_held" not in out)
     return out
 
 
@@ -156,4 +163,6 @@ def describe(state: dict[str, Any]) -> str:
                      + (f", last error: {mail['last_error']}" if mail["last_error"] else ""))
     if "database_error" in state:
         lines.append(f"database       {state['database_error']}")
+    if "clock_held" in state:
+        lines.append(f"PHASES HELD    {state['clock_held']}")
     return "\n".join(lines)

@@ -13,6 +13,7 @@ from judge.commands.base import Ctx, handles
 from judge.engine import RuleError
 from judge.session import CommandError, Loaded, Workspace
 from judge.store import Seat
+from judge.visible import visible
 
 MAX_DEADLINE_DAYS = 365
 
@@ -424,20 +425,23 @@ def gm_press(ctx: Ctx, command: grammar.Command) -> None:
         targets = [by[n] for n in dict.fromkeys(n.lower() for n in names)]
     if not targets:
         raise CommandError(f"{s.game} has no player to write to yet")
-    from judge.commands.player import BIDI
 
-    text = BIDI.sub("", "\n".join(ln.text for ln in command.body)).strip("\n")
+    text = visible("\n".join(ln.text for ln in command.body)).strip("\n")
     if not text:
         raise CommandError("the press message is empty", "write it between PRESS TO and ENDPRESS")
     to_names = "everyone" if len(targets) == len(seats) else ", ".join(
         sorted(x.role or "" for x in targets))
+    from judge.commands.player import check_press_size
+
+    body = f"Press from the GM to {to_names}:\n\n{text}\n"
+    check_press_size(ctx, f"[{s.game}] press from the GM", body)
     if public:
         ctx.judge.store.add_public_press(
             s.game, "the GM", str(g.row["phase"]),
             ctx.judge.store.last_action(s.game) + len(g.entries), text,
             scheduler.iso(ctx.ws.now))
     for seat in targets:
-        tell(ctx, s.game, seat.address, "press", f"Press from the GM to {to_names}:\n\n{text}\n")
+        tell(ctx, s.game, seat.address, "press", body)
     ctx.mail.ok(command.line, f"press sent to {to_names}"
                 + (" and kept for the game's public page" if public else ""))
 

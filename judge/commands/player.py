@@ -4,7 +4,6 @@ lines), standing answers, queue, flags, status, history, press, settings."""
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from datetime import UTC, date, datetime, time, timedelta
 
@@ -14,6 +13,7 @@ from judge.commands import league
 from judge.commands.base import Ctx, handles
 from judge.engine import Action, DecisionKind, Event, InvalidLine, RuleError
 from judge.session import CommandError, Loaded
+from judge.visible import visible
 
 
 def _refuse(ctx: Ctx, ln: grammar.Line, exc: RuleError) -> None:
@@ -601,9 +601,19 @@ def press_mode(settings: dict[str, object]) -> str:
     return {"yes": "white", "no": "none"}.get(mode, mode)
 
 
-#: Bidirectional controls (embeddings, overrides, isolates, marks): press
-#: text loses them, so no message can make the judge's mail read backwards.
-BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def check_press_size(ctx: Ctx, subject: str, body: str) -> None:
+    """Refuse a press whose mail would be larger than ``limits.max_out_bytes``
+    (its text and HTML parts together): a mail server would bounce it, and
+    the seat would be marked as bouncing. Nothing is sent or counted."""
+    limit = ctx.judge.config.max_out_bytes
+    size = ctx.ws.outbox.size(subject, body)
+    if size > limit:
+        raise CommandError(
+            f"this press would make a mail of {size:,} bytes, and the judge sends mails of "
+            f"at most {limit:,} bytes (limits.max_out_bytes)",
+            "send a shorter press, or split it into several")
 
 
 @handles("PRESS TO")
@@ -634,16 +644,20 @@ def press(ctx: Ctx, command: grammar.Command) -> None:
                 "seats: " + ", ".join(sorted(x.role for x in seats if x.role)),
             )
         targets = [by[n.lower()] for n in names if by[n.lower()].role != s.role]
-    text = BIDI.sub("", "\n".join(ln.text for ln in command.body)).strip("\n")
+    # invisible format characters (bidi controls, tags, zero-width) go: judge.visible
+    text = visible("\n".join(ln.text for ln in command.body)).strip("\n")
     if not text:
         raise CommandError("the press message is empty", "write it between PRESS TO and ENDPRESS")
     to_names = ", ".join(sorted(x.role or "" for x in targets))
+    sender = "a power" if mode == "grey" else s.role  # grey press hides its sender
+    subject = f"[{s.game}] press from {sender}"
+    body = f"Press from {sender} to {to_names}:\n\n{text}\n"
+    check_press_size(ctx, subject, body)
     ctx.judge.store.use("press", f"{s.game}/{s.role}".lower(), scheduler.iso(ctx.ws.now),
                         len(targets))
     copies = [x.address for x in targets]
     if g.settings(ctx.judge.config.settings).get("gm_copies") == "yes":
         copies.append(g.row["gm_address"])  # the GM's master copy
-    sender = "a power" if mode == "grey" else s.role  # grey press hides its sender
     if public:
         ctx.judge.store.add_public_press(
             s.game, sender, str(g.row["phase"]),
@@ -652,8 +666,8 @@ def press(ctx: Ctx, command: grammar.Command) -> None:
     for address in copies:
         ctx.ws.outbox.queue(
             address,
-            f"[{s.game}] press from {sender}",
-            f"Press from {sender} to {to_names}:\n\n{text}\n",
+            subject,
+            body,
             "press",
             game=s.game,
         )

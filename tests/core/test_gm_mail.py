@@ -387,8 +387,11 @@ def test_a_listed_creator_creates_a_league_by_mail(post: Post) -> None:
     assert "only the game masters the judge's operator lists may create a league" in text
     assert post.judge.store.league("spring") is None
     post.judge.config.creators = ["*", "lea@league.example"]
-    post.send("lea@league.example", "CREATE LEAGUE autumn sum-of-squares\n"
-                                    "CREATE LEAGUE winter golf\n")
+    post.send("lea@league.example", "CREATE LEAGUE autumn sum-of-squares\n")
+    text = post.text(post.new()[-1])  # the From address alone proves nothing: a code
+    assert "a code to confirm follows below" in text and post.judge.store.league("autumn") is None
+    line = next(x.strip() for x in text.splitlines() if x.startswith("  CREATE LEAGUE autumn"))
+    post.send("lea@league.example", f"{line}\nCREATE LEAGUE winter golf\n")
     text = post.text(post.new()[-1])
     assert "created league autumn" in text and "LEAGUE autumn" in text
     assert "no scoring system 'golf'" in text
