@@ -15,7 +15,7 @@ from judge import cli, health
 from judge.mailout import TemporaryFailure
 from judge.service import Judge
 from tests.core.conftest import Clock, Post
-from tests.core.helpers import GM_ADDR, start_sealed, token_in
+from tests.core.helpers import GM_ADDR, start_sealed, stored_game, token_in
 from tests.hostile.support import mails_to, one_cycle, raw_mail
 
 NORTH = "north@players.example"
@@ -54,7 +54,7 @@ def _pass(clock: Clock, steady: Steady, **kw: float) -> None:
 
 
 def _phase(post: Post) -> str:
-    return str(post.judge.store.game("g1")["phase"])
+    return str(stored_game(post.judge.store, "g1")["phase"])
 
 
 # --------------------------------------------------------------------------- the clock
@@ -195,7 +195,9 @@ def test_create_league_signed_on_with_a_token_of_the_address(post: Post) -> None
     post.new()
     post.send(GM_ADDR, f"{seats.gm()}\nCREATE LEAGUE winter wdl\n")
     assert "created league winter" in post.text(post.new()[-1])
-    assert post.judge.store.league("winter")["scoring"] == "wdl"
+    league = post.judge.store.league("winter")
+    assert league is not None
+    assert league["scoring"] == "wdl"
 
 
 # --------------------------------------------------------------------------- replaced players
