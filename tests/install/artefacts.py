@@ -48,6 +48,7 @@ import tempfile
 import time
 import zipfile
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.message import EmailMessage
@@ -134,7 +135,8 @@ def missing_from_sdist(sdist: Path, sources: Sequence[str]) -> list[str]:
 def check_contents(wheel: Path, sdist: Path, sources: Sequence[str]) -> None:
     problems = [f"{s} is not in the wheel {wheel.name} (as {wheel_name(s)})"
                 for s in missing_from_wheel(wheel, sources)]
-    problems += [f"{s} is not in the sdist {sdist.name}" for s in missing_from_sdist(sdist, sources)]
+    problems += [f"{s} is not in the sdist {sdist.name}"
+                 for s in missing_from_sdist(sdist, sources)]
     if problems:
         raise CheckFailed("files the code reads are missing from the artefacts "
                           "(pyproject.toml [tool.setuptools.package-data]):\n  "
@@ -533,6 +535,37 @@ def note_reports(tables: dict[str, Table], replies: Sequence[EmailMessage], labe
 # -- the whole check ----------------------------------------------------------
 
 
+def scenario(label: str, wheel: Path, sdist: Path, folder: Path,
+             cleanups: list[Callable[[], None]]) -> str:
+    """Install as ``label`` says, play, and say how it went."""
+    began = time.monotonic()
+    folder.mkdir()
+    if label == "wheel":
+        install = venv_install(label, wheel, folder)
+    elif label == "sdist":
+        install = venv_install(label, sdist, folder)
+    elif label == "user":
+        install = user_install(wheel, folder)
+    else:
+        install, cleanup = image_install(wheel, folder)
+        cleanups.append(cleanup)
+    install.where()
+    if label != "image":
+        install.judge("--home", str(install.home), "init")
+        install.env["JUDGE_HOME"] = str(install.home)
+    else:
+        install.judge("serve", "--once")  # the first start: the entrypoint's `judge init`
+    play(install)
+    status = install.judge("status", check=False)
+    if status.returncode != 0:
+        raise CheckFailed(f"[{label}] judge status after the games exited with "
+                          f"{status.returncode}:\n{status.stdout}")
+    who = f" as the user {install.user}" if install.user else ""
+    return (f"artefacts: {label}: installed{who}, HELP and the six games played by mail "
+            f"({time.monotonic() - began:.0f} s)")
+
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", default=",".join(SCENARIOS),
@@ -559,33 +592,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_contents(wheel, sdist, sources)
         print(f"artefacts: {wheel.name} and {sdist.name} hold the {len(sources)} files "
               "git tracks in " + ", ".join(PACKAGE_FOLDERS), flush=True)
-        for label in only:
-            began = time.monotonic()
-            folder = work / label
-            folder.mkdir()
-            if label == "wheel":
-                install = venv_install(label, wheel, folder)
-            elif label == "sdist":
-                install = venv_install(label, sdist, folder)
-            elif label == "user":
-                install = user_install(wheel, folder)
-            else:
-                install, cleanup = image_install(wheel, folder)
-                cleanups.append(cleanup)
-            install.where()
-            if label != "image":
-                install.judge("--home", str(install.home), "init")
-                install.env["JUDGE_HOME"] = str(install.home)
-            else:
-                install.judge("serve", "--once")  # the first start: the entrypoint's init
-            play(install)
-            status = install.judge("status", check=False)
-            if status.returncode != 0:
-                raise CheckFailed(f"[{label}] judge status after the games exited with "
-                                  f"{status.returncode}:\n{status.stdout}")
-            who = f" as user {install.user}" if install.user else ""
-            print(f"artefacts: {label}: installed{who}, HELP and the six games played by mail "
-                  f"({time.monotonic() - began:.0f} s)", flush=True)
+        with ThreadPoolExecutor(max_workers=2) as pool:  # two installs at a time
+            futures = [pool.submit(scenario, label, wheel, sdist, work / label, cleanups)
+                       for label in only]
+            failures = []
+            for future in futures:
+                try:
+                    print(future.result(), flush=True)
+                except CheckFailed as exc:
+                    failures.append(str(exc))
+        if failures:
+            raise CheckFailed("\n".join(failures))
         print(f"artefacts: ok ({time.monotonic() - start:.0f} s)")
         return 0
     except CheckFailed as exc:
