@@ -197,7 +197,8 @@ class Install:
             return list(args)
         env = [f"{k}={v}" for k, v in self.env.items()
                if k in ("PATH", "HOME", "JUDGE_HOME", "LANG", "LC_ALL", "TZ")]
-        return ["runuser", "-u", self.user, "--", "env", "-i", *env, *args]
+        runuser = shutil.which("runuser") or "/usr/sbin/runuser"
+        return [runuser, "-u", self.user, "--", "env", "-i", *env, *args]
 
     def judge(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         done = subprocess.run(self.wrap([*self.command, *args]), cwd=self.home.parent,
@@ -257,33 +258,55 @@ def user_install(wheel: Path, work: Path) -> Install:
     return Install("user", Path(python), work / "judge", env, Path(site))
 
 
+def python_for(user: str, work: Path) -> str:
+    """A Python the image's user can run, with venv (the image's lives in
+    /usr/local; this machine's may live in a folder only root may enter)."""
+    runuser = shutil.which("runuser") or "/usr/sbin/runuser"
+    for candidate in dict.fromkeys([base_python(), "/usr/local/bin/python3", "/usr/bin/python3"]):
+        if not Path(candidate).exists():
+            continue
+        tried = subprocess.run([runuser, "-u", user, "--", candidate, "-c",
+                                "import venv, ensurepip"], cwd=work, capture_output=True,
+                               timeout=60, check=False)
+        if tried.returncode == 0:
+            return candidate
+    raise CheckFailed(f"[image] no Python with venv that the user {user} may run "
+                      f"(tried {base_python()}, /usr/local/bin/python3, /usr/bin/python3)")
+
+
 def image_install(wheel: Path, work: Path) -> tuple[Install, Callable[[], None]]:
     """The Dockerfile's steps: the wheel installed by root, the entrypoint
     beside it, a system user ``judge`` (here one made for the run) whose home
     is the volume, ``JUDGE_HOME`` set to it; the entrypoint runs ``judge
     init`` on the first start."""
-    work.chmod(0o755)
-    venv = work / "usr"
-    run([base_python(), "-m", "venv", str(venv)], cwd=work, what="[image] python -m venv")
-    env = clean_env([venv / "bin"], work)
-    pip_install(venv / "bin" / "python", ["--no-cache-dir", str(wheel)], env, work, "image")
-    entry = venv / "bin" / "judge-entrypoint"
-    shutil.copy(ROOT / "deploy" / "docker-entrypoint.sh", entry)
-    entry.chmod(0o755)
+    for folder in (work.parent, work):  # the user reads the install, as in the image
+        folder.chmod(0o755)
     volume = work / "var" / "lib" / "judge"
     volume.parent.mkdir(parents=True)
     volume.parent.chmod(0o755)
     user: str | None = None
     cleanup: Callable[[], None] = lambda: None  # noqa: E731
+    python = base_python()
     if os.geteuid() == 0:
         user = f"judge{os.getpid() % 100000}"
-        run(["useradd", "--system", "--home-dir", str(volume), "--create-home",
-             "--shell", "/usr/sbin/nologin", user], cwd=work, what="useradd")
+        run([shutil.which("useradd") or "/usr/sbin/useradd", "--system", "--home-dir",
+             str(volume), "--create-home", "--shell", "/usr/sbin/nologin", user],
+            cwd=work, what="useradd")
 
         def cleanup() -> None:
-            subprocess.run(["userdel", user], capture_output=True, timeout=60, check=False)
+            subprocess.run([shutil.which("userdel") or "/usr/sbin/userdel", user],
+                           capture_output=True, timeout=60, check=False)
+
+        python = python_for(user, work)
     else:
         volume.mkdir()
+    venv = work / "usr"
+    run([python, "-m", "venv", str(venv)], cwd=work, what="[image] python -m venv")
+    env = clean_env([venv / "bin"], work)
+    pip_install(venv / "bin" / "python", ["--no-cache-dir", str(wheel)], env, work, "image")
+    entry = venv / "bin" / "judge-entrypoint"
+    shutil.copy(ROOT / "deploy" / "docker-entrypoint.sh", entry)
+    entry.chmod(0o755)
     env = {**env, "HOME": str(volume), "JUDGE_HOME": str(volume), "PYTHONUNBUFFERED": "1"}
     install = Install("image", venv / "bin" / "python", volume, env, venv,
                       command=["judge-entrypoint"], user=user)
@@ -601,6 +624,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     print(future.result(), flush=True)
                 except CheckFailed as exc:
                     failures.append(str(exc))
+                except Exception as exc:  # a fault of this check: say where
+                    failures.append(f"{type(exc).__name__}: {exc}")
         if failures:
             raise CheckFailed("\n".join(failures))
         print(f"artefacts: ok ({time.monotonic() - start:.0f} s)")
