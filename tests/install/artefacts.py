@@ -89,9 +89,34 @@ class CheckFailed(Exception):
 # -- building and contents ----------------------------------------------------
 
 
+def clean_copy(dest: Path) -> Path:
+    """The files of the checkout that a fresh clone has (those git tracks, as
+    they are in the working tree), copied to ``dest``: a build there sees no
+    leftovers (an editable install's ``judge.egg-info`` lists files that
+    setuptools would otherwise ship whatever pyproject.toml says)."""
+    try:
+        done = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True,
+                              check=True, timeout=60)
+        names = [n for n in done.stdout.decode().split("\0") if n]
+    except (OSError, subprocess.SubprocessError):
+        names = []
+    if not names:  # not a git checkout: everything but what a build or a venv leaves
+        skip = {".git", ".venv", "build", "dist", "__pycache__"}
+        names = [p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*")
+                 if p.is_file() and not skip & set(p.relative_to(ROOT).parts)
+                 and not any(part.endswith(".egg-info") for part in p.parts)]
+    for name in names:
+        if (ROOT / name).is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, dest / name)
+    return dest
+
+
 def build(out: Path) -> tuple[Path, Path]:
-    """The wheel and the sdist of the checkout, built into ``out``."""
-    run([sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(out), str(ROOT)],
+    """The wheel and the sdist of the checkout (a clean copy of it), built
+    into ``out``."""
+    source = clean_copy(out.parent / "source")
+    run([sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(out), str(source)],
         cwd=out, what="python -m build")
     (wheel,) = out.glob("judge-*.whl")
     (sdist,) = out.glob("judge-*.tar.gz")
