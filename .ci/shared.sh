@@ -19,8 +19,9 @@ elif [ "${CI:-}" = true ]; then
   echo "!! CI must run them: put the shared folder beside the repository or set JUDGE_SHARED to it." >&2
   exit 1
 else
+  list="$(printf '%s, ' "${shared_missing[@]}")"
   echo "!! SKIPPED: the tests that quote the rulebooks, the DATC text and the rulebooks' data files," \
-       "since ${shared_missing[*]} is missing (a plain clone has no ../shared; set JUDGE_SHARED to" \
-       "run them). Everything else runs."
+       "since these are missing: ${list%, } (a plain clone has no ../shared; set JUDGE_SHARED" \
+       "to run them). Everything else runs."
   unset JUDGE_SHARED
 fi
