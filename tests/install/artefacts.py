@@ -3,8 +3,10 @@ the checkout, installed away from it and played by mail.
 
     python tests/install/artefacts.py            # every check below
     python tests/install/artefacts.py --only wheel,user
+    python tests/install/artefacts.py --only ""  # build and check the contents only
 
-1. **Build** the wheel and the sdist from the checkout (``python -m build``).
+1. **Build** the wheel and the sdist (``python -m build``) from a clean copy
+   of the checkout: the files git tracks, as the working tree has them.
 2. **Contents**: every file git tracks under the packages' folders
    (``judge``, ``judge_games``, ``templates``, ``schemas``) is in the wheel
    and in the sdist; a missing one fails the run with its name.
@@ -29,7 +31,9 @@ the checkout, installed away from it and played by mail.
    picture or a traceback fails the run, naming the cause.
 
 This file imports nothing of the judge: it drives the installed ``judge``
-command only, as an operator's mail server and players would.
+command only, as an operator's mail server and players would. ``--trace``
+prints how long each ``judge serve --once`` took; ``--keep`` keeps the work
+folder (the installs, the homes and their mail).
 """
 
 from __future__ import annotations
@@ -76,6 +80,9 @@ GAMES: dict[str, tuple[str, tuple[str, ...]]] = {
     "kingdom_wars": ("seats=4", ("A", "B", "C", "D")),
     "conquest_tactics": ("turn_limit=12", ("South", "North")),
 }
+
+TRACE = False
+"""Print how long each `judge serve --once` took (--trace)."""
 
 MAX_CYCLES = 14
 """`judge serve --once` cycles after START before a game that has not had
@@ -397,7 +404,7 @@ class Post:
         Failed fails the check with the reason the judge logged."""
         began = time.monotonic()
         done = self.install.judge("serve", "--once")
-        if os.environ.get("ARTEFACTS_TRACE"):
+        if TRACE:
             print(f"  serve: {time.monotonic() - began:.1f} s", flush=True)
         failed = [line for line in done.stderr.splitlines() if "set aside (Failed)" in line]
         folder = self.install.home / "mail" / "in" / ".Failed"
@@ -613,7 +620,6 @@ def scenario(label: str, wheel: Path, sdist: Path, folder: Path,
             f"({time.monotonic() - began:.0f} s)")
 
 
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", default=",".join(SCENARIOS),
@@ -621,7 +627,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--wheel", type=Path, help="check this wheel (with --sdist) unbuilt")
     parser.add_argument("--sdist", type=Path)
     parser.add_argument("--keep", action="store_true", help="keep the work folder")
+    parser.add_argument("--trace", action="store_true", help="time each serve cycle")
     args = parser.parse_args(argv)
+    global TRACE
+    TRACE = args.trace
     only = [s for s in args.only.split(",") if s]
     unknown = set(only) - set(SCENARIOS)
     if unknown:
