@@ -282,6 +282,11 @@ def user_install(wheel: Path, work: Path) -> Install:
     python = base_python()
     env = clean_env([home / ".local" / "bin"], home)
     env["PIP_BREAK_SYSTEM_PACKAGES"] = "1"  # a distribution's Python refuses --user otherwise
+    has_pip = subprocess.run([python, "-m", "pip", "--version"], cwd=work, env=env,
+                             capture_output=True, timeout=120, check=False)
+    if has_pip.returncode != 0:
+        raise CheckFailed(f"[user] {python} has no pip, so `pip install --user` cannot be "
+                          "tried (on Debian: apt-get install python3-pip)")
     pip_install(python, ["--user", str(wheel)], env, work, "user")
     site = run([python, "-c", "import site; print(site.getusersitepackages())"], cwd=work,
                env=env, what="[user] site").stdout.strip()
