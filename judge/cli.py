@@ -229,8 +229,10 @@ def serve(ctx: click.Context, once: bool, check: bool) -> None:
 @click.pass_context
 def status(ctx: click.Context, as_json: bool, stale: float | None, queued: bool) -> None:
     """The daemon's health: when its last cycle ended, mails waiting in the
-    inbox, the oldest mail queued in the outbox, the next deadline. Exits 1
-    when the last cycle is stale (or there was none), for a monitor to act on.
+    inbox, the oldest mail queued in the outbox, the next deadline, the mails
+    filed in Failed since the last one handled (how many, the last reason).
+    Exits 1 when the last cycle is stale (or there was none) or the last
+    cycle that read mail filed any in Failed, for a monitor to act on.
 
     \b
     Example:

@@ -136,6 +136,10 @@ class Judge:
         #: Mails recorded as failed whose move to Failed has not happened yet
         #: (a fault of the disk): moved, never handled again.
         self._aside: set[str] = set()
+        #: The mails the current (or last) cycle read, and the reasons of
+        #: those it set aside in Failed (`judge status` reports them).
+        self.cycle_read = 0
+        self.cycle_failed: list[str] = []
 
     @property
     def background(self) -> BackgroundOutbound | None:
@@ -460,6 +464,8 @@ class Judge:
         keeps its mail; one warning and one line say what waited and why."""
         lines: list[str] = []
         waited: dict[str, list[str]] = {}
+        self.cycle_read = 0
+        self.cycle_failed = []
         with self.relayer.one_pass():
             for part, step in (("the mail", lambda: self._read_mail(lines)),
                                ("the GM's notices", lambda: gmnotice.send_join_digests(self)),
@@ -610,6 +616,7 @@ class Judge:
                     self._move(key, ok=False)
                     self._aside.discard(key)
                     continue
+                self.cycle_read += 1
                 if isinstance(raw, OSError):
                     self._set_aside(key, b"", f"the file cannot be read: {raw}", lines)
                     continue
@@ -685,6 +692,7 @@ class Judge:
         if box.queued:
             self.relayer.fresh = True  # the relay has something new to start
         self._aside.add(key)
+        self.cycle_failed.append(reason)
         lines.append(f"{key}: failed: {reason}")
         self._move(key, ok=False)
         self._aside.discard(key)
