@@ -278,8 +278,8 @@ def report_of(ws: Workspace, g: Loaded, role: str | None, events: Sequence[Event
         "first": first,
         "events": [e.to_json() for e in events],
         "outcome": table.outcome,
-        "seed_hash": g.row["seed_hash"],
-        "seed": g.row["seed"] if table.outcome is not None else "",
+        "seed_hash": g.row["seed_hash"] if game.draws else "",
+        "seed": g.row["seed"] if table.outcome is not None and game.draws else "",
         "deadline": (scheduler.iso(clock.deadline)
                      if clock is not None and table.outcome is None and not unasked else ""),
         "tz": tz,

@@ -139,6 +139,7 @@ def turn_report(data: Mapping[str, Any], view: Mapping[str, JSON]) -> str:
         title=game.title,
         role=role,
         phase=view.get("phase", ""),
+        phase_title=view.get("phase_title", ""),  # the phase in words, where its name is short
         seed_hash=data["seed_hash"],
         first=data["first"],
         body=body.rstrip("\n"),

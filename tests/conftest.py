@@ -39,3 +39,23 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "benchmark" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.benchmark)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line for every test skipped because the rulebooks, reference
+    texts or data beside the repository are missing (a plain clone):
+    how many, which files, where they were looked for."""
+    from tests.support import rulebooks
+
+    files: set[str] = set()
+    count = 0
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else ""
+        if reason.startswith(f"Skipped: {rulebooks.SKIP_REASON}: "):
+            count += 1
+            files.add(reason.split(": ", 2)[2].split(" not found", 1)[0])
+    if count:
+        terminalreporter.write_line(
+            f"SKIPPED {count} tests that quote the rulebooks: {', '.join(sorted(files))} "
+            f"not found in {rulebooks.shared()} (a plain clone has no ../shared; set "
+            "JUDGE_SHARED to run them)", yellow=True, bold=True)

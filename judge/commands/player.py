@@ -9,11 +9,12 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from judge import grammar, notify, signoff
 from judge.commands import league
-from judge.commands.base import BIDI, Ctx, handles
+from judge.commands.base import Ctx, check_press_size, handles
 from judge.commands.gm import gm_press, set_gm_timezone, status_text
 from judge.game import adjudicator as adj
 from judge.game import scheduler, timing
 from judge.game.engine import Action, DecisionKind, Event, InvalidLine, RuleError
+from judge.mail.visible import visible
 from judge.session import CommandError, Loaded
 
 
@@ -603,7 +604,6 @@ def press_mode(settings: dict[str, object]) -> str:
 @handles("PRESS TO")
 def press(ctx: Ctx, command: grammar.Command) -> None:
     if ctx.mail.signon is not None and ctx.mail.signon.role == "GM":
-
         gm_press(ctx, command)
         return
     s, g, _seat = ctx.seat_game()
@@ -627,16 +627,20 @@ def press(ctx: Ctx, command: grammar.Command) -> None:
                 "seats: " + ", ".join(sorted(x.role for x in seats if x.role)),
             )
         targets = [by[n.lower()] for n in names if by[n.lower()].role != s.role]
-    text = BIDI.sub("", "\n".join(ln.text for ln in command.body)).strip("\n")
+    # invisible format characters (bidi controls, tags, zero-width) go: judge.mail.visible
+    text = visible("\n".join(ln.text for ln in command.body)).strip("\n")
     if not text:
         raise CommandError("the press message is empty", "write it between PRESS TO and ENDPRESS")
     to_names = ", ".join(sorted(x.role or "" for x in targets))
+    sender = "a power" if mode == "grey" else s.role  # grey press hides its sender
+    subject = f"[{s.game}] press from {sender}"
+    body = f"Press from {sender} to {to_names}:\n\n{text}\n"
+    check_press_size(ctx, subject, body)
     ctx.judge.store.use("press", f"{s.game}/{s.role}".lower(), scheduler.iso(ctx.ws.now),
                         len(targets))
     copies = [x.address for x in targets]
     if g.settings(ctx.judge.config.settings).get("gm_copies") == "yes":
         copies.append(g.row["gm_address"])  # the GM's master copy
-    sender = "a power" if mode == "grey" else s.role  # grey press hides its sender
     if public:
         ctx.judge.store.add_public_press(
             s.game, sender, str(g.row["phase"]),
@@ -645,8 +649,8 @@ def press(ctx: Ctx, command: grammar.Command) -> None:
     for address in copies:
         ctx.ws.outbox.queue(
             address,
-            f"[{s.game}] press from {sender}",
-            f"Press from {sender} to {to_names}:\n\n{text}\n",
+            subject,
+            body,
             "press",
             game=s.game,
         )

@@ -162,6 +162,10 @@ class GameSpec:
     None: the game has no pictures."""
     adjudicate: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     """One document of ``judge adjudicate`` (offline adjudication)."""
+    draws: bool = True
+    """Whether the rules make random draws (shuffles, deals, dice): only a
+    game that makes them tells its players of the secret seed they come
+    from. Classic Diplomacy makes none."""
 
     @property
     def windows(self) -> tuple[WindowSpec, ...]:
@@ -201,6 +205,7 @@ class Game:
     windows: tuple[WindowSpec, ...]
     queues_actions: bool
     team_victories: bool
+    draws: bool
     playthrough_options: Mapping[str, JSON]
     victory_playthroughs: Sequence[Mapping[str, JSON]]
     kernel: Rules[Any] | None
@@ -235,6 +240,7 @@ class Game:
         self.spec = spec
         self.id, self.title, self.aliases = spec.id, spec.title, spec.aliases
         self.options, self.verbs, self.view_schema = spec.options, spec.verbs, spec.view_schema
+        self.draws = spec.draws
         self.windows = spec.windows
         self.queues_actions, self.team_victories = spec.queues_actions, spec.team_victories
         self.playthrough_options = spec.playthrough_options or {}
@@ -302,7 +308,7 @@ _FROM_RULES: tuple[str, ...] = (
     "turn", "zones", "survivors", "agreed_draw", "concede", "introduction",
     "localize", "scores", "unordered", "phase_after", "check_held",
     "queues_actions", "team_victories", "playthrough_options",
-    "victory_playthroughs", "kernel",
+    "victory_playthroughs", "kernel", "draws",
 )
 """The record's fields that :func:`record_of` takes from a rules object by
 name; the others (``policy``, ``help``, ``drawing``, ``adjudicate``) are

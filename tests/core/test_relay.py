@@ -74,7 +74,7 @@ def test_mails_travel_side_by_side_started_in_queue_order(judge: Judge, post: Po
         started.append(str(msg["Message-ID"]))
         return start(envelope_from, to_addr, message)
 
-    transport.start = recording  # type: ignore[method-assign]
+    transport.start = recording  # type: ignore[method-assign]  # recorded in place of the transport's
     for role, addr in seats.addresses.items():
         for command in ("STATUS", "HELP", "STATUS\nHELP"):
             post.deliver(post.raw(addr, f"{seats.signon(role)}\n{command}\n"))

@@ -7,10 +7,10 @@ import json
 
 from judge.game import adjudicator as adj
 from tests.core.conftest import Clock, Post
-from tests.core.helpers import GM_ADDR, hand, owing, start_sealed, token_in
+from tests.core.helpers import GM_ADDR, Seats, hand, owing, start_sealed, token_in
 
 
-def _bid_all(post: Post, seats, skip: tuple[str, ...] = ()) -> None:  # type: ignore[no-untyped-def]
+def _bid_all(post: Post, seats: Seats, skip: tuple[str, ...] = ()) -> None:
     for role in sorted(owing(post)):
         if role in skip:
             continue
