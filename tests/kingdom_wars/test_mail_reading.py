@@ -218,3 +218,111 @@ def test_a_general_is_exposed_in_the_first_preparation_phase_by_mail(post: Post)
             for e in json.loads(r["payload"]).get("events", []) if e.get("audience") is None]
     assert any(x.startswith(f"seat {revealer} exposes {main}") and "Preparation Phase" in x
                for x in told), told[-20:]
+
+
+# --------------------------------------------------------------------------- item 3
+
+
+def test_the_first_report_tells_each_seat_its_standing_answers(post: Post) -> None:
+    """Every seat starts with the game's standing answers (a Dodge when
+    attacked, a Peach for itself when dying, a Negation of a harmful spell
+    on it...): its first report lists them, kind by kind in the order they
+    are tried, and says how to change them."""
+    outbox = Outbox(post)
+    _start(post, outbox, None)
+    for s in SEATS:
+        first = next(t for t in _mails_to(outbox, s) if "report for" in t)
+        assert "Standing answers: the judge answers these windows for you at once" in first
+        for line in ("POLICY negation NEGATE WHEN TARGET ME AND HARMFUL AND DEPTH 1",
+                     "POLICY negation PASS", "POLICY dodge DODGE", "POLICY attack ATTACK",
+                     "POLICY rescue WINE WHEN DYING ME AND HOLDING 1 Wine",
+                     "POLICY rescue PEACH WHEN DYING ME", "POLICY rescue PASS"):
+            assert f"    {line}\n" in first, line
+        assert "trigger (" in first and "you are asked by hand" in first
+        assert "To change them: POLICY <window> ASK has you asked by hand every time" in first
+        assert first.index("POLICY negation NEGATE") < first.index("POLICY negation PASS")
+
+
+def test_a_seat_is_told_when_its_standing_answer_plays_its_dodge(post: Post) -> None:
+    """The default standing answer plays the Dodge of a seat attacked (it is
+    not asked: "Each target player must play a [Dodge] card, otherwise
+    suffer 1 damage"). The seat is told, in its next mail, that its standing
+    answer played it, and how to be asked instead; a seat whose standing
+    answer only passed is told nothing."""
+    outbox = Outbox(post)
+    players, seat = _to_play_phase(post, outbox)
+    target = _next(players.table().state, seat)
+    dodge: list[str] = []
+
+    def armed(state: State) -> None:
+        _unarmed(state, target, 3)
+        _into_hand(state, seat, "attack")
+        dodge.append(_into_hand(state, target, "dodge"))
+    _store(post, players, armed)
+    since = len(outbox.mails)
+    players.send(seat, [_attack_line(players.table().state, seat, target)])
+    state = players.table().state
+    assert dodge[0] not in state["p"][target]["hand"] and state["p"][target]["hp"] == 3
+    _idle_until(players, lambda s: s["round"] == 2)
+    text = "\n".join(_mails_to(outbox, target, since))
+    told = (f"Your standing answer for dodge windows (round 1, seat {seat}'s turn #")
+    assert told in text, text[-3000:]
+    line = next(x for x in text.splitlines() if told in x)
+    assert f"played for you: DODGE {label(dodge[0])}" in " ".join(
+        text[text.index(told):].split())
+    assert "POLICY dodge ASK" in " ".join(text[text.index(told):].split())
+    others = [s for s in SEATS if s != target]
+    assert not any("Your standing answer for" in t for s in others
+                   for t in _mails_to(outbox, s, since)), line
+
+
+# --------------------------------------------------------------------------- item 4
+
+
+def test_a_report_during_another_seats_turn_names_whose_deadline_it_is(post: Post) -> None:
+    """The digest that opens round 1 reaches every seat while the starting
+    player is on turn: to the others, the deadline it shows is the starting
+    player's (nothing is asked of them), not a bare "Deadline:" that reads
+    as their own."""
+    outbox = Outbox(post)
+    since = len(outbox.mails)
+    players, seat = _to_play_phase(post, outbox)
+    others = [s for s in SEATS if s != seat]
+    checked = 0
+    for s in others:
+        for text in _mails_to(outbox, s, since):
+            if "report for" not in text or "You owe:" in text:
+                continue
+            assert "\nDeadline:" not in text, text[:3000]
+            if f"\nDeadline of {seat} (nothing is asked of you now): " in text:
+                checked += 1
+    assert checked >= len(others), checked
+    mine = [t for t in _mails_to(outbox, seat, since) if "You owe:" in t]
+    assert mine and all("\nDeadline: " in t for t in mine)
+
+
+# --------------------------------------------------------------------------- item 5
+
+
+def test_the_reminder_after_a_refused_mail_does_not_say_nothing_came(post: Post) -> None:
+    """The seat on turn sends a mail whose only line is refused; the
+    reminder before the deadline says its mail was read and no line taken
+    (it once said "The judge has nothing from C yet"). A seat that sent
+    nothing is told the judge has nothing from it."""
+    outbox = Outbox(post)
+    players, seat = _to_play_phase(post, outbox)
+    since = len(outbox.mails)
+    players.send(seat, ["USE Attack ON Z"])
+    ack = next(t for t in _mails_to(outbox, seat, since) if "was read as follows" in t)
+    assert "USE Attack ON Z" in ack and "done:" not in ack
+    reminders: list[str] = []
+    for _ in range(60):
+        players.tick(hours=1)
+        reminders = [t for t in _mails_to(outbox, seat, since) if "reminder" in t.split("\n")[0]]
+        if reminders:
+            break
+    assert reminders, "no reminder came"
+    text = " ".join(reminders[0].split())
+    assert "nothing from" not in text, text
+    assert f"The judge has taken no line from {seat} for it yet: your mail of" in text
+    assert "was read, but no line of it was taken" in text
