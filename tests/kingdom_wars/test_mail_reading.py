@@ -41,7 +41,7 @@ def _mails_to(outbox: Outbox, seat: str, since: int = 0) -> list[str]:
 
 def _line_reply(text: str, line: str) -> str:
     """The judge's word on ``line`` in an acknowledgement."""
-    head, _, rest = text.partition(f"  {line}\n")
+    _, _, rest = text.partition(f"  {line}\n")
     assert rest, f"{line!r} not in the acknowledgement"
     return rest.splitlines()[0].strip()
 
@@ -286,7 +286,7 @@ def test_a_report_during_another_seats_turn_names_whose_deadline_it_is(post: Pos
     as their own."""
     outbox = Outbox(post)
     since = len(outbox.mails)
-    players, seat = _to_play_phase(post, outbox)
+    _, seat = _to_play_phase(post, outbox)
     others = [s for s in SEATS if s != seat]
     checked = 0
     for s in others:
