@@ -326,3 +326,31 @@ def test_the_reminder_after_a_refused_mail_does_not_say_nothing_came(post: Post)
     assert "nothing from" not in text, text
     assert f"The judge has taken no line from {seat} for it yet: your mail of" in text
     assert "was read, but no line of it was taken" in text
+
+
+def test_the_two_bladed_trident_answered_ahead_on_the_attacks_line(post: Post) -> None:
+    """The same questions answered ahead, after THEN on the Attack's line
+    (whom to strike, which card to discard): nothing is asked, and the card
+    named is the one discarded."""
+    outbox = Outbox(post)
+    players, seat = _to_play_phase(post, outbox)
+    target = _next(players.table().state, seat)
+    other = _next(players.table().state, seat, 2)
+
+    def armed(state: State) -> None:
+        _unarmed(state, target, 3)
+        _unarmed(state, other, 3)
+        _into_hand(state, seat, "attack")
+        state["p"][seat]["equip"]["weapon"] = _taken_out(state, "two-bladed-trident")
+    _store(post, players, armed)
+    state = players.table().state
+    hand = [c for c in state["p"][seat]["hand"] if not c.startswith("attack")]
+    gone = hand[0]
+    line = (f"{_attack_line(state, seat, target)} THEN CHOOSE {other} "
+            f"THEN DISCARD {label(gone)}")
+    players.send(seat, [line])
+    state = players.table().state
+    assert state["p"][target]["hp"] == 2 and state["p"][other]["hp"] == 2
+    assert gone not in state["p"][seat]["hand"] and gone in state["discard"]
+    decision = adj.decision_for(GAME, players.table(), seat)
+    assert decision is not None and "Play Phase" in decision.phase
