@@ -875,15 +875,16 @@ def standing_text(game: Game, table: Table, role: Role) -> str:
         entries = ordered_policies(table, role, w.kind)
         if not entries or (len(entries) == 1 and entries[0]["answer"].upper() == "ASK"
                            and not entries[0]["when"]):
-            lines.append(f"  {w.kind} ({w.summary}): you are asked by hand")
+            lines.append(f"  {w.kind}: you are asked by hand")
             continue
-        lines.append(f"  {w.kind} ({w.summary}):")
+        lines.append(f"  {w.kind}:")
         lines.extend(f"    POLICY {w.kind} {e['answer']}"
                      + (f" WHEN {e['when']}" if e["when"] else "") for e in entries)
     lines.append("To change them: POLICY <window> ASK has you asked by hand every time; "
                  "POLICY <window> PASS answers nothing; POLICY <window> <answer> WHEN "
-                 "<condition> adds or replaces one; POLICY alone lists yours; HELP POLICY "
-                 "tells more.")
+                 "<condition> adds or replaces one; POLICY alone lists yours; HELP "
+                 f"{game.id} says what each window is and the answers and conditions it "
+                 "takes.")
     return "\n".join(lines)
 
 

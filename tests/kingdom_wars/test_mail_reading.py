@@ -238,7 +238,7 @@ def test_the_first_report_tells_each_seat_its_standing_answers(post: Post) -> No
                      "POLICY rescue WINE WHEN DYING ME AND HOLDING 1 Wine",
                      "POLICY rescue PEACH WHEN DYING ME", "POLICY rescue PASS"):
             assert f"    {line}\n" in first, line
-        assert "trigger (" in first and "you are asked by hand" in first
+        assert "  trigger: you are asked by hand\n" in first
         assert "To change them: POLICY <window> ASK has you asked by hand every time" in first
         assert first.index("POLICY negation NEGATE") < first.index("POLICY negation PASS")
 
@@ -307,8 +307,7 @@ def test_a_report_during_another_seats_turn_names_whose_deadline_it_is(post: Pos
 def test_the_reminder_after_a_refused_mail_does_not_say_nothing_came(post: Post) -> None:
     """The seat on turn sends a mail whose only line is refused; the
     reminder before the deadline says its mail was read and no line taken
-    (it once said "The judge has nothing from C yet"). A seat that sent
-    nothing is told the judge has nothing from it."""
+    (it once said "The judge has nothing from C yet")."""
     outbox = Outbox(post)
     players, seat = _to_play_phase(post, outbox)
     since = len(outbox.mails)
