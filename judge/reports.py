@@ -133,6 +133,9 @@ def turn_report(data: Mapping[str, Any], view: Mapping[str, JSON]) -> str:
         )
     deadline = (scheduler.local(str(data["deadline"]), str(data["tz"]))
                 if data["deadline"] else "")
+    others = list(data.get("deadline_of") or [])
+    deadline_label = (f"Deadline of {', '.join(others)} (nothing is asked of you now)"
+                      if others else "Deadline")
     text = render(
         "common/report.txt.j2",
         game_name=data["name"],
@@ -146,6 +149,7 @@ def turn_report(data: Mapping[str, Any], view: Mapping[str, JSON]) -> str:
         outcome=outcome,
         seed=data["seed"],
         deadline=deadline,
+        deadline_label=deadline_label,
         owe=owe_text(data["owe"]) if role is not None else "",
         intro=str(data["intro"]).rstrip("\n"),
         orders_in=orders_in_text(data["orders_in"]),

@@ -403,6 +403,12 @@ class Judge:
         for seat in seats_for(g, owed):
             moment = clock.grace_until if late and clock.grace_until else clock.deadline
             when = scheduler.local(scheduler.iso(moment), seat.tz)
+            # Mails the seat sent since the decision opened that took nothing
+            # for it (every line refused, or for another game): not "nothing".
+            read = [m for m in (ws.judge.store.mails_from_since(
+                        seat.address, scheduler.iso(clock.opened)) if clock.opened else [])
+                    if g.name not in str(m["game"]).split(",")]
+            refused = (scheduler.local(str(read[-1]["received"]), seat.tz) if read else "")
             ws.outbox.queue(
                 seat.address,
                 f"[{g.name}] {'late' if late else 'reminder'}: {clock.phase}",
@@ -414,6 +420,7 @@ class Judge:
                     role=seat.role,
                     when=when,
                     default=defaults.get(seat.role or "", "") or "the game's default",
+                    refused=refused,
                 ),
                 "reminder",
                 game=g.name,

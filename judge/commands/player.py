@@ -253,8 +253,12 @@ def _queue_line(ctx: Ctx, g: Loaded, role: str, ln: grammar.Line) -> None:
         pass  # understood; it may fit when the turn comes
     ctx.ws.apply(g, adj.enqueue(table, role, [ln.text]), ctx.message_id)
     ctx.mail.touched.add(g.name)
-    n = len(g.need_table().queue.get(role, []))
-    ctx.mail.ok(ln, f"queued as line {n} for your next turn: taken then if it still fits "
+    table = g.need_table()
+    n = len(table.queue.get(role, []))
+    later = g.game.queued_later(table.state, role)
+    when = (f"later in this turn: taken when {later} comes back to you, once what is under "
+            "way now is over," if later else "your next turn: taken then")
+    ctx.mail.ok(ln, f"queued as line {n} for {when} if it still fits "
                 "(QUEUE lists your queued lines, CANCEL removes them)")
 
 
@@ -327,11 +331,13 @@ def policy(ctx: Ctx, command: grammar.Command) -> None:
 def queue(ctx: Ctx, command: grammar.Command) -> None:
     s, g, _seat = ctx.seat_game()
     queued = g.need_table().queue.get(s.role, [])
+    later = g.game.queued_later(g.need_table().state, s.role)
+    waits = f"waits for {later}, later in this turn" if later else "waits for your next turn"
     if not queued:
         text = "You have no queued lines."
     else:
         text = "Your queued lines, in the order they are tried:\n" + "\n".join(
-            f"  {i}. {q['line']}   (waits for your next turn)"
+            f"  {i}. {q['line']}   ({waits})"
             for i, q in enumerate(queued, 1))
     ctx.mail.sections.append(text)
     ctx.mail.ok(command.line, "your queued lines follow below")

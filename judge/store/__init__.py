@@ -976,6 +976,13 @@ class Store:
         """A mail the relay handed over came back (a 5xx or a delivery report)."""
         self._update("outbox", "id", mail_id, {"status": "bounced", "last_error": error})
 
+    def mails_from_since(self, address: str, since: str) -> list[dict[str, Any]]:
+        """Mails read from ``address`` (processed, not set aside) received at
+        or after ``since``, oldest first."""
+        return list(self._query(
+            "select received, game, subject from inbox where from_addr = ? and received >= ? "
+            "and status = 'processed' order by received, id", [address, since]))
+
     def replies_since(self, address: str, since: str, until: str) -> int:
         """Replies (outbox rows answering a mail) queued to ``address`` from
         ``since`` to ``until`` (now): a row dated after ``until`` was written
