@@ -628,8 +628,8 @@ def can_pay(g: Ctx, role: str, cost: int, discarded: Sequence[str]) -> None:
 def check_mobilize(g: Ctx, role: str, cmd: dict[str, Any]) -> dict[str, Any]:
     verb = cmd["verb"]
     p = g.p(role)
-    if verb == "DONE":  # not taken after a refused line of the same mail (ends_part)
-        return {"verb": "DONE", "spaces": [], "ends_part": True}
+    if verb == "DONE":  # taken after a refused line of the same mail too: the writer said so
+        return {"verb": "DONE", "spaces": []}
     out: dict[str, Any] = {"verb": verb, "spaces": [], "discard": []}
     if verb == "DEPLOY":
         cid = find(cmd["name"], [c for c in p["hand"] if card(c).type == "troop"],
