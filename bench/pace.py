@@ -981,7 +981,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     ap.add_argument("--game", choices=GAMES, action="append",
                     help="only this game (may be given more than once; default all three)")
-    ap.add_argument("--seats", type=int, default=6, choices=range(3, 7), metavar="3..6",
+    ap.add_argument("--seats", type=int, default=6, choices=range(4, 7), metavar="4..6",
                     help="Kingdom Wars seats (default 6; the other games have two)")
     ap.add_argument("--games", type=int, default=3, help="games per kind (default 3)")
     ap.add_argument("--seed", type=int, default=1, help="players' and games' seed (default 1)")

@@ -243,7 +243,8 @@ def _queue_line(ctx: Ctx, g: Loaded, role: str, ln: grammar.Line) -> None:
         return
     except RuleError:
         pass  # understood; it may fit when the turn comes
-    ctx.ws.apply(g, adj.enqueue(table, role, [ln.text]), ctx.message_id)
+    mark = g.game.plan_mark(table.state, role)
+    ctx.ws.apply(g, adj.enqueue(table, role, [ln.text], mark=mark), ctx.message_id)
     ctx.mail.touched.add(g.name)
     n = len(g.need_table().queue.get(role, []))
     ctx.mail.ok(ln, f"queued as line {n} for your next turn: taken then if it still fits "

@@ -70,7 +70,10 @@ PROMPTS = {"deploy": "DEPLOY <troop> <space> for each starting troop, or DEPLOY 
            "up": "MOVE <from> <to> one space ahead, PASS, or DONE (pass for the rest of Up "
                  "the Field); Mobilize lines written now are held for the Mobilize",
            "play": "MOVE, ATTACK, CAST, USE, PLAY, REDEEM, RECYCLE, PASS, or PASS ALL "
-                   "(pass for the rest of the Play phase)",
+                   "(pass for the rest of the Play phase). You may write more lines after "
+                   "this one, a plan: each is taken when you next have control, unless an "
+                   "action of your opponent has changed your troops or base since you wrote "
+                   "it; then the plan stops there and you are asked",
            "follow": "the troop that moved may ATTACK, CAST, USE or PLAY; or STOP"}
 DEFAULTS = {"deploy": "DEPLOY ALL: every troop at once, those of range 2 or more "
                       "in your row 1, the rest in row 2, each row from the centre out",
@@ -350,6 +353,17 @@ class ConquestTactics:
         return list(dict.fromkeys(out))
 
     # ------------------------------------------------------------------ views
+
+    def plan_mark(self, state: State, role: Role) -> str:
+        """Lines written ahead for the Play phase are a plan: each is taken
+        when its writer next has control while no action of the opponent
+        has changed the writer's cards (troops, base) since it was written
+        (rules.touched); at the first that has, the plan stops and the
+        writer is asked. Play: "one player at a time will have control",
+        and the plan's writer did not see what the other did with it. A
+        choice of the judge's, not the rulebook's: face to face each action
+        is seen before the next is chosen."""
+        return f"touched {rules.touched(RULES.current(state), role)}"
 
     def view(self, state: State, role: Role | None) -> dict[str, JSON]:
         state = RULES.current(state)

@@ -26,6 +26,8 @@ calls its frame.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -581,10 +583,32 @@ def play_over(g: Ctx) -> bool:
     return bool(s["passes"] >= 1 and g.p(s["actor"])["tp"] <= 0)
 
 
+def exposed(g: Ctx, role: str) -> str:
+    """A digest of what of ``role``'s an action of the other side can change
+    (its troops: where, damage, equipment, buff, debuff, modifiers; its
+    base): public facts only."""
+    troops = sorted([t["uid"], t["at"], t["damage"], sorted(t["equip"].items()), t["buff"],
+                     t["debuff"], len(t["mods"])]
+                    for t in g.s["troops"].values() if t["owner"] == role)
+    text = json.dumps([troops, g.s["bases"].get(role)], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def touched(state: State, role: str) -> int:
+    """How many actions of the other side have changed ``role``'s cards
+    (a seat's plan written ahead in the Play phase stops at the next one)."""
+    return int(state.get("touched", {}).get(role, 0))
+
+
 def end_action(g: Ctx) -> None:
     """The action is over: control goes to the player with the most points
     (the Play phase goes on from the window the action answered)."""
     s = g.s
+    a = s["action"]
+    if a is not None and a.get("before") is not None:
+        victim = F.other(a["role"])
+        if exposed(g, victim) != a["before"]:
+            s["touched"] = {**s.get("touched", {}), victim: touched(s, victim) + 1}
     s["action"] = None
     s["follow"] = None
     s["stage"] = "play"
@@ -1018,7 +1042,8 @@ def begin_action(g: Ctx, role: str, cmd: dict[str, Any]) -> None:
               + f" ({cmd['cost']} TP; {p['tp']} left).")
     elif verb in ("REDEEM", "RECYCLE"):
         _spend_trophy(g, role, cmd)
-    s["action"] = dict(cmd, role=role, shield=0, cancel=False, step="defend")
+    s["action"] = dict(cmd, role=role, shield=0, cancel=False, step="defend",
+                       before=exposed(g, F.other(role)))
     s["passes"] = 0
     if at is not None and _hostile(g, role, cmd) and _enemy_at(g, role, at):
         g.call(window(F.other(role), "defend"))

@@ -8,7 +8,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from judge_games.conquest_tactics import GAME
+import pytest
+
+from judge.engine import DecisionKind, live
+from judge_games.conquest_tactics import GAME, rules
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics.cards import POOL
 from judge_games.conquest_tactics.table import Ctx
@@ -23,7 +26,13 @@ from tests.conquest_tactics.test_mail import (
     _set_up,
     _text,
 )
-from tests.conquest_tactics.test_mail_defects import _free, _start, _to_mobilize, _until
+from tests.conquest_tactics.test_mail_defects import (
+    _free,
+    _request,
+    _start,
+    _to_mobilize,
+    _until,
+)
 from tests.core.conftest import Post
 
 
@@ -389,3 +398,86 @@ def test_troops_are_taken_in_the_order_placed_however_the_state_was_stored() -> 
     s["troops"] = dict(sorted(s["troops"].items()))  # as json.dumps(sort_keys=True) leaves it
     assert list(s["troops"])[:3] == ["t1", "t10", "t11"]
     assert [t["uid"] for t in Ctx(s).troops()] == made == [f"t{i}" for i in range(1, 12)]
+
+
+# --------------------------------------------------------------------------- a plan written ahead
+
+
+def _settled(state: dict[str, Any], actor: str) -> dict[str, Any]:
+    """``actor``'s action carried through its windows, every instant passed."""
+    from tests.conquest_tactics.scenario import act
+
+    for _ in range(10):
+        due = live(GAME.pending(state))
+        if not due or (state["stage"] == "play" and due[0].kind is DecisionKind.ACTION):
+            return state
+        state, _ = act(state, due[0].roles[0], "PASS")
+    raise AssertionError("the action never settled")
+
+
+def test_an_opponents_action_that_changes_ones_cards_is_counted() -> None:
+    """Play: "one player at a time will have control". What an action of
+    North's does to South's troops is counted for South (a plan South wrote
+    ahead stops there); the Counterattack of South's troop on North's
+    attacker, part of North's own action, is not counted for North."""
+    from tests.conquest_tactics.scenario import act, control, put, table
+
+    state = table("play", tp=(5, 5))
+    put(state, S, "footsoldiers", "C3")
+    put(state, N, "footsoldiers", "C4")
+    control(state, N)
+    before = {r: GAME.plan_mark(state, r) for r in (S, N)}
+    state, _ = act(state, N, f"ATTACK {F.to_frame('C4', N)} {F.to_frame('C3', N)}")
+    state = _settled(state, N)
+    assert rules.touched(state, S) == 1 and rules.touched(state, N) == 0
+    assert GAME.plan_mark(state, S) != before[S]
+    assert GAME.plan_mark(state, N) == before[N]
+    # A move of North's that changes nothing of South's is not counted.
+    control(state, N)
+    moves = [x for x in GAME.legal(state, N) if x.startswith("MOVE ")]
+    if moves:
+        state, _ = act(state, N, moves[0])
+        assert rules.touched(state, S) == 1
+
+
+@pytest.mark.parametrize("changed", [False, True])
+def test_a_plan_runs_until_the_opponent_changes_the_writers_cards(post: Post,
+                                                                  changed: bool) -> None:
+    """A line written ahead in the Play phase is part of a plan: it is taken
+    when its writer next has control (Play: "one player at a time will have
+    control") while no action of the opponent has changed the writer's
+    troops or base since it was written. When one has (here: the count of
+    such actions raised in the stored state, as an attack on the writer
+    does), the plan stops: the line is dropped, the writer is told why and
+    asked. The Play request says so."""
+    players, _ = _start(post, "south=humans north=malice")
+    _set_up(players, FORCES)
+    _until(players, lambda s: s["stage"] == "play")
+    table = players.table()
+    for role in (S, N):  # points enough for both to act (set in the stored state)
+        table.state["p"][role]["tp"] = 6
+    table.state["serial"] += 1
+    asked_anew(table.state)
+    post.judge.store.update_game(NAME, table_json=table.dumps())
+    state = players.table().state
+    first = str(state["actor"])
+    other = F.other(first)
+    request = _request(players, first, "Play")
+    assert "You may write more lines after this one, a plan" in request
+    _, mails = players.send(other, ["PASS"])  # the other side's plan: its next pass
+    assert "queued as line 1" in _to(mails, other)
+    if changed:
+        table = players.table()
+        table.state["touched"] = {other: 1}
+        post.judge.store.update_game(NAME, table_json=table.dumps())
+    since = len(players.outbox.mails)
+    players.send(first, ["PASS"])  # control to the other side for one action
+    to_other = _to(players.outbox.mails[since:], other)
+    asked = _asked(players, other, "Play", since)
+    if changed:
+        assert 'Your queued line "PASS" was dropped: your plan stopped' in to_other, to_other
+        assert asked and players.table().state["actor"] == other
+    else:
+        assert "plan stopped" not in to_other
+        assert f"{other} passes." in to_other
+        assert not asked
