@@ -441,6 +441,18 @@ class CtView:
         return cls(troops, bases, tp, hand)
 
 
+PLAN_AHEAD = 4
+"""At most this many lines of a Conquest Tactics Play phase written in one mail."""
+
+
+def _actor(line: str) -> str:
+    """The troop a Play line acts with (its space), or the line itself."""
+    words = line.split()
+    if words[0] == "ATTACK" and len(words) == 3:
+        return words[1]
+    return words[words.index("FROM") + 1] if "FROM" in words[:-1] else line
+
+
 def _span(text: str) -> tuple[int, int]:
     lo, _, hi = text.partition("-")
     return int(lo), int(hi or lo)
@@ -493,7 +505,7 @@ class CtMailPlayer(MailPlayer):
             if found and int(found.group(1)) >= 3 and answers:
                 return [answers[0]]
             return ["PASS"]
-        return [self._play(view, listed)]
+        return self._play(view, listed)
 
     # ------------------------------------------------------------------ Play
 
@@ -552,15 +564,26 @@ class CtMailPlayer(MailPlayer):
                 best = (gain, line)
         return best[1] if best else None
 
-    def _play(self, view: CtView, listed: list[str]) -> str:
+    def _play(self, view: CtView, listed: list[str]) -> list[str]:
+        """The best line, then a plan (the request says the judge takes it
+        while the opponent changes nothing of this side's): the next best
+        blows of other troops, at most PLAN_AHEAD lines in all."""
         scored = [(self._worth(view, x), x) for x in listed]
         top = max((w for w, _ in scored), default=0.0)
-        if top > 0:
-            return self.rng.choice(sorted(x for w, x in scored if w == top))
-        move = self._advance(view, [x for x in listed if x.startswith("MOVE ")])
-        if move:
-            return move
-        return "STOP" if "STOP" in listed else "PASS"
+        if top <= 0:
+            move = self._advance(view, [x for x in listed if x.startswith("MOVE ")])
+            return [move or ("STOP" if "STOP" in listed else "PASS")]
+        first = self.rng.choice(sorted(x for w, x in scored if w == top))
+        if "STOP" in listed:
+            return [first]  # after a move: one blow of the troop that moved
+        lines, actors = [first], {_actor(first)}
+        for w, x in sorted(scored, key=lambda wx: (-wx[0], wx[1])):
+            if len(lines) >= PLAN_AHEAD or w <= 0:
+                break
+            if _actor(x) not in actors:
+                lines.append(x)
+                actors.add(_actor(x))
+        return lines
 
     # ------------------------------------------------------------------ Up the Field, Mobilize
 
@@ -812,6 +835,8 @@ def _asked(game: str, table: adj.Table | None, role: str) -> str:
         return "over"
     if d.window:
         return d.window
+    if game == CT:
+        return str(table.state.get("stage") or d.kind.value)
     asks = table.state.get("asks") if game == KW else None
     return str(asks[-1]["kind"]) if asks else d.kind.value
 

@@ -66,14 +66,15 @@ from judge_games.conquest_tactics.table import (
 STAGE_NAMES = {"deploy": "deployment", "up": "Up the Field", "mobilize": "Mobilize",
                "play": "Play", "follow": "Play (after a move)", "window": "an instant"}
 """The decisions' names in the reports, by the kind of the kernel's ask."""
+PLAN_NOTE = (". You may write more lines after this one, a plan: each is taken when you "
+             "next have control, unless an action of your opponent has changed your troops "
+             "or base since you wrote it; then the plan stops there and you are asked")
+"""What the Play request says of lines written ahead (:meth:`ConquestTactics.plan_mark`)."""
 PROMPTS = {"deploy": "DEPLOY <troop> <space> for each starting troop, or DEPLOY ALL",
            "up": "MOVE <from> <to> one space ahead, PASS, or DONE (pass for the rest of Up "
                  "the Field); Mobilize lines written now are held for the Mobilize",
            "play": "MOVE, ATTACK, CAST, USE, PLAY, REDEEM, RECYCLE, PASS, or PASS ALL "
-                   "(pass for the rest of the Play phase). You may write more lines after "
-                   "this one, a plan: each is taken when you next have control, unless an "
-                   "action of your opponent has changed your troops or base since you wrote "
-                   "it; then the plan stops there and you are asked",
+                   "(pass for the rest of the Play phase)" + PLAN_NOTE,
            "follow": "the troop that moved may ATTACK, CAST, USE or PLAY; or STOP"}
 DEFAULTS = {"deploy": "DEPLOY ALL: every troop at once, those of range 2 or more "
                       "in your row 1, the rest in row 2, each row from the centre out",
