@@ -410,7 +410,7 @@ class CoaMailPlayer(MailPlayer):
 
 _TROOP = re.compile(
     r"^  ([A-E][1-5]) (South|North) (.+?) \(level (\d+)\): (\d+)/(\d+) health, defense (\d+), "
-    r"attack (\d+) for \d+ TP, counter \d+, range ([\d-]+), movement (\d+)", re.M)
+    r"attack (\d+) for (\d+) TP, counter \d+, range ([\d-]+), movement (\d+)", re.M)
 _BASE = re.compile(r"^(South|North) \(.*?(\d+) TP;.*?base .+? at ([A-E][1-5]) (\d+)/\d+", re.M)
 _HAND = re.compile(r"^Your hand: (.*)$", re.M)
 _INCOMING = re.compile(r"(\d+) incoming damage")
@@ -430,7 +430,7 @@ class CtView:
     def read(cls, text: str) -> CtView:
         troops = {m[1]: {"owner": m[2], "name": m[3], "level": int(m[4]), "left": int(m[5]),
                          "defense": int(m[7]), "attack": int(m[8]),
-                         "range": _span(m[9]), "movement": int(m[10])}
+                         "cost": int(m[9]), "range": _span(m[10]), "movement": int(m[11])}
                   for m in _TROOP.finditer(text)}
         bases = {m[1]: (m[3], int(m[4])) for m in _BASE.finditer(text)}
         tp = {m[1]: int(m[2]) for m in _BASE.finditer(text)}
@@ -441,7 +441,7 @@ class CtView:
         return cls(troops, bases, tp, hand)
 
 
-PLAN_AHEAD = 4
+PLAN_AHEAD = 8
 """At most this many lines of a Conquest Tactics Play phase written in one mail."""
 
 
@@ -565,25 +565,48 @@ class CtMailPlayer(MailPlayer):
         return best[1] if best else None
 
     def _play(self, view: CtView, listed: list[str]) -> list[str]:
-        """The best line, then a plan (the request says the judge takes it
-        while the opponent changes nothing of this side's): the next best
-        blows of other troops, at most PLAN_AHEAD lines in all."""
-        scored = [(self._worth(view, x), x) for x in listed]
-        top = max((w for w, _ in scored), default=0.0)
-        if top <= 0:
-            move = self._advance(view, [x for x in listed if x.startswith("MOVE ")])
-            return [move or ("STOP" if "STOP" in listed else "PASS")]
-        first = self.rng.choice(sorted(x for w, x in scored if w == top))
-        if "STOP" in listed:
-            return [first]  # after a move: one blow of the troop that moved
-        lines, actors = [first], {_actor(first)}
-        for w, x in sorted(scored, key=lambda wx: (-wx[0], wx[1])):
-            if len(lines) >= PLAN_AHEAD or w <= 0:
+        """The best line, then a plan for the rest of its Tactical Points
+        (the request says the judge takes it while the opponent changes
+        nothing of this side's, and asks when it does): the next best blows
+        of other troops, then a move up (with STOP) of troops that have
+        nothing to hit; ``PASS ALL`` when the plan leaves points unspent."""
+        if "STOP" in listed:  # after a move: a blow of the troop that moved, or STOP
+            scored = [(self._worth(view, x), x) for x in listed]
+            top = max((w for w, _ in scored), default=0.0)
+            return [self.rng.choice(sorted(x for w, x in scored if w == top))
+                    if top > 0 else "STOP"]
+        scored = sorted(((self._worth(view, x), x) for x in listed),
+                        key=lambda wx: (-wx[0], wx[1]))
+        tp = view.tp.get(self.role, 0)
+        lines: list[str] = []
+        actors: set[str] = set()
+        spent = 0
+        for w, x in scored:
+            if w <= 0 or len(lines) >= PLAN_AHEAD or spent >= tp:
                 break
             if _actor(x) not in actors:
                 lines.append(x)
                 actors.add(_actor(x))
-        return lines
+                spent += self._cost(view, x)
+        moves = [x for x in listed if x.startswith("MOVE ") and x.split()[1] not in actors]
+        while spent < tp and len(lines) < PLAN_AHEAD:
+            move = self._advance(view, moves)
+            if move is None:
+                break
+            lines += [move, "STOP"]
+            spent += 1
+            moves = [x for x in moves if x.split()[1] != move.split()[1]]
+        if not lines:
+            return ["PASS"]
+        return [*lines, "PASS ALL"] if spent < tp else lines
+
+    def _cost(self, view: CtView, line: str) -> int:
+        words = line.split()
+        t = view.troops.get(_actor(line))
+        if words[0] == "ATTACK" and t is not None:
+            return int(t.get("cost", 1))
+        k = _ct_card(words[1]) if len(words) > 1 else None
+        return int(getattr(k, "cost", 1) or 1)
 
     # ------------------------------------------------------------------ Up the Field, Mobilize
 
