@@ -476,8 +476,8 @@ class CtMailPlayer(MailPlayer):
     nearest an enemy card; else ``PASS``). An instant window: an instant
     when the prompt says 3 or more damage is coming. Up the Field: every
     listed move up, the troop behind each moved one following it, then its
-    Mobilize written ahead (which the request says is held for it) and
-    ``DONE``. Mobilize: an upgrade, the costliest troop it can pay for on its
+    Mobilize among the lines the request lists for it (the request says
+    they are held for it) and ``DONE``. Mobilize: an upgrade, the costliest troop it can pay for on its
     front row, equipment, spells and skills to learn, as its Tactical Points
     allow, then ``DONE``."""
 
@@ -627,40 +627,11 @@ class CtMailPlayer(MailPlayer):
                 lines.append(f"MOVE {behind} {src}")
                 mine.discard(behind)
                 mine.add(src)
-        taken = set(mine) | {at for at, t in view.troops.items() if t["owner"] != self.role}
-        base = view.bases.get(self.role)
-        if base:
-            taken.add(base[0])
-        return [*lines, *self._mobilize_ahead(view, taken), "DONE"]
-
-    def _mobilize_ahead(self, view: CtView, taken: set[str]) -> list[str]:
-        """The Mobilize written before it begins, from the hand the report
-        shows: troops on free spaces of the front row of the deployment zone
-        (then the back row), the costliest first; spells and skills to
-        learn; as far as the Tactical Points go."""
-        tp = view.tp.get(self.role, 0)
-        free = [f"{c}{r}" for r in (2, 1) for c in "ABCDE" if f"{c}{r}" not in taken]
-        cards = []
-        for entry in view.hand:
-            m = re.match(r"(.+?)(?: \(level (\d+)\))?$", entry)
-            assert m is not None
-            name, level = m.group(1), int(m.group(2)) if m.group(2) else None
-            found = CT_POOL.lookup(name, level=level)
-            if found:
-                cards.append(found[0])
-        cards.sort(key=lambda c: (c.type != "troop", -c.cost))
-        lines: list[str] = []
-        for c in cards:
-            if c.cost > tp:
-                continue
-            if c.type == "troop" and free:
-                lines.append(f"DEPLOY {c.id} {free.pop(0)}")
-            elif c.type in ("spell", "skill"):
-                lines.append(f"LEARN {c.id}")
-            else:
-                continue
-            tp -= c.cost
-        return lines
+        # The request lists the Mobilize lines that fit the field as it stands.
+        taken = {x.split()[2] for x in lines}
+        ahead = [x for x in listed if x.split()[0] in ("DEPLOY", "UPGRADE", "EQUIP", "LEARN")
+                 and not (x.startswith("DEPLOY ") and x.split()[2] in taken)]
+        return [*lines, *self._mobilize(view, ahead), "DONE"]
 
     def _mobilize(self, view: CtView, listed: list[str]) -> list[str]:
         plain = [x for x in listed if " DISCARD " not in x and x != "DONE"]

@@ -915,11 +915,12 @@ def _queued_step(game: Game, table: Table, seed: bytes) -> Step | None:
         popped = table.bookkeeping_copy()
         entry = popped.queue[role].pop(index)
         line = entry["line"]
-        if entry.get("mark") and entry["mark"] != game.plan_mark(table.state, role):
-            # The plan was written against a game the other side has changed
-            # since: it stops here, and the seat is asked (its lines dropped one a step).
-            why = ("your plan stopped: your opponent's action changed your cards since "
-                   "you wrote it, so you are asked again")
+        if entry.get("mark") and entry["mark"] != game.plan_mark(table.state, role, line):
+            # The line was written against a game the other side has changed
+            # since: the plan stops here, and the seat is asked (its lines
+            # dropped one a step).
+            why = ("your plan stopped: since you wrote it your opponent changed a card on "
+                   "a space it names, so you are asked again")
             ev = private(role, f'Your queued line "{line}" was dropped: {why}', dropped=line)
             return Step(popped, [Entry("drop", role, {"line": line, "index": index,
                                                       "reason": why})], [ev])

@@ -148,8 +148,8 @@ class GameSpec:
     held before it (more builds than allowed); raises a RuleError."""
     queues_actions: bool = False
     """Lines sent while a seat has nothing to decide wait for its turn."""
-    plan_mark: Callable[[State, Role], str] | None = None
-    """What a seat's lines queued now are written against: a queued line is
+    plan_mark: Callable[[State, Role, str], str] | None = None
+    """What a seat's line queued now is written against: the queued line is
     taken only while this is unchanged; when it has changed the seat's plan
     stops there (its queued lines are dropped, and it is asked). None: a
     queued line is taken whenever it still fits."""
@@ -230,7 +230,7 @@ class Game:
     unordered: Callable[[State, Role, Sequence[Action]], list[str]]
     phase_after: Callable[[State, str], bool]
     check_held: Callable[[State, Role, Action, Sequence[Action]], None]
-    plan_mark: Callable[[State, Role], str]
+    plan_mark: Callable[[State, Role, str], str]
     policy_holds: Callable[[Mapping[str, JSON], Decision, str], bool]
     standing_answers: Callable[[State, Role], list[StandingAnswer]]
     may_ask: Callable[[State, Decision, Role], bool]
@@ -263,7 +263,7 @@ class Game:
         self.unordered = spec.unordered or (lambda state, role, held: [])
         self.phase_after = spec.phase_after or (lambda state, phase: False)
         self.check_held = spec.check_held or (lambda state, role, action, held: None)
-        self.plan_mark = spec.plan_mark or (lambda state, role: "")
+        self.plan_mark = spec.plan_mark or (lambda state, role, line: "")
         policy = spec.policy or Policy()
         self._condition = policy.condition
         self.policy_holds = policy.holds or (lambda view, decision, condition: False)

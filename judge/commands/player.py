@@ -243,7 +243,7 @@ def _queue_line(ctx: Ctx, g: Loaded, role: str, ln: grammar.Line) -> None:
         return
     except RuleError:
         pass  # understood; it may fit when the turn comes
-    mark = g.game.plan_mark(table.state, role)
+    mark = g.game.plan_mark(table.state, role, ln.text)
     ctx.ws.apply(g, adj.enqueue(table, role, [ln.text], mark=mark), ctx.message_id)
     ctx.mail.touched.add(g.name)
     n = len(g.need_table().queue.get(role, []))

@@ -583,21 +583,36 @@ def play_over(g: Ctx) -> bool:
     return bool(s["passes"] >= 1 and g.p(s["actor"])["tp"] <= 0)
 
 
-def exposed(g: Ctx, role: str) -> str:
-    """A digest of what of ``role``'s an action of the other side can change
-    (its troops: where, damage, equipment, buff, debuff, modifiers; its
-    base): public facts only."""
-    troops = sorted([t["uid"], t["at"], t["damage"], sorted(t["equip"].items()), t["buff"],
-                     t["debuff"], len(t["mods"])]
-                    for t in g.s["troops"].values() if t["owner"] == role)
-    text = json.dumps([troops, g.s["bases"].get(role)], sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+def board(g: Ctx) -> dict[str, str]:
+    """Each occupied space and a digest of the card on it (a troop: its
+    card, owner, damage, equipment, buff, debuff, modifiers; a base: its
+    damage): public facts only."""
+    out: dict[str, str] = {}
+    for t in g.s["troops"].values():
+        out[t["at"]] = json.dumps([t["uid"], t["card"], t["owner"], t["damage"],
+                                   sorted(t["equip"].items()), t["buff"], t["debuff"],
+                                   len(t["mods"])], default=str)
+    for role, b in g.s["bases"].items():
+        if b["alive"] and b["at"] and b["at"] not in out:
+            out[b["at"]] = json.dumps([role, b["damage"]])
+    return {k: hashlib.sha256(v.encode()).hexdigest()[:12] for k, v in out.items()}
 
 
-def touched(state: State, role: str) -> int:
-    """How many actions of the other side have changed ``role``'s cards
-    (a seat's plan written ahead in the Play phase stops at the next one)."""
-    return int(state.get("touched", {}).get(role, 0))
+def mark_touched(g: Ctx, role: str, spaces: Sequence[str]) -> None:
+    """Count an action of ``role``'s that changed the cards on ``spaces``,
+    for the other side (its plan written ahead stops at a line naming one)."""
+    s = g.s
+    other = F.other(role)
+    counts = dict(s.get("touched", {}).get(other, {}))
+    for sp in dict.fromkeys(spaces):
+        counts[sp] = int(counts.get(sp, 0)) + 1
+    s["touched"] = {**s.get("touched", {}), other: counts}
+
+
+def touched(state: State, role: str, space: str) -> int:
+    """How many actions of the other side have changed the card on
+    ``space`` (absolute), as ``role`` counts them."""
+    return int(state.get("touched", {}).get(role, {}).get(space, 0))
 
 
 def end_action(g: Ctx) -> None:
@@ -606,9 +621,9 @@ def end_action(g: Ctx) -> None:
     s = g.s
     a = s["action"]
     if a is not None and a.get("before") is not None:
-        victim = F.other(a["role"])
-        if exposed(g, victim) != a["before"]:
-            s["touched"] = {**s.get("touched", {}), victim: touched(s, victim) + 1}
+        now, then = board(g), a["before"]
+        mark_touched(g, a["role"], sorted(sp for sp in {*now, *then}
+                                          if now.get(sp) != then.get(sp)))
     s["action"] = None
     s["follow"] = None
     s["stage"] = "play"
@@ -1014,6 +1029,7 @@ def begin_action(g: Ctx, role: str, cmd: dict[str, Any]) -> None:
         assert t is not None
         p["tp"] -= 1
         t["at"] = b
+        mark_touched(g, role, [a, b])
         g.pub(f"{role}'s {card(t['card']).name} moves {F.mark(a)} to {F.mark(b)} "
               f"({p['tp']} TP left).")
         s["stage"] = "follow"
@@ -1043,7 +1059,7 @@ def begin_action(g: Ctx, role: str, cmd: dict[str, Any]) -> None:
     elif verb in ("REDEEM", "RECYCLE"):
         _spend_trophy(g, role, cmd)
     s["action"] = dict(cmd, role=role, shield=0, cancel=False, step="defend",
-                       before=exposed(g, F.other(role)))
+                       before=board(g))
     s["passes"] = 0
     if at is not None and _hostile(g, role, cmd) and _enemy_at(g, role, at):
         g.call(window(F.other(role), "defend"))

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from judge.engine import DecisionKind, live
+from judge.engine import DecisionKind, copy_state, live
 from judge_games.conquest_tactics import GAME, rules
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics.cards import POOL
 from judge_games.conquest_tactics.table import Ctx
-from tests.conquest_tactics.scenario import asked_anew
+from tests.conquest_tactics.scenario import asked_anew, control
 from tests.conquest_tactics.test_mail import (
     ADDR,
     FORCES,
@@ -415,41 +415,44 @@ def _settled(state: dict[str, Any], actor: str) -> dict[str, Any]:
     raise AssertionError("the action never settled")
 
 
-def test_an_opponents_action_that_changes_ones_cards_is_counted() -> None:
-    """Play: "one player at a time will have control". What an action of
-    North's does to South's troops is counted for South (a plan South wrote
-    ahead stops there); the Counterattack of South's troop on North's
-    attacker, part of North's own action, is not counted for North."""
+def test_an_opponents_action_is_counted_on_the_spaces_it_changed() -> None:
+    """Play: "one player at a time will have control". An action of North's
+    is counted, for South, on every space whose card it changed: its attack
+    on South's troop (the target damaged) and the Counterattack on North's
+    attacker; a move of North's on the spaces it left and entered. Nothing
+    is counted for North, and no other space."""
     from tests.conquest_tactics.scenario import act, control, put, table
 
     state = table("play", tp=(5, 5))
     put(state, S, "footsoldiers", "C3")
     put(state, N, "footsoldiers", "C4")
+    put(state, N, "footsoldiers", "A4")
     control(state, N)
-    before = {r: GAME.plan_mark(state, r) for r in (S, N)}
-    state, _ = act(state, N, f"ATTACK {F.to_frame('C4', N)} {F.to_frame('C3', N)}")
+    line = f"ATTACK {F.to_frame('C4', N)} {F.to_frame('C3', N)}"
+    before = GAME.plan_mark(state, S, "ATTACK C3 C4")
+    assert before == "C3:0 C4:0"
+    state, _ = act(state, N, line)
     state = _settled(state, N)
-    assert rules.touched(state, S) == 1 and rules.touched(state, N) == 0
-    assert GAME.plan_mark(state, S) != before[S]
-    assert GAME.plan_mark(state, N) == before[N]
-    # A move of North's that changes nothing of South's is not counted.
+    assert rules.touched(state, S, "C3") == 1 and rules.touched(state, S, "C4") == 1
+    assert rules.touched(state, S, "A4") == 0
+    assert not state.get("touched", {}).get(N)
+    assert GAME.plan_mark(state, S, "ATTACK C3 C4") == "C3:1 C4:1"
+    assert GAME.plan_mark(state, S, "ATTACK B3 B4") == "B3:0 B4:0"
     control(state, N)
-    moves = [x for x in GAME.legal(state, N) if x.startswith("MOVE ")]
-    if moves:
-        state, _ = act(state, N, moves[0])
-        assert rules.touched(state, S) == 1
+    state, _ = act(state, N, f"MOVE {F.to_frame('A4', N)} {F.to_frame('A3', N)}")
+    assert rules.touched(state, S, "A4") == 1 and rules.touched(state, S, "A3") == 1
 
 
 @pytest.mark.parametrize("changed", [False, True])
-def test_a_plan_runs_until_the_opponent_changes_the_writers_cards(post: Post,
-                                                                  changed: bool) -> None:
+def test_a_plan_runs_until_the_opponent_changes_a_card_it_names(post: Post,
+                                                                changed: bool) -> None:
     """A line written ahead in the Play phase is part of a plan: it is taken
     when its writer next has control (Play: "one player at a time will have
-    control") while no action of the opponent has changed the writer's
-    troops or base since it was written. When one has (here: the count of
-    such actions raised in the stored state, as an attack on the writer
-    does), the plan stops: the line is dropped, the writer is told why and
-    asked. The Play request says so."""
+    control") unless since it was written an action of the opponent has
+    changed the card on a space it names. When one has (here: the count of
+    such actions on that space raised in the stored state, as an attack
+    there does), the plan stops: the line is dropped, the writer is told why
+    and asked. The Play request says so."""
     players, _ = _start(post, "south=humans north=malice")
     _set_up(players, FORCES)
     _until(players, lambda s: s["stage"] == "play")
@@ -464,20 +467,27 @@ def test_a_plan_runs_until_the_opponent_changes_the_writers_cards(post: Post,
     other = F.other(first)
     request = _request(players, first, "Play")
     assert "You may write more lines after this one, a plan" in request
-    _, mails = players.send(other, ["PASS"])  # the other side's plan: its next pass
-    assert "queued as line 1" in _to(mails, other)
+    mine = copy_state(state)
+    control(mine, other)
+    move = next(x for x in GAME.legal(mine, other) if x.startswith("MOVE "))
+    _, mails = players.send(other, [move, "STOP"])  # the other side's plan
+    assert "queued as line 2" in _to(mails, other)
     if changed:
         table = players.table()
-        table.state["touched"] = {other: 1}
+        space = F.from_frame(move.split()[2], other)
+        table.state["touched"] = {other: {space: 1}}
         post.judge.store.update_game(NAME, table_json=table.dumps())
     since = len(players.outbox.mails)
     players.send(first, ["PASS"])  # control to the other side for one action
     to_other = _to(players.outbox.mails[since:], other)
     asked = _asked(players, other, "Play", since)
     if changed:
-        assert 'Your queued line "PASS" was dropped: your plan stopped' in to_other, to_other
+        assert f'Your queued line "{move}" was dropped: your plan stopped' in to_other, to_other
+        assert 'Your queued line "STOP" was dropped: your plan stopped' not in to_other
         assert asked and players.table().state["actor"] == other
     else:
-        assert "plan stopped" not in to_other
-        assert f"{other} passes." in to_other
-        assert not asked
+        assert "plan stopped" not in to_other and not asked
+        dest = F.from_frame(move.split()[2], other)
+        assert dest is not None
+        moved = Ctx(players.table().state).troop_at(dest)
+        assert moved is not None and moved["owner"] == other

@@ -28,7 +28,8 @@ from typing import Any
 from judge.engine import Decision, Event, live
 from judge.rng import Rng
 from judge_games.conquest_tactics import GAME
-from judge_games.conquest_tactics.game import PLAN_NOTE
+from judge_games.conquest_tactics.game import PLAN_NOTE, UP_NOTE
+from judge_games.conquest_tactics.rules import MOBILIZE_VERBS
 from judge_games.conquest_tactics.table import RULES
 
 DATA = Path(__file__).parent / "data" / "saved_states.json"
@@ -45,9 +46,11 @@ GAMES: tuple[tuple[int, dict[str, Any]], ...] = (
 
 
 def _decision(d: Decision) -> dict[str, Any]:
-    # The Play request's word on a plan written ahead came after the port:
-    # the decision is the same.
-    prompt = d.prompt.replace(PLAN_NOTE, "")
+    # The Play request's word on a plan written ahead, and the Up the Field
+    # request's on the Mobilize written ahead, came after the port: the
+    # decisions are the same.
+    prompt = d.prompt.replace(PLAN_NOTE, "").replace(
+        UP_NOTE, "; Mobilize lines written now are held for the Mobilize")
     return {"kind": str(d.kind), "roles": list(d.roles), "phase": d.phase, "prompt": prompt,
             "default": d.default, "window": d.window, "depth": d.depth,
             "context": d.context}
@@ -106,6 +109,8 @@ def play(seed: int, options: dict[str, Any], keep: set[str], *,
         else:
             role = d.roles[0]
             legal = GAME.legal(state, role)
+            if stage == "up":  # the Mobilize lines listed in Up the Field came after the port
+                legal = [x for x in legal if x.split()[0] not in MOBILIZE_VERBS]
             step["legal"] = _digest(legal)
             default = GAME.default(state, d, role)
             if default is not None and pick.random() < 0.3:
