@@ -477,9 +477,11 @@ class CtMailPlayer(MailPlayer):
     when the prompt says 3 or more damage is coming. Up the Field: every
     listed move up, the troop behind each moved one following it, then its
     Mobilize among the lines the request lists for it (the request says
-    they are held for it) and ``DONE``. Mobilize: an upgrade, the costliest troop it can pay for on its
-    front row, equipment, spells and skills to learn, as its Tactical Points
-    allow, then ``DONE``."""
+    they are held for it), ``DONE``, and the first blows of its Play phase
+    (each troop's best attack once its moves are made). Mobilize: an
+    upgrade, the costliest troop it can pay for on its front row,
+    equipment, spells and skills to learn, as its Tactical Points allow,
+    then ``DONE``."""
 
     game = CT
 
@@ -631,7 +633,35 @@ class CtMailPlayer(MailPlayer):
         taken = {x.split()[2] for x in lines}
         ahead = [x for x in listed if x.split()[0] in ("DEPLOY", "UPGRADE", "EQUIP", "LEARN")
                  and not (x.startswith("DEPLOY ") and x.split()[2] in taken)]
-        return [*lines, *self._mobilize(view, ahead), "DONE"]
+        return [*lines, *self._mobilize(view, ahead), "DONE", *self._blows(view, lines)]
+
+    def _blows(self, view: CtView, moves: list[str]) -> list[str]:
+        """The Play phase's first blows, written with the Up the Field (the
+        judge takes them as a plan: each only while the opponent has changed
+        nothing on the spaces it names): each troop's best attack on an
+        enemy card in its range once its own moves are made."""
+        where = {at: at for at in view.troops}
+        for line in moves:
+            _, src, dst = line.split()
+            where = {k: (dst if v == src else v) for k, v in where.items()}
+        foes = self._targets(view)
+        best: list[tuple[float, str]] = []
+        for at, t in view.troops.items():
+            if t["owner"] != self.role or not t["attack"]:
+                continue
+            here = where[at]
+            lo, hi = t["range"]
+            options = []
+            for b, (defense, left) in foes.items():
+                if lo <= CT_FIELD.distance(here, b) <= hi:
+                    dealt = max(0, int(t["attack"]) - defense)
+                    if dealt:
+                        options.append((dealt + (KILL_BONUS if dealt >= left else 0),
+                                        f"ATTACK {here} {b}"))
+            if options:
+                best.append(max(options))
+        best.sort(key=lambda wx: (-wx[0], wx[1]))
+        return [x for _, x in best[:PLAN_AHEAD]]
 
     def _mobilize(self, view: CtView, listed: list[str]) -> list[str]:
         plain = [x for x in listed if " DISCARD " not in x and x != "DONE"]

@@ -367,8 +367,9 @@ class ConquestTactics:
         """Lines written ahead for the Play phase are a plan: each is taken
         when its writer next has control while no action of the opponent
         has changed the card on a space the line names since it was
-        written (rules.touched: moved there or away, damaged, healed,
-        equipped, buffed, debuffed, destroyed); at the first that has, the
+        written (rules.touched: moved there or away, deployed, upgraded,
+        damaged, healed, equipped, buffed, debuffed, destroyed; in Play, Up
+        the Field or the Mobilize); at the first that has, the
         plan stops and the writer is asked. Play: "one player at a time
         will have control", and the plan's writer did not see what the
         other did with it. A choice of the judge's, not the rulebook's: face

@@ -455,6 +455,7 @@ def do_up(g: Ctx, role: str, cmd: dict[str, Any]) -> None:
         assert t is not None
         t["at"] = b
         t["flags"]["up"] = True
+        mark_touched(g, role, [a, b])
         s["passes"] = 0
         g.pub(f"{role}'s {card(t['card']).name} moves up the field, {F.mark(a)} to "
               f"{F.mark(b)}.")
@@ -538,7 +539,11 @@ def reveal_mobilize(g: Ctx) -> None:
             except RuleError as exc:
                 g.only(role, f'Your Mobilize line "{text}" was not carried out: {exc.message}')
                 continue
+            before = board(g)
             do_mobilize(g, role, cmd)
+            after = board(g)
+            mark_touched(g, role, sorted(sp for sp in {*before, *after}
+                                         if before.get(sp) != after.get(sp)))
 
 
 def end_mobilize(g: Ctx) -> None:

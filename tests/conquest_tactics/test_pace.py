@@ -34,6 +34,9 @@ from tests.conquest_tactics.test_mail_defects import (
     _until,
 )
 from tests.core.conftest import Post
+from tests.support.bench import load_bench
+
+BENCH = load_bench("pace")
 
 
 def _to(mails: list[object], role: str) -> str:
@@ -180,6 +183,39 @@ def test_mobilize_lines_written_ahead_survive_up_the_field(post: Post) -> None:
     troop = Ctx(state).troop_at(where)
     assert troop is not None and troop["card"] == "footsoldiers" and troop["owner"] == mover
     assert not _events(post, "Your queued line")
+
+
+def test_the_up_the_field_request_lists_the_mobilize_it_would_take(post: Post) -> None:
+    """Up the Field, then Mobilize ("Players can choose to pay Tactical
+    Points to deploy additional Troops or Equipment"; "a Spell or Skill can
+    be added to your Knowledge Pool in the Mobilize phase"): the Up the
+    Field request says the whole Up the Field and Mobilize may be written in
+    its reply and lists, among its choices, the Mobilize lines that fit the
+    field as it stands, each one the game takes now (held for the
+    Mobilize); a line of that list written after a move is carried out in
+    the Mobilize."""
+    players, _ = _start(post, "south=humans north=malice")
+    _set_up(players, FORCES)
+    _until(players, lambda s: s["stage"] == "up")
+    state = players.table().state
+    mover = str(state["mover"])
+    request = _request(players, mover, "Up the Field")
+    assert "You may write your whole Up the Field and your Mobilize in this mail" in request
+    listed = BENCH.listed_lines(request)
+    ahead = [x for x in listed if x.split()[0] in ("DEPLOY", "LEARN", "UPGRADE", "EQUIP")]
+    assert ahead and any(x.startswith("MOVE ") for x in listed)
+    assert sorted(listed) == sorted(GAME.legal(state, mover))
+    for line in ahead:
+        assert GAME.parse(state, mover, line).data.get("ahead") is True  # held for the Mobilize
+    line = next(x for x in ahead if " DISCARD " not in x)
+    words = line.split()
+    used = words[2] if words[0] == "UPGRADE" else words[1]
+    move = next(x for x in listed if x.startswith("MOVE ") and x.split()[2] not in words)
+    held = state["p"][mover]["hand"].count(used)
+    players.send(mover, [move, line, "DONE"])
+    _until(players, lambda s: s["stage"] not in ("up", "mobilize"))
+    assert players.table().state["p"][mover]["hand"].count(used) == held - 1
+    assert not _events(post, f'Your Mobilize line "{line}" was not carried out')
 
 
 def test_done_passes_the_rest_of_up_the_field(post: Post) -> None:
