@@ -386,9 +386,11 @@ class CoaMailPlayer(MailPlayer):
     """A Conflict of Alliances side reading its mail: the choices of
     ``bench/mails_per_turn.py``'s players (play a card most of the time, face
     up or down, a military operation half the time; respond in a window six
-    times in ten), among the lines the request lists; an orders request that
-    lists none (its losses) it answers with an empty ``ORDERS`` block, which
-    takes the default the request names."""
+    times in ten), among the lines the request lists, and after a play up to
+    COA_AHEAD more plays face down written ahead (the request says they are
+    a plan the judge takes while the areas they name are unchanged); an
+    orders request that lists none (its losses) it answers with an empty
+    ``ORDERS`` block, which takes the default the request names."""
 
     game = COA
 
@@ -403,7 +405,38 @@ class CoaMailPlayer(MailPlayer):
             stage = "step"
         else:
             stage = "other"
-        return [mpt.Player.pick(self, {"stage": stage}, listed)]  # type: ignore[arg-type]
+        first = self._pick(stage, listed)
+        if stage != "action" or "a plan" not in _owe(text) or first == "PASS":
+            return [first]
+        return self._plan(text, listed, first)
+
+    def _pick(self, stage: str, listed: list[str]) -> str:
+        return mpt.Player.pick(self, {"stage": stage}, listed)  # type: ignore[arg-type]
+
+    def _plan(self, text: str, listed: list[str], first: str) -> list[str]:
+        """The play picked, then (as the request says the judge takes them
+        while the areas they name are unchanged) up to COA_AHEAD more plays
+        face down of other cards, each on areas no earlier line names."""
+        areas = {re.sub(r"\s+", "-", m.strip().lower()) for m in _AREA.findall(text)}
+        lines, cards = [first], {first.split()[1]}
+        named = {w for w in first.split() if w in areas}
+        for _ in range(4 * COA_AHEAD):
+            if len(lines) > COA_AHEAD:
+                break
+            line = self._pick("action", [x for x in listed if x.startswith("PLAY ")
+                                         and x.split()[1] not in cards and " FACEDOWN " in x])
+            words = line.split()
+            if line == "PASS" or not {w for w in words if w in areas}.isdisjoint(named):
+                continue
+            lines.append(line)
+            cards.add(words[1])
+            named |= {w for w in words if w in areas}
+        return lines
+
+
+_AREA = re.compile(r"^  (\S.*?)\s+\d+ RP ", re.M)
+COA_AHEAD = 2
+"""At most this many Conflict of Alliances plays written ahead of the one asked for."""
 
 
 # --------------------------------------------------------------------------- Conquest Tactics
@@ -859,7 +892,7 @@ def _asked(game: str, table: adj.Table | None, role: str) -> str:
         return "over"
     if d.window:
         return d.window
-    if game == CT:
+    if game in (CT, COA):
         return str(table.state.get("stage") or d.kind.value)
     asks = table.state.get("asks") if game == KW else None
     return str(asks[-1]["kind"]) if asks else d.kind.value
