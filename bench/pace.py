@@ -21,35 +21,33 @@ outbox Maildir (``mail/out``).
 The clock. Between mails the clock jumps to the next thing that can happen:
 the judge's next due moment (``Judge.next_due()``: a window that may close, a
 reminder, a deadline) or the next moment a player with unread mail reads it.
-The players read and answer their mail at 08:00, 13:00 and 21:00 local time,
-in zones spread evenly from UTC-8 to UTC+9 (six seats: UTC-8, -5, -1, +2,
-+6, +9); at each of those moments a player reads what had arrived, answers
-each mail that asks it to decide with one reply (5 minutes a mail), and
-reads nothing else until its next reading time, however fast the judge
-answers.
+The players read their mail at 08:00, 13:00 and 21:00 local time, in zones
+spread evenly from UTC-8 to UTC+9 (six seats: UTC-8, -5, -1, +2, +6, +9).
+The reading model (``--reading``): ``human``, the default, skips 15% of those
+readings (a seeded draw per player and reading time) and keeps one seat of
+each game away for 48 hours once, reading nothing, from a moment drawn within
+the first ten days; ``steady`` keeps every reading. At a reading a player
+reads what had arrived, answers the newest mail that asks it to decide (one
+reply, 5 minutes a mail), and reads nothing else until its next reading.
 
-The players. A player writes only when a mail asks it to decide (its body
-says "You owe:"), and its first line is one of the lines that mail lists
-("Your choices include"), picked by a seeded choice preferring sensible ones
-(the players of ``bench/mails_per_turn.py``: play a card most of the time,
-answer a Dodge or a Peach when offered, reveal rarely). A Kingdom Wars
-seat writes its whole Play Phase into the mail that answers its Play Phase
-request, as the request says it may: its card plays one after another, each
-among the lines its own reckoning of the position lists (the other seats
-letting their windows go by), with only cards it held when it wrote; the
-answers to the questions a card will ask it after ``THEN``; now and then a
-``REVEAL``; then ``PASS`` (its Discard Phase is its keep-order's). Whatever
-a Conflict of Alliances player can decide without new information it writes
-into the same mail, after the line that was asked for (up to the first card
-drawn or the first window of the other side). A Kingdom Wars or Conflict of
-Alliances player picks its first line among those the request lists.
-Conquest Tactics is played by the seeded bot of ``bench/balance.py``,
-which picks among the lines the game takes: one the request lists, or, when
-the list is cut short, often one of those it does not show (a move or
-attack the board of the report shows; about a quarter of its first lines);
-the Base, forces and deployment are orders, which no request lists. Players
-send no standing answers (``POLICY``) unless ``--standing``, which sends those of
-``bench/mails_per_turn.py`` with the first mail.
+The players decide only from the mails they received (:class:`MailPlayer`):
+never from the judge's state. A player writes only when a mail asks it to
+decide (its body says "You owe:"); its lines are among those the request
+lists (``Your choices``, each compact line read as every line it stands
+for: ``listed_lines``), or built from the report above them (its hand, the
+board, the table) and the rulebook's card texts; what it writes ahead is
+what the request says may be written ahead, and the judge takes it as it
+fits. Kingdom Wars: its Play Phase in one mail (some of the cards the
+request lists, at most one Attack, then ``PASS``); windows, choices and
+reveals among the listed lines; its generals from the ones dealt.
+Conflict of Alliances: the choices of ``bench/mails_per_turn.py``'s players
+among the listed lines, and two more plays face down written ahead as a
+plan. Conquest Tactics: the bot of ``bench/balance.py`` played from the
+report's text (the troops list and the rulebook's cards), its Up the Field
+and Mobilize (among the listed Mobilize lines) and first blows in one mail,
+its Play phase as a plan. Players send no standing answers (``POLICY``)
+unless ``--standing``, which sends those of ``bench/mails_per_turn.py`` with
+the first mail.
 
 What is counted, per game:
 
@@ -79,12 +77,14 @@ Usage::
 
     python bench/pace.py [--game kingdom_wars|conquest_tactics|conflict_of_alliances]
         [--seats N] [--games N] [--seed S] [--json] [--standing]
-        [--max-rounds R] [--max-days D]
+        [--reading human|steady] [--max-rounds R] [--max-days D]
 
 Without ``--game`` all three are played. ``--json`` prints one object per
-game kind: ``game``, ``seats``, ``games``, ``median_days``, ``median_rounds``,
-``blocking_per_round``, ``windows_per_round`` (medians over the games), and
-``capped`` (games stopped by the cap).
+game kind: ``game``, ``seats``, ``games``, ``median_days``, ``days`` (each
+game's), ``median_rounds``, ``blocking_per_round``, ``windows_per_round``
+(medians over the games), ``capped`` (games stopped by the cap),
+``blocking_kinds_per_round``, ``refused_lines`` and ``unread_choices``
+(requests whose choices the players could not read: 0).
 """
 
 from __future__ import annotations
