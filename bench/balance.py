@@ -4,7 +4,7 @@ Every pairing of the starter decks (each faction as South and as North, and
 the mirrors unless ``--no-mirrors``) is played ``--games`` times by a simple
 heuristic bot on both sides, built only on the game's public API
 (``GAME.setup/pending/legal/parse/act/resolve/view``, the card pool for a
-card's printed numbers, ``judge.rng.Rng``). Game ``i`` of a pairing uses the
+card's printed numbers, ``judge.game.rng.Rng``). Game ``i`` of a pairing uses the
 seed ``sha256("<south>/<north>/<i>/<seed>")`` for the game's draws and the
 bots' tie-breaks, so a run is the same on every machine.
 
@@ -55,8 +55,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from judge.engine import Decision, DecisionKind, RuleError, live  # noqa: E402
-from judge.rng import Rng  # noqa: E402
+from judge.game.engine import Decision, DecisionKind, RuleError, live  # noqa: E402
+from judge.game.rng import Rng  # noqa: E402
 from judge_games.conquest_tactics import GAME  # noqa: E402
 from judge_games.conquest_tactics import field as F  # noqa: E402
 from judge_games.conquest_tactics.cards import POOL  # noqa: E402

@@ -33,9 +33,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from judge import registry  # noqa: E402
-from judge.engine import JSON, Action, DecisionKind, RuleError  # noqa: E402
-from judge.rng import Rng  # noqa: E402
+from judge.game import registry  # noqa: E402
+from judge.game.engine import JSON, Action, DecisionKind, RuleError  # noqa: E402
+from judge.game.rng import Rng  # noqa: E402
 
 GAMES: tuple[tuple[str, Mapping[str, JSON]], ...] = (
     ("classic", {}),

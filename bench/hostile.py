@@ -52,10 +52,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from judge import config as cfg  # noqa: E402
-from judge import mailhtml, mailout, registry  # noqa: E402
-from judge.mailout import Attachment, OutgoingMail  # noqa: E402
+from judge.game import registry  # noqa: E402
+from judge.game.rng import Rng  # noqa: E402
+from judge.mail import mailhtml, mailout  # noqa: E402
+from judge.mail.mailout import Attachment, OutgoingMail  # noqa: E402
 from judge.pictures import text as picture_text  # noqa: E402
-from judge.rng import Rng  # noqa: E402
 from judge.service import Judge  # noqa: E402
 
 

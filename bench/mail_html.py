@@ -5,7 +5,7 @@ A classic game is played by mail in a temporary home (CREATE, seven JOINs,
 START, some orders, the GM's PROCESS) on the Maildir transports; the last
 turn report to France (text, JSON view, PNG map) and the acknowledgement of
 France's orders are read back from what the judge sent and turned into the
-mail the judge queues (:class:`judge.mailout.OutgoingMail`). Each is then
+mail the judge queues (:class:`judge.mail.mailout.OutgoingMail`). Each is then
 composed ``--n`` times as the judge queues it (the mail itself and its kept
 copy, :func:`judge.service.kept_copy`), with ``html`` off and on,
 alternating; printed: the median time of each, their ratio, and the sizes.
@@ -32,8 +32,8 @@ if str(ROOT) not in sys.path:
 
 from bench.support.maildir import open_post  # noqa: E402
 from bench.support.post import CLASSIC_POWERS, GM_ADDR, address_of, start  # noqa: E402
-from judge import mailhtml  # noqa: E402
-from judge.mailout import Attachment, OutgoingMail, compose  # noqa: E402
+from judge.mail import mailhtml  # noqa: E402
+from judge.mail.mailout import Attachment, OutgoingMail, compose  # noqa: E402
 from judge.service import kept_copy  # noqa: E402
 from judge.store import set_kdf_cost  # noqa: E402
 

@@ -125,12 +125,12 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.balance import Bot as CtBot  # noqa: E402
-from judge import adjudicator as adj  # noqa: E402
 from judge import config as cfg  # noqa: E402
-from judge.engine import Decision, DecisionKind, RuleError, live  # noqa: E402
-from judge.rng import Rng  # noqa: E402
+from judge.game import adjudicator as adj  # noqa: E402
+from judge.game.engine import Decision, DecisionKind, RuleError, live  # noqa: E402
+from judge.game.rng import Rng  # noqa: E402
+from judge.game.spec import Game  # noqa: E402
 from judge.service import Judge  # noqa: E402
-from judge.spec import Game  # noqa: E402
 from judge.store import set_kdf_cost  # noqa: E402
 from judge_games.conflict_of_alliances import GAME, RULES  # noqa: E402
 from judge_games.conquest_tactics import GAME as CT_GAME  # noqa: E402
@@ -156,7 +156,7 @@ GAME_OVER = "game over"
 
 #: Standing answers, sent once at the start: never spend a response on the
 #: neutral minor kingdoms, be asked otherwise (whether one is asked may not
-#: depend on one's hand: judge/timing.py).
+#: depend on one's hand: judge/game/timing.py).
 STANDING = {
     L: ["POLICY character-card ASK",
         "POLICY before-combat PASS WHEN FORCE song shu",
@@ -528,7 +528,7 @@ KW_ADDRESS = {s: f"seat.{s.lower()}@players.example" for s in KW_SEATS}
 #: Kingdom Wars standing answers, sent with the choice of generals: play a
 #: Dodge (or an Attack for a Duel or Barbarian Invasion) whenever one is
 #: held; Negate a spell on me or my kingdom when I can (whether one is asked
-#: may not depend on one's hand: judge/timing.py); Peach myself when I hold
+#: may not depend on one's hand: judge/game/timing.py); Peach myself when I hold
 #: one, and a dying seat of my kingdom when I hold two; let everything else
 #: go by. Skills keep the game's own (asked while no general is hidden).
 KW_STANDING = [

@@ -111,10 +111,10 @@ if str(ROOT) not in sys.path:
 
 from bench import mails_per_turn as mpt  # noqa: E402
 from bench.balance import KILL_BONUS, SUPPORT_WORTH  # noqa: E402
-from judge import adjudicator as adj  # noqa: E402
-from judge import choices  # noqa: E402
-from judge.engine import DecisionKind  # noqa: E402
-from judge.spec import Game  # noqa: E402
+from judge.game import adjudicator as adj  # noqa: E402
+from judge.game import choices  # noqa: E402
+from judge.game.engine import DecisionKind  # noqa: E402
+from judge.game.spec import Game  # noqa: E402
 from judge.store import set_kdf_cost  # noqa: E402
 from judge_games.conquest_tactics import field as CT_FIELD  # noqa: E402
 from judge_games.conquest_tactics.cards import POOL as CT_POOL  # noqa: E402
@@ -139,7 +139,7 @@ EXPANDED_MOST = 2000
 def listed_lines(text: str) -> list[str]:
     """Every line a request of the judge lists ("Your choices:"), a compact
     line (``USE Attack S7 ON B|C``) read as every line it stands for: one
-    word taken at each ``|`` (judge/choices.py)."""
+    word taken at each ``|`` (judge/game/choices.py)."""
     found = _CHOICES.search(text)
     if not found:
         return []

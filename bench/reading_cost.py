@@ -2,7 +2,7 @@
 linear in the mail's size (DESIGN.md, "Mail pipeline", step 3).
 
 Reply mails of 1, 2, 4, 8 and 16 times a base size are decoded with
-:func:`judge.mailin.parse_mail`, each replying to one of the judge's own
+:func:`judge.mail.mailin.parse_mail`, each replying to one of the judge's own
 reports of the same multiple (its text known, as the service finds it in
 the outbox): a few order lines, a sign-off, then the report quoted back in
 the shapes the clients use in turn (prefixed; Android Gmail's wrap at 76
@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from judge.mailin import Limits, parse_mail
+from judge.mail.mailin import Limits, parse_mail
 
 PROVINCES = ("Mos", "War", "Sev", "Ukr", "Gal", "Bud", "Vie", "Tri", "Ser", "Rum", "Bul",
              "Con", "Ank", "Smy", "Arm", "Syr", "Bla", "Aeg", "Ion", "Gre")

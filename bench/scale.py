@@ -84,9 +84,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.support.classic_mail import ClassicByMail, StillClock  # noqa: E402
-from judge import adjudicator as adj  # noqa: E402
 from judge import config as cfg  # noqa: E402
-from judge import notify, registry  # noqa: E402
+from judge import notify  # noqa: E402
+from judge.game import adjudicator as adj  # noqa: E402
+from judge.game import registry  # noqa: E402
 from judge.service import Judge  # noqa: E402
 from judge.store import set_kdf_cost  # noqa: E402
 
@@ -128,7 +129,7 @@ def new_game(judge: Judge, name: str, kind: str) -> dict[str, str]:
             settings = json.loads(g.row["settings"] or "{}")
             settings[key] = value
             judge.store.update_game(name, settings=json.dumps(settings))
-    from judge.rng import Rng
+    from judge.game.rng import Rng
 
     roles = game.roles(game.setup({}, Rng(GAME_SEED)))
     tokens = {role: judge.join(name, seat_address(name, role), role) for role in roles}

@@ -3,11 +3,11 @@
 Two ways a bounce reaches the judge:
 
 * the relay's server refuses a recipient for good (a 5xx answer,
-  :class:`~judge.mailout.PermanentFailure`): :func:`bounced` right away;
+  :class:`~judge.mail.mailout.PermanentFailure`): :func:`bounced` right away;
 * a server that accepted the mail fails later and sends a delivery status
   report (RFC 3464) to the mail's return path. With VERP on, that return path
   is ``judge+bounce-<id>@domain`` and names the outgoing mail
-  (:func:`~judge.mailout.verp_address`); failing that, the report's returned
+  (:func:`~judge.mail.mailout.verp_address`); failing that, the report's returned
   headers carry the Message-ID. :func:`read_report` finds the outbox row
   either way and calls :func:`bounced`.
 
@@ -30,8 +30,8 @@ from email.parser import BytesHeaderParser
 from typing import TYPE_CHECKING, Any
 
 from judge import reports
-from judge.mailin import delivery_report
-from judge.mailout import verp_token
+from judge.mail.mailin import delivery_report
+from judge.mail.mailout import verp_token
 from judge.outbox import Outbox
 
 if TYPE_CHECKING:

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 # mail stack, the store or the templates).
 
 SCORING = ("draw-size", "sum-of-squares", "wdl")
-"""The league scoring systems (``judge.league.SCORING``, named here so that
+"""The league scoring systems (``judge.game.league.SCORING``, named here so that
 the command line can list them without loading the league code)."""
 DEFAULT_SCORING = "draw-size"
 
@@ -173,7 +173,7 @@ def mail_(ctx: click.Context, files: tuple[str, ...], sender: str | None) -> Non
       judge mail orders.eml
       printf 'JOIN spring26 France\\n' | judge mail --from marie@example.fr -
     """
-    from judge import maildrop
+    from judge.mail import maildrop
 
     try:
         config = cfg.load(_home(ctx))
@@ -565,8 +565,9 @@ def game_map(ctx: click.Context, name: str, phase: str | None, role: str | None,
       judge game map spring26 --as France -o now.svg
     """
     from judge import pictures
-    from judge import publish as site
+    from judge.game import draw
     from judge.session import CommandError
+    from judge.site import publish as site
 
     target = Path(output)
     fmt = target.suffix.lower().lstrip(".")
@@ -579,7 +580,7 @@ def game_map(ctx: click.Context, name: str, phase: str | None, role: str | None,
             row, g = judge.game_of(name)
         except CommandError as exc:
             raise click.BadParameter(exc.message, param_hint="NAME") from exc
-        if not pictures.supported(g.id):
+        if not draw.supported(g.id):
             raise click.BadParameter(f"{name} is a game of {g.id}, which draws no map",
                                      param_hint="NAME")
         if not row["table_json"]:
@@ -601,7 +602,7 @@ def game_map(ctx: click.Context, name: str, phase: str | None, role: str | None,
                 raise click.BadParameter(f"{name} has no role {role!r}; roles: "
                                          + ", ".join(roles.values()), param_hint="--as")
             role = roles[role.lower()]
-        data = pictures.picture(g.id, g.view(state, role), fmt=fmt)
+        data = draw.picture(g.id, g.view(state, role), fmt=fmt)
     finally:
         judge.close()
     target.write_bytes(data)
@@ -739,7 +740,7 @@ def replay(ctx: click.Context, name: str, from_snapshot: bool) -> None:
     Example:
       judge replay league42
     """
-    from judge import adjudicator as adj
+    from judge.game import adjudicator as adj
     from judge.session import CommandError
 
     judge = _open(ctx)
@@ -761,8 +762,8 @@ def verify(ctx: click.Context, name: str) -> None:
     Example:
       judge verify league42
     """
-    from judge import adjudicator as adj
-    from judge.rng import VerifyError
+    from judge.game import adjudicator as adj
+    from judge.game.rng import VerifyError
     from judge.session import CommandError
 
     judge = _open(ctx)
@@ -792,7 +793,7 @@ def publish(ctx: click.Context, folder: str | None, pictures: str | None, force:
       judge publish /var/www/judge
       judge publish            # into [publish] dir
     """
-    from judge import publish as site
+    from judge.site import publish as site
 
     judge = _open(ctx)
     try:
@@ -821,9 +822,8 @@ def backup_cmd(ctx: click.Context, file: Path) -> None:
     Example:
       judge backup /var/backups/judge/judge-$(date +%F-%H%M).tar
     """
-    import sqlite3
-
-    from judge import backup
+    from judge import store
+    from judge.store import backup
 
     try:
         config = cfg.load(_home(ctx))
@@ -833,7 +833,7 @@ def backup_cmd(ctx: click.Context, file: Path) -> None:
         made = backup.backup(config.db_path, config.home, file)
     except cfg.ConfigError as exc:
         raise click.ClickException(str(exc)) from exc
-    except (OSError, sqlite3.Error) as exc:
+    except (OSError, store.Error) as exc:
         raise click.ClickException(f"the backup to {file} failed: {exc}") from exc
     click.echo(f"wrote {file}: the database as of {made.made.isoformat()} "
                f"(schema {made.schema}) and token.key")
@@ -859,7 +859,8 @@ def restore_cmd(ctx: click.Context, file: Path, extend_hours: float) -> None:
       judge restore /var/backups/judge/judge-2026-03-01-0300.tar
       systemctl start judge
     """
-    from judge import backup, daemon
+    from judge import daemon
+    from judge.store import backup
 
     home = _home(ctx)
     try:
@@ -881,7 +882,7 @@ def adjudicate() -> None:
       echo '{"game": "classic", "phase": "S1901M", "orders": {"FRANCE": ["A PAR - BUR"]}}' \\
         | judge adjudicate
     """
-    from judge.offline import adjudicate_stream
+    from judge.game.offline import adjudicate_stream
 
     sys.exit(adjudicate_stream(sys.stdin, sys.stdout))
 
@@ -890,7 +891,7 @@ class _DemoCommand(click.Command):
     """``judge demo --help`` lists the games (read only when help is asked)."""
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        from judge import registry
+        from judge.game import registry
 
         with formatter.section("Games"):
             formatter.write_dl([(g.id, g.title) for g in registry.available()])
@@ -917,8 +918,8 @@ def demo(kind: str, phases: int, keep: bool, everything: bool) -> None:
       judge demo --game classic --phases 4
       judge demo --game kingdom_wars --all
     """
-    from judge import registry
     from judge.demo import run_demo
+    from judge.game import registry
 
     try:
         run_demo(kind, phases, keep, click.echo, everything=everything)

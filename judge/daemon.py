@@ -24,8 +24,10 @@ from pathlib import Path
 from types import TracebackType
 
 from judge import config as cfg
-from judge import health, mailconfig, maildrop, publish, sdnotify
+from judge import health, mailconfig, sdnotify
+from judge.mail import maildrop
 from judge.service import Judge
+from judge.site import publish
 
 __all__ = ["LOCK_NAME", "HomeLock", "HomeLocked", "serve"]
 

@@ -26,12 +26,12 @@ from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 from pathlib import Path
 
-from judge import adjudicator as adj
 from judge import config as cfg
-from judge import registry
-from judge.engine import Action, RuleError, State
+from judge.game import adjudicator as adj
+from judge.game import registry
+from judge.game.engine import Action, RuleError, State
+from judge.game.spec import Game
 from judge.service import Judge
-from judge.spec import Game
 
 
 def _mail(sender: str, to: str, subject: str, body: str, number: int) -> bytes:

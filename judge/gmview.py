@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge import adjudicator as adj
-from judge import lifecycle, notify, scheduler
+from judge import lifecycle, notify
+from judge.game import adjudicator as adj
+from judge.game import scheduler
 from judge.session import Loaded, Workspace
 
 GM_TIMEZONE = "gm_timezone"

@@ -24,11 +24,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from judge.bounds import MAX_ECHO_CHARS, echo
-from judge.redact import fold, mask_secrets
-from judge.typography import plain_marks
+from judge.mail.bounds import MAX_ECHO_CHARS, echo
+from judge.mail.redact import fold, mask_secrets
+from judge.mail.typography import plain_marks
 
 Audience = Literal["anyone", "player", "gm"]
+
+#: Game names: ASCII letters and digits, - and _ (no look-alike letters).
+GAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
 
 
 @dataclass(frozen=True)

@@ -23,13 +23,13 @@ from __future__ import annotations
 import json
 import logging
 import os
-import sqlite3
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from judge import config as cfg
+from judge.store.peek import peek
 
 log = logging.getLogger("judge")
 
@@ -117,44 +117,10 @@ def status(home: Path, stale_seconds: float | None = None,
         "failed_since_success": {"count": 0, "last_at": None, "last_reason": None},
     }
     if config.db_path.exists():
-        db = sqlite3.connect(f"file:{config.db_path}?mode=ro", uri=True, timeout=5)
-        try:
-            count, oldest = db.execute(
-                "select count(*), min(created) from outbox where status = 'queued'").fetchone()
-            out["outbox_queued"] = count
-            if oldest:
-                out["oldest_queued"] = oldest
-                out["oldest_queued_age_seconds"] = _age(now, oldest)
-            if queued:
-                out["queued"] = [
-                    dict(zip(("id", "to", "subject", "attempts", "next_attempt", "last_error"),
-                             r, strict=True))
-                    for r in db.execute("select id, to_addr, subject, attempts, next_attempt, "
-                                        "last_error from outbox where status = 'queued' "
-                                        "order by id")]
-            # The mails filed in Failed after the last one handled (any
-            # other status: processed, refused, ...), the newest last.
-            failed = db.execute(
-                "select count(*), max(id) from inbox where status = 'failed' and id > "
-                "(select coalesce(max(id), 0) from inbox where status != 'failed')").fetchone()
-            if failed[0]:
-                at, reason = db.execute("select received, reason from inbox where id = ?",
-                                        [failed[1]]).fetchone()
-                out["failed_since_success"] = {"count": failed[0], "last_at": at,
-                                               "last_reason": reason}
-            row = db.execute("select game, phase, deadline from deadlines "
-                             "order by deadline limit 1").fetchone()
-            if row:
-                out["next_deadline"] = {"game": row[0], "phase": row[1], "at": row[2]}
-            if db.execute("select 1 from sqlite_master where name = 'judge_state'").fetchone():
-                held = db.execute(
-                    "select value from judge_state where key = 'clock.held'").fetchone()
-                if held:
-                    out["clock_held"] = held[0]
-        except sqlite3.Error as exc:
-            out["database_error"] = str(exc)
-        finally:
-            db.close()
+        looked = peek(config.db_path, queued=queued)
+        out.update(looked)
+        if looked["oldest_queued"]:
+            out["oldest_queued_age_seconds"] = _age(now, looked["oldest_queued"])
     mail_cycle = out["last_mail_cycle"]
     out["failing"] = bool(mail_cycle and mail_cycle.get("failed"))
     out["ok"] = (age is not None and age <= limit and "database_error" not in out

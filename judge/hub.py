@@ -2,7 +2,7 @@
 
 The stations (:mod:`judge.pipeline`, :mod:`judge.session`, the command
 handlers, :mod:`judge.lifecycle`, :mod:`judge.notify`, :mod:`judge.relay`,
-:mod:`judge.bounces`, :mod:`judge.gmnotice`, :mod:`judge.backup`) are
+:mod:`judge.bounces`, :mod:`judge.gmnotice`, :mod:`judge.store.backup`) are
 handed a :class:`Hub`: the judge's config and database, its clock, where
 new games get their seed, and the named points where tests inject a
 crash. Nothing more: what a station makes (log entries, the mails it
@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Protocol
 
 from judge.config import Config
-from judge.mailout import OutboundTransport
+from judge.mail.mailout import OutboundTransport
 from judge.store import Store
 
 

@@ -32,16 +32,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
-import jsonschema
-
-from judge import reports
 from judge.config import DEFAULT_CONFIG, Config, ConfigError
 
 if TYPE_CHECKING:
-    from judge.imap import ImapSettings
-    from judge.mailin import InboundTransport
-    from judge.mailout import OutboundTransport
-    from judge.smtp import SmtpSettings
+    from judge.mail.imap import ImapSettings
+    from judge.mail.mailin import InboundTransport
+    from judge.mail.mailout import OutboundTransport
+    from judge.mail.smtp import SmtpSettings
     from judge.store import Store
 
 __all__ = [
@@ -58,64 +55,12 @@ __all__ = [
     "secret",
     "server_section",
     "smtp_settings",
-    "validate",
 ]
 
 log = logging.getLogger("judge.mailconfig")
 
-SCHEMA = "config.schema.json"
-
 IMAP_PORTS = {"tls": 993, "starttls": 143, "none": 143}
 SMTP_PORTS = {"tls": 465, "starttls": 587, "none": 25}
-
-
-# --------------------------------------------------------------------------- validation
-
-
-def _where(path: Any) -> str:
-    parts = [str(p) for p in path]
-    if not parts:
-        return "the file"
-    # [mail.in] host -> "[mail.in] host"
-    if len(parts) >= 2 and parts[0] == "mail":
-        section, rest = f"[mail.{parts[1]}]", parts[2:]
-    else:
-        section, rest = f"[{parts[0]}]", parts[1:]
-    return section + (" " + ".".join(rest) if rest else "")
-
-
-def validate(raw: dict[str, Any], source: str = "judge.toml") -> None:
-    """Raise :class:`ConfigError` unless ``raw`` (the parsed TOML) fits
-    ``schemas/config.schema.json``: one line per wrong key, every wrong key
-    of the file at once (values out of their bounds too)."""
-    schema = reports.load_schema(SCHEMA)
-    validator = jsonschema.Draft202012Validator(schema)
-    errors = sorted(validator.iter_errors(raw), key=lambda e: (len(e.path), list(e.path)))
-    lines: list[str] = []
-    for error in errors:
-        line = _complaint(error)
-        if line not in lines:
-            lines.append(line)
-    if len(lines) == 1:
-        raise ConfigError(f"{source}: {lines[0]}")
-    if lines:
-        raise ConfigError(f"{source}: {len(lines)} errors:\n" + "\n".join(f"  {x}" for x in lines))
-
-
-def _complaint(err: jsonschema.ValidationError) -> str:
-    """One schema error as ``[section] key: what is wrong``."""
-    chain = [err]
-    # Descend into if/then and oneOf wrappers to the most specific complaint.
-    while err.context:
-        err = sorted(err.context, key=lambda e: -len(e.path))[0]
-        chain.append(err)
-    message = err.message
-    if any(e.validator == "oneOf" and "password_env" in json.dumps(e.schema) for e in chain):
-        message = "give exactly one of password_env (an environment variable) or password_file"
-    elif err.validator == "additionalProperties":
-        extra = re.findall(r"'([^']+)'", message)
-        message = "unknown key " + ", ".join(repr(x) for x in extra) if extra else message
-    return f"{_where(err.absolute_path)}: {message}"
 
 
 # --------------------------------------------------------------------------- secrets
@@ -168,8 +113,8 @@ def _cafile(section: dict[str, Any], home: Path) -> str | None:
 
 
 def imap_settings(section: dict[str, Any], home: Path) -> ImapSettings:
-    """Settings for :class:`judge.imap.ImapInbound` from a ``[mail.in]`` section."""
-    from judge.imap import ImapSettings
+    """Settings for :class:`judge.mail.imap.ImapInbound` from a ``[mail.in]`` section."""
+    from judge.mail.imap import ImapSettings
 
     security = str(section.get("security", "tls"))
     return ImapSettings(
@@ -192,8 +137,8 @@ def imap_settings(section: dict[str, Any], home: Path) -> ImapSettings:
 
 
 def smtp_settings(section: dict[str, Any], home: Path) -> SmtpSettings:
-    """Settings for :class:`judge.smtp.SmtpOutbound` from a ``[mail.out]`` section."""
-    from judge.smtp import SmtpSettings
+    """Settings for :class:`judge.mail.smtp.SmtpOutbound` from a ``[mail.out]`` section."""
+    from judge.mail.smtp import SmtpSettings
 
     security = str(section.get("security", "starttls"))
     username = section.get("username")
@@ -214,7 +159,7 @@ def smtp_settings(section: dict[str, Any], home: Path) -> SmtpSettings:
 
 
 class StoreCheckpoint:
-    """The IMAP checkpoint (:class:`judge.imap.Checkpoint`) kept in the judge's database."""
+    """The IMAP checkpoint (:class:`judge.mail.imap.Checkpoint`) kept in the judge's database."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -254,7 +199,7 @@ class MissingSecretOutbound:
         self.reason = reason
 
     def send(self, envelope_from: str, to_addr: str, message: bytes) -> None:
-        from judge.mailout import ServerUnavailable
+        from judge.mail.mailout import ServerUnavailable
 
         raise ServerUnavailable(f"SMTP: {self.reason}")
 
@@ -273,14 +218,14 @@ def open_inbound(config: Config, store: Store) -> InboundTransport:
     cannot be read gives a :class:`MissingSecretInbound`."""
     section = config.mail_in
     if section.get("transport") == "imap":
-        from judge.imap import ImapInbound
+        from judge.mail.imap import ImapInbound
 
         try:
             settings = imap_settings(section, config.home)
         except ConfigError as exc:
             return MissingSecretInbound(str(exc))
         return ImapInbound(settings, StoreCheckpoint(store))
-    from judge.mailin import MaildirInbound
+    from judge.mail.mailin import MaildirInbound
 
     path = config.path(str(section.get("path", "mail/in")))
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -293,7 +238,7 @@ def open_outbound(config: Config) -> OutboundTransport:
     section = config.mail_out
     transport = section.get("transport")
     if transport == "smtp":
-        from judge.smtp import SmtpOutbound
+        from judge.mail.smtp import SmtpOutbound
 
         try:
             settings = smtp_settings(section, config.home)
@@ -301,10 +246,10 @@ def open_outbound(config: Config) -> OutboundTransport:
             return MissingSecretOutbound(str(exc))
         return SmtpOutbound(settings)
     if transport == "stdout":
-        from judge.mailout import StdoutOutbound
+        from judge.mail.mailout import StdoutOutbound
 
         return StdoutOutbound(sys.stdout)
-    from judge.mailout import MaildirOutbound
+    from judge.mail.mailout import MaildirOutbound
 
     path = config.path(str(section.get("path", "mail/out")))
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -314,7 +259,7 @@ def open_outbound(config: Config) -> OutboundTransport:
 def envelope_sender(config: Config, message_id: str) -> str:
     """The return path for one outgoing mail: a VERP address when
     ``[mail.out] verp`` is on (the default for SMTP), else the judge's address."""
-    from judge.mailout import verp_address
+    from judge.mail.mailout import verp_address
 
     section = config.mail_out
     if bool(section.get("verp", section.get("transport") == "smtp")):
@@ -455,7 +400,7 @@ def explain(exc: BaseException, host: str, port: int, timeout: float) -> str:
 def _check_imap(config: Config, timeout: float) -> list[Check]:
     from dataclasses import replace
 
-    from judge.imap import connect, connection_errors, folder_name
+    from judge.mail.imap import connect, connection_errors, folder_name
 
     section = config.mail_in
     what = "IMAP"
@@ -508,7 +453,7 @@ def _check_smtp(config: Config, timeout: float) -> list[Check]:
 
     import aiosmtplib
 
-    from judge.smtp import open_connection
+    from judge.mail.smtp import open_connection
 
     section = config.mail_out
     what = "SMTP"
@@ -559,7 +504,7 @@ def _check_smtp(config: Config, timeout: float) -> list[Check]:
 
 def _check_maildir(config: Config) -> list[Check]:
     """A local inbox: mail lying in the folder itself, where nothing reads it."""
-    from judge import maildrop
+    from judge.mail import maildrop
 
     folder = maildrop.inbox_folder(config.mail_in, config.home)
     strays = maildrop.stray_files(folder) if folder is not None else []

@@ -3,7 +3,7 @@ the commit.
 
 A transaction that queues a mail (a reply, a report, a notice) writes what
 the mail is made of as the outbox row's ``spec``: the fields of its
-:class:`~judge.mailout.OutgoingMail` (Message-ID and Date fixed then, the
+:class:`~judge.mail.mailout.OutgoingMail` (Message-ID and Date fixed then, the
 text rendered), its attachments, and for each picture the view it draws
 and how (a :class:`Drawn`). The MIME message (``raw``), the pictures in it
 and the copy kept once the mail has left (``kept``, tokens masked) are made
@@ -12,8 +12,8 @@ relay, before it claims what is due. So a mail's write transaction holds
 the lock for the game's change and the queue rows, not for drawing maps
 and writing two MIME compositions (DESIGN.md, "How a mail is handled").
 
-Composition is deterministic (:func:`judge.mailout.compose` and
-:func:`judge.pictures.picture` give the same bytes for the same inputs): a
+Composition is deterministic (:func:`judge.mail.mailout.compose` and
+:func:`judge.game.draw.picture` give the same bytes for the same inputs): a
 row composed after a crash, or by another process, is the very mail that
 was queued, under its Message-ID. A row is composed once (``raw`` is
 written only where it is still empty, and the spec, which holds the text
@@ -36,9 +36,12 @@ from email.message import EmailMessage
 from email.utils import format_datetime
 from typing import Any
 
-from judge import mailconfig, pictures, redact, reports, scheduler
+from judge import mailconfig, reports
 from judge.config import Config
-from judge.mailout import Attachment, OutgoingMail, check, check_type, compose, make_message_id
+from judge.game import draw as by_id
+from judge.game import scheduler
+from judge.mail import redact
+from judge.mail.mailout import Attachment, OutgoingMail, check, check_type, compose, make_message_id
 from judge.store import Store, is_fault
 
 log = logging.getLogger("judge")
@@ -56,7 +59,7 @@ class Drawn:
     """A picture attached to a mail, drawn when the mail is composed: the
     picture of ``view`` (a view of game ``game``, as the JSON bytes of the
     report's view attachment hold it) in format ``fmt`` (see
-    :func:`judge.pictures.picture`)."""
+    :func:`judge.game.draw.picture`)."""
 
     filename: str
     content_type: str
@@ -65,7 +68,7 @@ class Drawn:
     view: bytes
 
     def draw(self) -> Attachment:
-        data = pictures.picture(self.game, json.loads(self.view), fmt=self.fmt)
+        data = by_id.picture(self.game, json.loads(self.view), fmt=self.fmt)
         return Attachment(self.filename, self.content_type, data)
 
 
@@ -167,7 +170,7 @@ def sent_texts(store: Store, address: str, message_ids: Sequence[str]) -> list[s
     """The text parts of the judge's own mails among ``message_ids`` that
     went to ``address`` (read from the outbox, which keeps a sent mail as a
     redacted copy for ``judge.keep_sent_days``, and a mail not composed yet
-    as its spec): what a reply from ``address`` may quote (:mod:`judge.quoted`)."""
+    as its spec): what a reply from ``address`` may quote (:mod:`judge.mail.quoted`)."""
     texts = []
     for message_id in message_ids:
         row = store.mail_by_message_id(message_id)
@@ -291,7 +294,7 @@ class Outbox:
         ``body`` and no attachment (its text and HTML parts): composed here,
         in the caller's transaction and budget, so that a mail over
         ``limits.max_out_bytes`` is refused before anything is queued.
-        Linear in ``body`` (:mod:`judge.mailhtml`)."""
+        Linear in ``body`` (:mod:`judge.mail.mailhtml`)."""
         mail = OutgoingMail(
             message_id=make_message_id(self.config.domain, "size"),
             from_addr=self.config.address, to_addr=self.config.address,

@@ -23,12 +23,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from judge import adjudicator as adj
-from judge import bounds, grammar, mailin, notify, redact, reports, scheduler
+from judge import grammar, notify, reports
 from judge.commands import HANDLERS, Ctx, ErrorRow, MailSession, gm, player
 from judge.commands.base import GM
-from judge.engine import DecisionKind, RuleError
-from judge.mailin import IncomingMail
+from judge.game import adjudicator as adj
+from judge.game import scheduler
+from judge.game.engine import DecisionKind, RuleError
+from judge.mail import bounds, mailin, redact
+from judge.mail.mailin import IncomingMail
 from judge.session import CommandError, Workspace
 
 if TYPE_CHECKING:
@@ -51,7 +53,7 @@ def raw_hash(raw: bytes) -> str:
 
 def real_attachments(mail: IncomingMail) -> list[str]:
     """The mail's attachments that its sender attached knowingly: not a
-    signature part, nor a part :func:`judge.mailin.incidental` left aside."""
+    signature part, nor a part :func:`judge.mail.mailin.incidental` left aside."""
     aside = {text for text, _why in mail.aside}
     return [a for a in mail.attachments
             if a not in aside and not any(f"({t}," in a for t in SIGNATURE_TYPES)]

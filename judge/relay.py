@@ -34,9 +34,10 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from judge import bounces, outbox, scheduler
+from judge import bounces, outbox
+from judge.game import scheduler
 from judge.hub import Hub
-from judge.mailout import (
+from judge.mail.mailout import (
     BackgroundOutbound,
     OutboundTransport,
     PermanentFailure,
@@ -304,7 +305,7 @@ class Relay:
         return the Message-IDs sent.
 
         With a transport that sends in the background
-        (:class:`~judge.mailout.BackgroundOutbound`, i.e. SMTP) due mails
+        (:class:`~judge.mail.mailout.BackgroundOutbound`, i.e. SMTP) due mails
         travel over the transport's connections side by side, started in
         the order they were queued. Two mails to one player may then arrive
         in either order, as SMTP never promised otherwise past the first

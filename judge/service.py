@@ -13,43 +13,30 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from judge import adjudicator as adj
-from judge import (
-    aside,
-    backup,
-    budget,
-    gmnotice,
-    gmview,
-    lifecycle,
-    mailconfig,
-    notify,
-    pipeline,
-    redact,
-    registry,
-    reports,
-    scheduler,
-)
+from judge import budget, gmnotice, gmview, lifecycle, mailconfig, notify, pipeline, reports
 from judge import config as cfg
 from judge.commands import gm as gm_commands
 from judge.commands import league as league_commands
-from judge.mailin import InboundTransport, IncomingMail, MaildirInbound, parse_mail
-from judge.mailout import (
+from judge.game import adjudicator as adj
+from judge.game import registry, scheduler
+from judge.game.rng import Draw, VerifyError, commitment, new_seed, recompute
+from judge.game.spec import Game
+from judge.mail import aside, redact
+from judge.mail.mailin import InboundTransport, IncomingMail, MaildirInbound, parse_mail
+from judge.mail.mailout import (
     BackgroundOutbound,
     OutboundTransport,
 )
 from judge.outbox import Outbox, kept_copy, sent_texts
 from judge.relay import RELAY_WINDOW, Relay
-from judge.rng import Draw, VerifyError, commitment, new_seed, recompute
 from judge.session import CommandError, Loaded, Workspace, seats_for
-from judge.spec import Game
-from judge.store import Store, is_fault, load_token_key
+from judge.store import DatabaseError, Store, backup, is_fault, is_out_of_memory, load_token_key
 
 __all__ = ["RELAY_WINDOW", "CommandError", "Crash", "Judge", "kept_copy"]
 
@@ -60,9 +47,6 @@ GM = "GM"
 #: The home's token key (judge.store.load_token_key): beside the database,
 #: never in it.
 TOKEN_KEY_FILE = "token.key"
-
-#: SQLite's "out of memory" (a mail over its memory budget, inside SQLite).
-_SQLITE_NOMEM = 7
 
 #: Most looks at the inbox in one cycle (with a background relay): a steady
 #: stream of mail still lets the cycle go on to the deadlines.
@@ -166,7 +150,7 @@ class Judge:
         backup.check_database(config.db_path, config.home)  # never a new one in its place
         try:
             store = Store.open(config.db_path)
-        except sqlite3.DatabaseError as exc:
+        except DatabaseError as exc:
             raise backup.damaged(config.db_path, exc, config.home) from exc
         try:  # the token key, and the transports the config names: Maildir, stdout, IMAP, SMTP
             store.token_key = load_token_key(config.home / TOKEN_KEY_FILE)
@@ -645,7 +629,7 @@ class Judge:
                 except Exception as exc:  # a bug must not stop the judge
                     if is_fault(exc):
                         raise
-                    if getattr(exc, "sqlite_errorcode", 0) & 0xFF == _SQLITE_NOMEM:
+                    if is_out_of_memory(exc):
                         reason = (f"SQLite ran out of memory within the mail's "
                                   f"{self.config.mail_memory_mb} MB (limits.mail_memory_mb)")
                         told = "reading it needed more memory than the judge gives one mail"

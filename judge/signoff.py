@@ -12,7 +12,7 @@ malformed order is still refused with its correction.
 The rule, per game, from the game's own parser and its HELP table (so it
 follows the game's grammar without a list of its own): a line is a
 sign-off when the game does not understand it (``parse`` raises
-:class:`~judge.engine.InvalidLine`, not an illegal or ambiguous line) and
+:class:`~judge.game.engine.InvalidLine`, not an illegal or ambiguous line) and
 none of these holds:
 
 * its first word is a judge command word or one of the game's verb words:
@@ -69,9 +69,9 @@ from __future__ import annotations
 
 import re
 
-from judge.engine import InvalidLine, Role, RuleError, State
+from judge.game.engine import InvalidLine, Role, RuleError, State
+from judge.game.spec import Game
 from judge.grammar import COMMANDS
-from judge.spec import Game
 
 __all__ = ["is_sign_off", "reads_as_order"]
 

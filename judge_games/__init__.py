@@ -1,1 +1,1 @@
-"""The games the judge serves, one package each. Only judge.registry imports them."""
+"""The games the judge serves, one package each. Only judge.game.registry imports them."""

@@ -30,10 +30,10 @@ from email.utils import format_datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from judge import adjudicator as adj
-from judge import registry
+from judge.game import adjudicator as adj
+from judge.game import registry
+from judge.game.spec import Game
 from judge.service import Judge
-from judge.spec import Game
 
 GM_ADDR = "gm@league.example"
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")

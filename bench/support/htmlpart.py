@@ -1,7 +1,7 @@
 """Reading the HTML alternative of the judge's mail in tests.
 
 Every mail the judge sends carries its text twice: text/plain (canonical)
-and text/html (:mod:`judge.mailhtml`). :func:`check_alternatives` holds the
+and text/html (:mod:`judge.mail.mailhtml`). :func:`check_alternatives` holds the
 HTML to what the text says: the words of the HTML's text (tags, the head
 and attribute values aside) are the words of the text part, in order. So a
 test that searches a mail's text part for what it must not hold covers the

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from judge.engine import Decision, Event, State
-from judge.rng import Rng
+from judge.game.engine import Decision, Event, State
+from judge.game.rng import Rng
 from judge_games.kingdom_wars import GAME, flow, policy
 from judge_games.kingdom_wars.data import DATA
 from judge_games.kingdom_wars.table import Ctx, fresh_player

@@ -10,8 +10,8 @@ from typing import Any
 from bench.support.kingdom_wars import answer, ask, copy_of, play, table
 from bench.support.three_kingdoms import play as tk_play
 from bench.support.three_kingdoms import position as tk_position
-from judge import registry
-from judge.rng import Rng
+from judge.game import registry
+from judge.game.rng import Rng
 from judge_games.kingdom_wars import GAME as KINGDOM_WARS
 from judge_games.kingdom_wars.data import DATA as KINGDOM_WARS_DATA
 from judge_games.three_kingdoms import GAME as THREE_KINGDOMS

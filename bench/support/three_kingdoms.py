@@ -12,8 +12,8 @@ import hashlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from judge.engine import Action, Event, State
-from judge.rng import Rng
+from judge.game.engine import Action, Event, State
+from judge.game.rng import Rng
 from judge_games.three_kingdoms import GAME, RULES
 from judge_games.three_kingdoms.rules import SUGGESTED
 

@@ -3,7 +3,7 @@
 A handler is ``handler(ctx, command) -> None``: it changes the games of
 ``ctx.ws`` in memory (never the database directly), adds its line's result
 to ``ctx.mail`` and raises :class:`~judge.session.CommandError` or a
-:class:`~judge.engine.RuleError` to refuse its line (which then changed
+:class:`~judge.game.engine.RuleError` to refuse its line (which then changed
 nothing). :func:`handles` binds a handler to the name of its
 :class:`~judge.grammar.CommandSpec`; :data:`HANDLERS` is the table the
 pipeline runs, and a test checks that every spec of the grammar has one.
@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from judge import grammar, redact
-from judge.bounds import MAX_ECHO_CHARS, echo
-from judge.mailin import IncomingMail
+from judge import grammar
+from judge.mail import redact
+from judge.mail.bounds import MAX_ECHO_CHARS, echo
+from judge.mail.mailin import IncomingMail
 from judge.session import CommandError, Loaded, Workspace
 from judge.store import Seat
 
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from judge.hub import Hub
 
 GM = "GM"
+
 
 
 @dataclass
@@ -147,3 +149,16 @@ def handles(*names: str) -> Callable[[Handler], Handler]:
         return fn
 
     return bind
+
+
+def check_press_size(ctx: Ctx, subject: str, body: str) -> None:
+    """Refuse a press whose mail would be larger than ``limits.max_out_bytes``
+    (its text and HTML parts together): a mail server would bounce it, and
+    the seat would be marked as bouncing. Nothing is sent or counted."""
+    limit = ctx.judge.config.max_out_bytes
+    size = ctx.ws.outbox.size(subject, body)
+    if size > limit:
+        raise CommandError(
+            f"this press would make a mail of {size:,} bytes, and the judge sends mails of "
+            f"at most {limit:,} bytes (limits.max_out_bytes)",
+            "send a shorter press, or split it into several")

@@ -7,13 +7,15 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from judge import adjudicator as adj
-from judge import gmview, grammar, lifecycle, notify, scheduler
-from judge.commands.base import Ctx, handles
-from judge.engine import RuleError
+from judge import gmview, grammar, lifecycle, notify
+from judge.commands import league
+from judge.commands.base import Ctx, check_press_size, handles
+from judge.game import adjudicator as adj
+from judge.game import scheduler
+from judge.game.engine import RuleError
+from judge.mail.visible import visible
 from judge.session import CommandError, Loaded, Workspace
 from judge.store import Seat
-from judge.visible import visible
 
 MAX_DEADLINE_DAYS = 365
 
@@ -326,7 +328,9 @@ def _tell_seats(ctx: Ctx, g: Loaded, done: lifecycle.Change, skip: int | None = 
 @handles("REPLACE")
 def replace(ctx: Ctx, command: grammar.Command) -> None:
     _s, g = ctx.gm_game()
-    done = lifecycle.replace(ctx.ws, g, command.args["role"], command.args["address"])
+    done = lifecycle.replace(
+        ctx.ws, g, command.args["role"], command.args["address"],
+        before=lambda seat, address: league.before_replace(ctx.ws, g, seat, address))
     _tell_seats(ctx, g, done, skip=done.seat.id)
     ctx.mail.ok(command.line,
                 f"{done.seat.role} now belongs to {done.seat.address}; the token went there")
@@ -335,7 +339,8 @@ def replace(ctx: Ctx, command: grammar.Command) -> None:
 @handles("EJECT")
 def eject(ctx: Ctx, command: grammar.Command) -> None:
     _s, g = ctx.gm_game()
-    done = lifecycle.eject(ctx.ws, g, command.args["role"])
+    done = lifecycle.eject(ctx.ws, g, command.args["role"],
+                           before=lambda seat: league.seat_left(ctx.ws, g, seat, "ejected"))
     ctx.mail.touched.add(g.name)
     _tell_seats(ctx, g, done)
     ctx.mail.ok(command.line, f"{done.seat.role} is ejected and in civil disorder")
@@ -431,7 +436,6 @@ def gm_press(ctx: Ctx, command: grammar.Command) -> None:
         raise CommandError("the press message is empty", "write it between PRESS TO and ENDPRESS")
     to_names = "everyone" if len(targets) == len(seats) else ", ".join(
         sorted(x.role or "" for x in targets))
-    from judge.commands.player import check_press_size
 
     body = f"Press from the GM to {to_names}:\n\n{text}\n"
     check_press_size(ctx, f"[{s.game}] press from the GM", body)

@@ -2,7 +2,7 @@
 league, putting a forming game in one; and what happens to a league seat
 that is left (the GM is offered the first standby) or handed over.
 
-The scoring itself is pure and lives in :mod:`judge.league`; this module
+The scoring itself is pure and lives in :mod:`judge.game.league`; this module
 reads the database for it. A finished game's log is walked once (to count
 the decisions each seat owed and missed) and the summary is kept
 (``league_results``), so STANDINGS costs one read per game however long the
@@ -22,18 +22,19 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from judge import adjudicator as adj
-from judge import grammar, league, registry, reports, scheduler
+from judge import grammar, reports
 from judge.commands.base import Ctx, handles
-from judge.engine import JSON, RuleError
-from judge.lifecycle import GAME_NAME
+from judge.game import adjudicator as adj
+from judge.game import league, registry, scheduler
+from judge.game.engine import JSON, RuleError
+from judge.grammar import GAME_NAME
 from judge.session import CommandError, Loaded, Workspace
 from judge.store import Seat, Store
 
 if TYPE_CHECKING:
     from judge.hub import Hub
 
-log = logging.getLogger("judge.league")
+log = logging.getLogger("judge.game.league")
 
 
 # --------------------------------------------------------------------------- leagues

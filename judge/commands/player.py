@@ -7,13 +7,15 @@ import json
 from collections.abc import Sequence
 from datetime import UTC, date, datetime, time, timedelta
 
-from judge import adjudicator as adj
-from judge import grammar, notify, scheduler, signoff, timing
+from judge import grammar, notify, signoff
 from judge.commands import league
-from judge.commands.base import Ctx, handles
-from judge.engine import Action, DecisionKind, Event, InvalidLine, RuleError
+from judge.commands.base import Ctx, check_press_size, handles
+from judge.commands.gm import gm_press, set_gm_timezone, status_text
+from judge.game import adjudicator as adj
+from judge.game import scheduler, timing
+from judge.game.engine import Action, DecisionKind, Event, InvalidLine, RuleError
+from judge.mail.visible import visible
 from judge.session import CommandError, Loaded
-from judge.visible import visible
 
 
 def _refuse(ctx: Ctx, ln: grammar.Line, exc: RuleError) -> None:
@@ -442,7 +444,6 @@ def _announce_vote(ctx: Ctx, what: str) -> None:
 def status(ctx: Ctx, command: grammar.Command) -> None:
     signed = ctx.mail.signon
     if signed is not None and signed.role == "GM":  # the GM sees every seat
-        from judge.commands.gm import status_text
 
         ctx.mail.sections.append(status_text(ctx.ws, ctx.ws.get(signed.game)))
         ctx.mail.ok(command.line, "the game's status follows below")
@@ -518,7 +519,6 @@ def set_timezone(ctx: Ctx, command: grammar.Command) -> None:
         raise CommandError(str(exc)) from exc
     signed = ctx.mail.signon
     if signed is not None and signed.role == "GM":  # the GM's STATUS is in this zone
-        from judge.commands.gm import set_gm_timezone
 
         set_gm_timezone(ctx, tz)
         ctx.mail.ok(command.line, f"times are now shown to the GM in {tz}")
@@ -602,26 +602,9 @@ def press_mode(settings: dict[str, object]) -> str:
     return {"yes": "white", "no": "none"}.get(mode, mode)
 
 
-
-
-def check_press_size(ctx: Ctx, subject: str, body: str) -> None:
-    """Refuse a press whose mail would be larger than ``limits.max_out_bytes``
-    (its text and HTML parts together): a mail server would bounce it, and
-    the seat would be marked as bouncing. Nothing is sent or counted."""
-    limit = ctx.judge.config.max_out_bytes
-    size = ctx.ws.outbox.size(subject, body)
-    if size > limit:
-        raise CommandError(
-            f"this press would make a mail of {size:,} bytes, and the judge sends mails of "
-            f"at most {limit:,} bytes (limits.max_out_bytes)",
-            "send a shorter press, or split it into several")
-
-
 @handles("PRESS TO")
 def press(ctx: Ctx, command: grammar.Command) -> None:
     if ctx.mail.signon is not None and ctx.mail.signon.role == "GM":
-        from judge.commands.gm import gm_press
-
         gm_press(ctx, command)
         return
     s, g, _seat = ctx.seat_game()
@@ -645,7 +628,7 @@ def press(ctx: Ctx, command: grammar.Command) -> None:
                 "seats: " + ", ".join(sorted(x.role for x in seats if x.role)),
             )
         targets = [by[n.lower()] for n in names if by[n.lower()].role != s.role]
-    # invisible format characters (bidi controls, tags, zero-width) go: judge.visible
+    # invisible format characters (bidi controls, tags, zero-width) go: judge.mail.visible
     text = visible("\n".join(ln.text for ln in command.body)).strip("\n")
     if not text:
         raise CommandError("the press message is empty", "write it between PRESS TO and ENDPRESS")

@@ -7,12 +7,14 @@ import base64
 import hashlib
 import hmac
 
-from judge import grammar, lifecycle, redact, registry, scheduler
-from judge.bounds import echo
+from judge import grammar, lifecycle
 from judge.commands.base import GM, Ctx, Signon, handles
+from judge.game import registry, scheduler
+from judge.game.spec import Game
 from judge.lifecycle import open_to_join, seat_count
+from judge.mail import redact
+from judge.mail.bounds import echo
 from judge.session import CommandError
-from judge.spec import Game
 
 
 @handles("SIGNON")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from judge.spec import game_of
+from judge.game.spec import game_of
 from judge_games.diplomacy import DiplomacyGame, load_map, record
 from judge_games.diplomacy.standard import standard
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine import State
+from judge.game.engine import State
 from judge_games.conflict_of_alliances.data import DATA, NEUTRAL, SIDES
 
 StackT = dict[str, Any]

@@ -4,7 +4,7 @@ Reinforcement Operations; Player Aid card texts; README "Card rulings").
 
 Checking functions raise IllegalLine / AmbiguousLine and return the command
 with every choice explicit. Effects change the state and return their
-follow-up steps as kernel frames (judge/flow.py), run next in order: a
+follow-up steps as kernel frames (judge/game/flow.py), run next in order: a
 ``card-step`` the player answers with MILITARY, REINFORCE or SKIP, a
 ``choose`` answered with TAKE or DISCARD.
 """
@@ -15,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from judge import flow
-from judge.engine import IllegalLine, RuleError, State
+from judge.game import flow
+from judge.game.engine import IllegalLine, RuleError, State
 from judge_games.conflict_of_alliances import board as B
 from judge_games.conflict_of_alliances.commands import Cmd, text
 from judge_games.conflict_of_alliances.data import (

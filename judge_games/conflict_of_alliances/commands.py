@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine import InvalidLine
+from judge.game.engine import InvalidLine
 from judge_games.conflict_of_alliances.data import DATA, SIDES
 
 Cmd = dict[str, Any]

@@ -8,7 +8,7 @@ plays one card face up or face down, or passes; the passive player may
 respond to attacks and to character cards (Responses), and is offered that
 window every time, whatever its hand, so that timing never reveals a hand.
 
-The sequence of play runs on the decision kernel (judge/flow.py): its frames
+The sequence of play runs on the decision kernel (judge/game/flow.py): its frames
 and asks are in judge_games/conflict_of_alliances/kernel.py and turns.py.
 ``state["stage"]`` names the kind of the decision open:
 
@@ -35,8 +35,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from judge import flow
-from judge.engine import (
+from judge.game import flow
+from judge.game.engine import (
     JSON,
     Action,
     AmbiguousLine,
@@ -55,7 +55,7 @@ from judge.engine import (
     copy_state,
     public,
 )
-from judge.rng import Rng
+from judge.game.rng import Rng
 from judge_games.conflict_of_alliances import board as B
 from judge_games.conflict_of_alliances import cards as C
 from judge_games.conflict_of_alliances import helptext, policy
@@ -142,7 +142,7 @@ class ConflictOfAlliances:
     queues_actions: bool = True
     windows: tuple[WindowSpec, ...] = policy.WINDOWS
     kernel = RULES
-    """The rules as the decision kernel runs them (judge/flow.py)."""
+    """The rules as the decision kernel runs them (judge/game/flow.py)."""
     playthrough_options: Mapping[str, JSON] = {}
 
     # ------------------------------------------------------------------ setup

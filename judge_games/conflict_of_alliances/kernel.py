@@ -1,4 +1,4 @@
-"""Conflict of Alliances on the decision kernel (judge/flow.py): the game's
+"""Conflict of Alliances on the decision kernel (judge/game/flow.py): the game's
 table of states, its context, and the shape of its state.
 
 The sequence of play is kernel frames (the next to run last in ``todo``):
@@ -30,9 +30,9 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from judge import flow
-from judge.engine import State
-from judge.rng import Rng
+from judge.game import flow
+from judge.game.engine import State
+from judge.game.rng import Rng
 
 PLAN_NOTE = (". You may write your next plays after this one, a plan: each is taken at "
              "your next action phase unless since you wrote it a card played changed an area "

@@ -4,7 +4,7 @@ carrying one out -- movement, combat, losses, retreats and further battles
 Situations).
 
 An operation in progress lives in ``state["op"]``; a battle in progress in
-``state["battle"]``. They are carried out by kernel frames (judge/flow.py),
+``state["battle"]``. They are carried out by kernel frames (judge/game/flow.py),
 one state per part: ``op-start``, ``op-move`` (one area at a time),
 ``op-choose`` (the attacker chooses another target, to retreat, to stay or
 to ride on: a ``continue`` ask), ``op-done``; a battle ``battle-window`` (the
@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterator
 from itertools import combinations
 from typing import Any
 
-from judge import flow
-from judge.engine import AmbiguousLine, IllegalLine, RuleError, State
+from judge.game import flow
+from judge.game.engine import AmbiguousLine, IllegalLine, RuleError, State
 from judge_games.conflict_of_alliances import board as B
 from judge_games.conflict_of_alliances.combat import clamp_die, hits, modifier, strength
 from judge_games.conflict_of_alliances.commands import Cmd, op_text

@@ -46,7 +46,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from judge.engine import JSON, Decision, IllegalLine, PolicyCondition, State, WindowSpec, conjuncts
+from judge.game.engine import (
+    JSON,
+    Decision,
+    IllegalLine,
+    PolicyCondition,
+    State,
+    WindowSpec,
+    conjuncts,
+)
 from judge_games.conflict_of_alliances.cards import BEFORE_COMBAT, CHARACTER
 from judge_games.conflict_of_alliances.data import DATA, SIDES, card_of, other, slug
 
@@ -79,7 +87,7 @@ WINDOWS: tuple[WindowSpec, ...] = (
         conditions=(_PLAYED, _TARGET, _HOLDING),
     ),
 )
-"""The response windows, in the form of judge.engine.WindowSpec."""
+"""The response windows, in the form of judge.game.engine.WindowSpec."""
 
 KINDS: tuple[str, ...] = tuple(w.kind for w in WINDOWS)
 

@@ -1,4 +1,4 @@
-"""Conflict of Alliances' record (:class:`judge.spec.GameSpec`): the rules
+"""Conflict of Alliances' record (:class:`judge.game.spec.GameSpec`): the rules
 object's decisions, its hidden zones, the standing answers to its windows
 (policy.py: the words of each window's conditions), help (helptext.py:
 cards, generals, windows, areas, forces) and its drawing."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from judge.spec import Policy, game_of, record_of
+from judge.game.spec import Policy, game_of, record_of
 from judge_games.conflict_of_alliances import helptext, policy
 from judge_games.conflict_of_alliances.game import GAME as RULES
 
@@ -23,6 +23,7 @@ def _drawing() -> Drawing:
 
 SPEC = record_of(
     RULES,
+    own=("role_of", "side_of", "windows"),
     policy=Policy(windows=RULES.windows, condition=policy.condition, holds=policy.holds),
     help=helptext.topic,
     drawing=_drawing,

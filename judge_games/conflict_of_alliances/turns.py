@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge import flow
-from judge.engine import State, copy_json
-from judge.rng import Rng
+from judge.game import flow
+from judge.game.engine import State, copy_json
+from judge.game.rng import Rng
 from judge_games.conflict_of_alliances import board as B
 from judge_games.conflict_of_alliances import cards as C
 from judge_games.conflict_of_alliances import ops as O

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from judge.engine import InvalidLine
+from judge.game.engine import InvalidLine
 
 VERBS = ("DECK", "STARTER", "BASE", "TAKE", "DEPLOY", "MOVE", "PASS", "DONE", "STOP", "ATTACK",
          "CAST", "USE", "PLAY", "EQUIP", "LEARN", "UPGRADE", "REDEEM", "RECYCLE", "DEFEND")

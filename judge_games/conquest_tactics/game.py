@@ -23,7 +23,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from judge.engine import (
+from judge.game.engine import (
     JSON,
     Action,
     Decision,
@@ -40,8 +40,8 @@ from judge.engine import (
     Zone,
     copy_state,
 )
-from judge.flow import Ask
-from judge.rng import Rng
+from judge.game.flow import Ask
+from judge.game.rng import Rng
 from judge_games.conquest_tactics import (
     commands,
     decks,
@@ -114,7 +114,7 @@ class ConquestTactics:
     windows: tuple[WindowSpec, ...] = policy.WINDOWS
     playthrough_options: Mapping[str, JSON] = {"turn_limit": 12}
     kernel = turns.RULES
-    """The turn as the decision kernel runs it (judge/flow.py, turns.py)."""
+    """The turn as the decision kernel runs it (judge/game/flow.py, turns.py)."""
     victory_playthroughs: Sequence[Mapping[str, JSON]] = (
         {"south": "humans", "north": "malice", "turn_limit": 0},
         {"south": "humans", "north": "kaborha", "turn_limit": 0},

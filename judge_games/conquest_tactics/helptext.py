@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine import VerbSpec
+from judge.game.engine import VerbSpec
 from judge_games.conquest_tactics.cards import POOL, Card
 
 VERBS: tuple[VerbSpec, ...] = (

@@ -15,13 +15,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from judge.engine import JSON, Decision, IllegalLine, PolicyCondition, WindowSpec, conjuncts
+from judge.game.engine import JSON, Decision, IllegalLine, PolicyCondition, WindowSpec, conjuncts
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics import rules
 from judge_games.conquest_tactics.table import Ctx, card
 
 if TYPE_CHECKING:
-    from judge.spec import GameSpec as Game
+    from judge.game.spec import GameSpec as Game
 
 WINDOWS: tuple[WindowSpec, ...] = (
     WindowSpec("instant", "an enemy action is declared against you (or, as the attacker, a "
@@ -43,7 +43,7 @@ def defaults() -> list[tuple[str, str, str]]:
     cheapest instant that fits) when the blow would destroy its card or
     brings 3 or more damage, else let it go. Nobody is asked by hand unless
     it asks to be (``POLICY instant ASK``). Whether a seat is asked may not
-    depend on what it holds (judge/timing.py): ``CAN`` chooses an answer, never a question."""
+    depend on what it holds (judge/game/timing.py): ``CAN`` chooses an answer, never a question."""
     return [("instant", "DEFEND", "CAN AND LETHAL"), ("instant", "DEFEND", "CAN AND INCOMING 3"),
             ("instant", "PASS", "")]
 

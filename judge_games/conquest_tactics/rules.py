@@ -32,8 +32,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from judge.engine import IllegalLine, RuleError, State, copy_state
-from judge.rng import Rng
+from judge.game.engine import IllegalLine, RuleError, State, copy_state
+from judge.game.rng import Rng
 from judge_games.conquest_tactics import commands
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics.cards import POOL, Card, key

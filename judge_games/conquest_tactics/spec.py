@@ -1,4 +1,4 @@
-"""Conquest Tactics' record (:class:`judge.spec.GameSpec`): the rules
+"""Conquest Tactics' record (:class:`judge.game.spec.GameSpec`): the rules
 object's decisions, its hidden zones, the standing answers to its windows
 (policy.py), help and introductions (helptext.py), the board named from
 each side (field.py) and its drawing."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from judge.spec import Policy, game_of, record_of
+from judge.game.spec import Policy, game_of, record_of
 from judge_games.conquest_tactics import field, helptext, policy
 from judge_games.conquest_tactics.game import GAME as RULES
 
@@ -28,6 +28,7 @@ def _drawing() -> Drawing:
 
 SPEC = record_of(
     RULES,
+    own=("windows",),
     policy=Policy(
         windows=RULES.windows,
         condition=_condition,

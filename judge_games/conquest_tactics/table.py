@@ -20,7 +20,7 @@ The state is plain JSON:
 ``bases``
     ``role -> {"card", "at", "damage", "alive"}``.
 ``todo``, ``asks``
-    the decision kernel's frames and asks (judge/flow.py; the states and
+    the decision kernel's frames and asks (judge/game/flow.py; the states and
     answers are in turns.py). ``stage`` names the part of the turn the game
     is in, for the views and the reports; what comes next and who decides
     is kept by the kernel.
@@ -33,8 +33,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, TypedDict, cast
 
-from judge import flow
-from judge.engine import State, copy_state
+from judge.game import flow
+from judge.game.engine import State, copy_state
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics.cards import POOL, Card, Effect
 

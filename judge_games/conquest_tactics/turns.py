@@ -1,4 +1,4 @@
-"""The turn of Conquest Tactics on the decision kernel (judge/flow.py): a
+"""The turn of Conquest Tactics on the decision kernel (judge/game/flow.py): a
 state for each part of the turn, an ask for each decision, the handler of
 each ask's answers.
 
@@ -32,8 +32,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine import RuleError
-from judge.flow import Ask, Frame
+from judge.game.engine import RuleError
+from judge.game.flow import Ask, Frame
 from judge_games.conquest_tactics import commands, legal, rules
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics.table import RULES, WHAT, Ctx, card

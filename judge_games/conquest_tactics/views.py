@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine import JSON, RuleError
+from judge.game.engine import JSON, RuleError
 from judge_games.conquest_tactics import commands, rules
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics.cards import POOL

@@ -3,7 +3,7 @@
 ``DiplomacyGame`` plays the family's rules over a game's variant record
 (:class:`~judge_games.diplomacy.variant.DiplomacyVariant`): classic
 Diplomacy, Warring States and Three Kingdoms are each one variant record;
-:func:`record` makes the judge's record (:class:`judge.spec.GameSpec`) of
+:func:`record` makes the judge's record (:class:`judge.game.spec.GameSpec`) of
 such a game.
 """
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic
 
-from judge.engine import (
+from judge.game.engine import (
     JSON,
     Action,
     Decision,
@@ -28,7 +28,7 @@ from judge.engine import (
 from .variant import DiplomacyVariant, M, Phase
 
 if TYPE_CHECKING:
-    from judge.rng import Rng
+    from judge.game.rng import Rng
 
 
 class DiplomacyGame(Generic[M]):

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from judge.engine import AmbiguousLine, IllegalLine
+from judge.game.engine import AmbiguousLine, IllegalLine
 
 from .board import (
     Board,

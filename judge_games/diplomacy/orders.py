@@ -4,11 +4,11 @@ Parsing is in two steps:
 
 1. :func:`read_order` turns a line into a :class:`Draft`, knowing only the map
    (names, abbreviations, coasts) and the kind of phase. It raises
-   :class:`~judge.engine.InvalidLine` for words that form no order and
-   :class:`~judge.engine.AmbiguousLine` for a name that fits two provinces.
+   :class:`~judge.game.engine.InvalidLine` for words that form no order and
+   :class:`~judge.game.engine.AmbiguousLine` for a name that fits two provinces.
 2. :mod:`judge_games.diplomacy.legality` binds a draft to the board: finds the unit,
    settles coasts and checks that the order is possible (raising
-   :class:`~judge.engine.IllegalLine` or ``AmbiguousLine``), giving an :class:`Order`.
+   :class:`~judge.game.engine.IllegalLine` or ``AmbiguousLine``), giving an :class:`Order`.
 
 Accepted forms (any case; full names, standard abbreviations or aliases;
 coasts as ``/nc``, ``(nc)``, `` nc`` or ``north coast``)::
@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from judge.engine import AmbiguousLine, InvalidLine
+from judge.game.engine import AmbiguousLine, InvalidLine
 
 from .geography import DipMap, normalize
 

@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from judge.engine import RuleError
+from judge.game.engine import RuleError
 
 from .board import Board, Unit, distances
 from .geography import DipMap

@@ -1,4 +1,4 @@
-"""The record of a Diplomacy-family game (:class:`judge.spec.GameSpec`) over
+"""The record of a Diplomacy-family game (:class:`judge.game.spec.GameSpec`) over
 its :class:`~judge_games.diplomacy.game.DiplomacyGame`: classic, Warring
 States and Three Kingdoms are each one variant record (variant.py) and this."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from judge.spec import GameSpec, record_of
+from judge.game.spec import GameSpec, record_of
 
 from .game import DiplomacyGame
 
@@ -20,4 +20,5 @@ def record(game: DiplomacyGame[Any], drawing: Callable[[], Drawing] | None = Non
     against the orders already held, orders sent ahead for a later phase,
     survivors and supply centres for draws and leagues, and the offline
     adjudicator (``judge adjudicate``)."""
-    return record_of(game, drawing=drawing, adjudicate=game.adjudicate_json)
+    return record_of(game, own=("adjudicate_json", "map", "variant"),
+                     drawing=drawing, adjudicate=game.adjudicate_json)

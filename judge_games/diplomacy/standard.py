@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypedDict, cast
 
-from judge.engine import (
+from judge.game.engine import (
     JSON,
     Action,
     AmbiguousLine,
@@ -65,7 +65,7 @@ from .serial import (
 from .variant import DiplomacyVariant, Phase, VariantRules
 
 if TYPE_CHECKING:
-    from judge.rng import Rng  # annotations only: adjudication draws no dice
+    from judge.game.rng import Rng  # annotations only: adjudication draws no dice
 
 VERBS: tuple[VerbSpec, ...] = (
     VerbSpec("<unit> H", "hold (also: a unit with no order holds)", "A Par H"),

@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from judge.engine import (
+from judge.game.engine import (
     JSON,
     Action,
     DecisionKind,
@@ -43,7 +43,7 @@ from judge.engine import (
 )
 
 if TYPE_CHECKING:
-    from judge.rng import Rng
+    from judge.game.rng import Rng
 
     from .board import Board, Unit
     from .geography import DipMap

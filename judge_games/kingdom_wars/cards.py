@@ -10,7 +10,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from judge.engine import IllegalLine
+from judge.game.engine import IllegalLine
 from judge_games.kingdom_wars import flow, standing
 from judge_games.kingdom_wars import skills as S
 from judge_games.kingdom_wars.data import DATA

@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from judge.engine import InvalidLine
+from judge.game.engine import InvalidLine
 from judge_games.kingdom_wars.data import DATA, key
 from judge_games.kingdom_wars.table import (
     LETTER_SUIT,

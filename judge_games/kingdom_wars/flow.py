@@ -4,7 +4,7 @@ rescue, judgement, damage, dying, elimination and victory.
 
 Each rule is a task (see table.py); each decision an ask, answered through
 the handler registered for its kind with :func:`answer`; the decision kernel
-(:mod:`judge.flow`) runs them. The comments cite the rulebook
+(:mod:`judge.game.flow`) runs them. The comments cite the rulebook
 (kingdom-wars.txt) by its headings and the settlement model of the data
 notes (kingdom-wars-notes.md) where the rulebook is silent.
 """
@@ -15,8 +15,8 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from judge.engine import RuleError
-from judge.flow import pop_ask, suspend
+from judge.game.engine import RuleError
+from judge.game.flow import pop_ask, suspend
 from judge_games.kingdom_wars import skills as S
 from judge_games.kingdom_wars import standing
 from judge_games.kingdom_wars.data import DATA

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-from judge.engine import (
+from judge.game.engine import (
     JSON,
     Action,
     Decision,
@@ -42,7 +42,7 @@ from judge.engine import (
     Zone,
     copy_state,
 )
-from judge.rng import Rng
+from judge.game.rng import Rng
 from judge_games.kingdom_wars import flow, helptext, play, policy, standing, views
 from judge_games.kingdom_wars import skills as S
 from judge_games.kingdom_wars.commands import canonical, syntax
@@ -74,7 +74,7 @@ class KingdomWars:
     title: str = "War of the Three Kingdoms: Kingdom Wars"
     aliases: tuple[str, ...] = ("kingdom-wars", "kw", "hegemony", "sanguosha")
     kernel = RULES
-    """The rules as the decision kernel runs them (judge/flow.py)."""
+    """The rules as the decision kernel runs them (judge/game/flow.py)."""
     options: tuple[OptionSpec, ...] = (
         OptionSpec("seats", 6, "number of players (4-12)", tuple(range(4, 13))),
         OptionSpec("variation", False,

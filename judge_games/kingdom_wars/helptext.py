@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine import VerbSpec
+from judge.game.engine import VerbSpec
 from judge_games.kingdom_wars.data import DATA, key
 from judge_games.kingdom_wars.flow import MOMENT_TEXT
 from judge_games.kingdom_wars.policy import MOMENTS

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from judge.engine import AmbiguousLine, IllegalLine
+from judge.game.engine import AmbiguousLine, IllegalLine
 from judge_games.kingdom_wars import cards as K
 from judge_games.kingdom_wars import flow, standing
 from judge_games.kingdom_wars import skills as S

@@ -6,7 +6,7 @@ Every seat starts with the standing answers :func:`defaults` gives: answers,
 not questions (each cites the rulebook), so by default no window asks anyone
 by hand and each closes as it opens; ``POLICY <window> ASK`` has a seat asked
 whatever it holds. Whether a seat is asked depends only on public facts and
-its own settings (judge/timing.py): ``CAN`` and ``HOLDING``, and ``KINGDOM``
+its own settings (judge/game/timing.py): ``CAN`` and ``HOLDING``, and ``KINGDOM``
 or ``OTHER`` (one's own kingdom may be hidden), may choose an answer but not
 whether to ask. A seat with a hidden general is never asked a trigger window
 by hand (its standing answers use its skills: ``POLICY trigger USE Clever
@@ -19,13 +19,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from judge.engine import JSON, Decision, IllegalLine, PolicyCondition, WindowSpec, conjuncts
+from judge.game.engine import JSON, Decision, IllegalLine, PolicyCondition, WindowSpec, conjuncts
 from judge_games.kingdom_wars import skills as S
 from judge_games.kingdom_wars.data import DATA
 from judge_games.kingdom_wars.table import RULES, SEAT_NAMES, seat_label
 
 if TYPE_CHECKING:
-    from judge.spec import GameSpec as Game
+    from judge.game.spec import GameSpec as Game
 
 MOMENTS: tuple[str, ...] = (
     "prep_start", "before_judgement", "judged", "retrial", "before_draw",

@@ -1,4 +1,4 @@
-"""Kingdom Wars' record (:class:`judge.spec.GameSpec`): the rules object's
+"""Kingdom Wars' record (:class:`judge.game.spec.GameSpec`): the rules object's
 decisions, its hidden zones, the standing answers to its windows
 (policy.py), help and introductions (helptext.py) and its drawing."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from judge.engine import Decision, Role, State
-from judge.spec import Policy, game_of, record_of
+from judge.game.engine import Decision, Role, State
+from judge.game.spec import Policy, game_of, record_of
 from judge_games.kingdom_wars import helptext, policy
 from judge_games.kingdom_wars.game import GAME as RULES
 
@@ -33,6 +33,7 @@ def _drawing() -> Drawing:
 
 SPEC = record_of(
     RULES,
+    own=("windows",),
     policy=Policy(
         windows=RULES.windows,
         condition=_condition,

@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from judge.engine import State
+from judge.game.engine import State
 from judge_games.kingdom_wars.data import DATA
 from judge_games.kingdom_wars.table import Ctx, card, label, name_of
 

@@ -1,7 +1,7 @@
 """The shape of a Kingdom Wars state: the whole game as one JSON document
 (:class:`KWState`) and each player's corner of the table (:class:`Seat`).
 
-The judge stores and passes a state as :data:`judge.engine.State` (a plain
+The judge stores and passes a state as :data:`judge.game.engine.State` (a plain
 dict); these records say what the game keeps in it, so that the places that
 make a state or a seat record, and the typed reads of it, are checked.
 (No postponed annotations here: the records' required and optional keys
@@ -53,7 +53,7 @@ class Judging(TypedDict):
 class KWState(TypedDict):
     """The whole game. ``stage`` is ``generals`` (choosing generals),
     ``play`` or ``over``; ``todo``, ``asks`` and ``serial`` are the decision
-    kernel's (:mod:`judge.flow`)."""
+    kernel's (:mod:`judge.game.flow`)."""
 
     n: int
     seats: list[str]

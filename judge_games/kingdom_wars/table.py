@@ -4,7 +4,7 @@ every rule is made of (draw, discard, give, reveal, distance, forces).
 A game's whole state is one JSON document (``state``); :class:`Ctx` wraps it
 for the length of one call of the game, with the random source and the events
 written so far. Every rule is a *task*: a frame (``{"t": name, ...}``) of the
-decision kernel (:mod:`judge.flow`) on the state's ``todo`` stack, its step
+decision kernel (:mod:`judge.game.flow`) on the state's ``todo`` stack, its step
 registered in :data:`RULES`; a task that needs a player's choice puts an *ask*
 on the ``asks`` stack and the run stops until the answer comes (the judge's
 decisions are the asks, see game.py). Tasks and asks are plain data, so a
@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from judge import flow as kernel
-from judge.engine import State
-from judge.rng import Rng
+from judge.game import flow as kernel
+from judge.game.engine import State
+from judge.game.rng import Rng
 from judge_games.kingdom_wars.data import DATA, DeckCard
 from judge_games.kingdom_wars.state import Seat, general_of
 

@@ -10,7 +10,7 @@ everything is shown (DESIGN.md, Privacy: the history is released at the end).
 
 from __future__ import annotations
 
-from judge.engine import JSON, State
+from judge.game.engine import JSON, State
 from judge_games.kingdom_wars.data import DATA
 from judge_games.kingdom_wars.table import EQUIP_SLOTS, SLOTS, Ctx, card, code, label, name_of
 

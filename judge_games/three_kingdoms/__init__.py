@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from judge.spec import game_of
+from judge.game.spec import game_of
 from judge_games.diplomacy import DiplomacyGame, record
 from judge_games.three_kingdoms.game import three_kingdoms
 

@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any, TypedDict, cast
 
-from judge.engine import (
+from judge.game.engine import (
     JSON,
     Action,
     DecisionKind,
@@ -38,7 +38,7 @@ from judge.engine import (
     State,
     VerbSpec,
 )
-from judge.rng import Rng
+from judge.game.rng import Rng
 from judge_games.diplomacy.variant import DiplomacyVariant, Phase, Piece, Resolve
 from judge_games.three_kingdoms.board import BOARD, KINGDOMS, Board
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine import (
+from judge.game.engine import (
     Action,
     IllegalLine,
     InvalidLine,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from judge.engine import InvalidLine
+from judge.game.engine import InvalidLine
 from judge_games.diplomacy.orders import UnknownName
 
 Draft = dict[str, Any]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from judge.engine import (
+from judge.game.engine import (
     JSON,
     Action,
     Event,
@@ -21,7 +21,7 @@ from judge.engine import (
     copy_state,
     public,
 )
-from judge.rng import Rng
+from judge.game.rng import Rng
 from judge_games.diplomacy.variant import Piece
 from judge_games.three_kingdoms.board import KINGDOMS, Board
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from judge.engine import Role
+from judge.game.engine import Role
 from judge_games.diplomacy.orders import MOVE, SUPPORT
 from judge_games.diplomacy.resolver import Force, Strengths, adjudicate_forces
 from judge_games.diplomacy.variant import Piece

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from judge.engine import (
+from judge.game.engine import (
     Role,
     State,
 )

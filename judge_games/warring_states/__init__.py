@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from judge.spec import game_of
+from judge.game.spec import game_of
 from judge_games.diplomacy import DiplomacyGame, record
 
 from .game import VARIANT

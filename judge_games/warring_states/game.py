@@ -18,7 +18,7 @@ from pathlib import Path
 
 import yaml
 
-from judge.engine import VerbSpec
+from judge.game.engine import VerbSpec
 from judge_games.diplomacy.geography import DipMap, load_map
 from judge_games.diplomacy.phases import Position
 from judge_games.diplomacy.standard import standard

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from judge.engine import IllegalLine
+from judge.game.engine import IllegalLine
 from judge_games.diplomacy.board import Board, Unit
 from judge_games.diplomacy.geography import DipMap
 from judge_games.diplomacy.legality import Situation, UnitNotFound

@@ -14,8 +14,8 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from judge.engine import Action, Event
-from judge.rng import Rng
+from judge.game.engine import Action, Event
+from judge.game.rng import Rng
 from judge_games.conflict_of_alliances import GAME, RULES
 from judge_games.conflict_of_alliances import board as B
 from judge_games.conflict_of_alliances.data import DATA, slug

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.engine import AmbiguousLine, IllegalLine
+from judge.game.engine import AmbiguousLine, IllegalLine
 from judge_games.conflict_of_alliances import board as B
 from tests.conflict_of_alliances.helpers import (
     A,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.engine import AmbiguousLine, IllegalLine
+from judge.game.engine import AmbiguousLine, IllegalLine
 from judge_games.conflict_of_alliances import GAME
 from judge_games.conflict_of_alliances import board as B
 from judge_games.conflict_of_alliances.data import slug

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.engine import IllegalLine
+from judge.game.engine import IllegalLine
 from judge_games.conflict_of_alliances import GAME
 from judge_games.conflict_of_alliances import board as B
 from judge_games.conflict_of_alliances.combat import TABLE, hits, strength

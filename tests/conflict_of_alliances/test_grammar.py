@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.engine import AmbiguousLine, IllegalLine, InvalidLine
+from judge.game.engine import AmbiguousLine, IllegalLine, InvalidLine
 from judge_games.conflict_of_alliances import GAME
 from judge_games.conflict_of_alliances.commands import syntax, text
 from tests.conflict_of_alliances.helpers import A, L, State, deal, empty, parse, put, stance

@@ -1,4 +1,4 @@
-"""The optional hooks of the game contract (judge/spec.py, GameSpec), tested
+"""The optional hooks of the game contract (judge/game/spec.py, GameSpec), tested
 through the game's own API: response windows as WindowSpec with a public
 context, standing-answer conditions, the game turn, hidden zones,
 resignation, help texts and the introduction, and the report fixes (losses
@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from judge import reports
-from judge.engine import (
+from judge.game.engine import (
     Decision,
     DecisionKind,
     Event,
@@ -26,7 +26,7 @@ from judge.engine import (
     WindowSpec,
     Zone,
 )
-from judge.rng import Rng
+from judge.game.rng import Rng
 from judge_games.conflict_of_alliances import GAME, RULES
 from judge_games.conflict_of_alliances import cards as C
 from judge_games.conflict_of_alliances.data import DATA, SIDES, card_of, slug

@@ -1,4 +1,4 @@
-"""Conflict of Alliances on the decision kernel (judge/flow.py): in every
+"""Conflict of Alliances on the decision kernel (judge/game/flow.py): in every
 state of seeded playthroughs the one decision waiting is the kernel's one
 ask (the judge's pending decision is that ask, ``stage`` names its kind),
 everything still to come is frames of the game's states, and a finished
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.flow import kernel_of
+from judge.game.flow import kernel_of
 from judge_games.conflict_of_alliances import GAME
 from judge_games.conflict_of_alliances.kernel import PROMPTS, RULES
 from tests.conflict_of_alliances.test_hooks import WALKS, _walk

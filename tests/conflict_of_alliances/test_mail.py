@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from bench.support.maildir import open_post, whole
-from judge import adjudicator as adj
-from judge.engine import RuleError
-from judge.rng import Rng
+from judge.game import adjudicator as adj
+from judge.game.engine import RuleError
+from judge.game.rng import Rng
 from judge.store import set_kdf_cost
 from judge_games.conflict_of_alliances import GAME
 from judge_games.conflict_of_alliances.data import DATA, slug

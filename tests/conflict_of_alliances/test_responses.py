@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.engine import DecisionKind, IllegalLine
+from judge.game.engine import DecisionKind, IllegalLine
 from judge_games.conflict_of_alliances import GAME
 from judge_games.conflict_of_alliances import board as B
 from tests.conflict_of_alliances.helpers import (

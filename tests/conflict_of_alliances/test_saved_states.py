@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from bench.support.maildir import open_post, whole
-from judge.engine import Decision
-from judge.rng import Rng
+from judge.game.engine import Decision
+from judge.game.rng import Rng
 from judge.store import set_kdf_cost
 from judge_games.conflict_of_alliances import GAME
 from judge_games.conflict_of_alliances.kernel import PLAN_NOTE
@@ -74,7 +74,7 @@ def test_a_saved_state_plays_on_as_it_did(case: dict[str, Any]) -> None:
     base = bytes.fromhex(case["base"])
     assert GAME.view(state, None) == case["view"]
     assert _snapshot(state) == case["before"]
-    # The judge reads the open decision from the kernel (judge/adjudicator.py).
+    # The judge reads the open decision from the kernel (judge/game/adjudicator.py).
     kernel = GAME.kernel
     assert kernel is not None  # the game is played on the kernel
     waiting = kernel.waiting(state)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from judge.engine import IllegalLine, copy_state
-from judge.rng import Rng
+from judge.game.engine import IllegalLine, copy_state
+from judge.game.rng import Rng
 from judge_games.conflict_of_alliances import GAME, RULES
 from judge_games.conflict_of_alliances import board as B
 from judge_games.conflict_of_alliances import game as coa_game

@@ -3,8 +3,8 @@ sealed bids, and the Two-Game Victory Rule."""
 
 from __future__ import annotations
 
-from judge.engine import DecisionKind, Event
-from judge.rng import Rng
+from judge.game.engine import DecisionKind, Event
+from judge.game.rng import Rng
 from judge_games.conflict_of_alliances import GAME, RULES
 from judge_games.conflict_of_alliances import board as B
 from tests.conflict_of_alliances.helpers import SEED, Dice, State, texts

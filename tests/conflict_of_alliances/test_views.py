@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from judge import reports
-from judge.engine import Event
+from judge.game.engine import Event
 from judge_games.conflict_of_alliances import GAME
 from tests.conflict_of_alliances.helpers import (
     A,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine import Event, copy_state
-from judge.rng import Rng
+from judge.game.engine import Event, copy_state
+from judge.game.rng import Rng
 from judge_games.conquest_tactics import GAME, rules
 from judge_games.conquest_tactics.table import Ctx
 

@@ -1,4 +1,4 @@
-"""Conquest Tactics on the decision kernel (judge/flow.py, turns.py): the
+"""Conquest Tactics on the decision kernel (judge/game/flow.py, turns.py): the
 combat's instant windows open above the action they answer, and a match
 stored before the game ran on the kernel goes on by mail."""
 
@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from bench.support.maildir import open_post
-from judge import adjudicator as adj
-from judge import registry
-from judge.engine import DecisionKind
-from judge.flow import kernel_of
+from judge.game import adjudicator as adj
+from judge.game import registry
+from judge.game.engine import DecisionKind
+from judge.game.flow import kernel_of
 from judge.store import set_kdf_cost
 from judge_games.conquest_tactics import GAME
 from judge_games.conquest_tactics.table import RULES

@@ -41,10 +41,10 @@ import pytest
 from click.testing import CliRunner
 
 from bench.support.maildir import Outbox, whole
-from judge import adjudicator as adj
 from judge.cli import main
-from judge.engine import DecisionKind, Event, RuleError
-from judge.rng import Rng
+from judge.game import adjudicator as adj
+from judge.game.engine import DecisionKind, Event, RuleError
+from judge.game.rng import Rng
 from judge_games.conquest_tactics import GAME
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics.cards import POOL
@@ -63,7 +63,7 @@ STEPS = 3000
 
 SOUTH_POLICY = ["POLICY instant ASK",  # clears the game's own defaults
                 # asked by hand for every blow of 3 or more, whatever South holds
-                # (whether one is asked never depends on one's hand: judge/timing.py)
+                # (whether one is asked never depends on one's hand: judge/game/timing.py)
                 "POLICY instant ASK WHEN INCOMING 3",
                 "POLICY instant PASS"]
 
@@ -260,7 +260,7 @@ def _set_up(players: Players, forces: dict[str, list[str]]) -> None:
 
 
 def _bot_line(players: Players, role: str, state: dict[str, Any]) -> str:
-    from judge.engine import live
+    from judge.game.engine import live
 
     d = live(GAME.pending(state))[0]
     line: str = players.bots[role].choose(state, d)

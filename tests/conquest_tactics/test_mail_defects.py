@@ -16,9 +16,9 @@ import pytest
 from click.testing import CliRunner
 
 from bench.support.maildir import Outbox
-from judge import adjudicator as adj
 from judge.cli import main
-from judge.rng import Rng
+from judge.game import adjudicator as adj
+from judge.game.rng import Rng
 from judge_games.conquest_tactics import GAME, rules
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics.cards import POOL

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from judge.engine import Event
+from judge.game.engine import Event
 from tests.conquest_tactics.test_mail import ADDR, FORCES, NAME, N, S, _set_up, _text
 from tests.conquest_tactics.test_mail_defects import _start, _until
 from tests.core.conftest import Post

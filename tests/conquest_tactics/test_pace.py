@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from judge.engine import DecisionKind, copy_state, live
+from judge.game.engine import DecisionKind, copy_state, live
 from judge_games.conquest_tactics import GAME, rules
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics.cards import POOL
@@ -404,7 +404,7 @@ def test_a_lethal_blow_is_answered_by_default_without_asking(post: Post) -> None
 def test_policy_ask_asks_again(post: Post) -> None:
     """A player who wants to decide each window by hand says so once:
     ``POLICY instant ASK`` (clear the defaults: ask me at every window; whether
-    one is asked never depends on what one holds, judge/timing.py); the same
+    one is asked never depends on what one holds, judge/game/timing.py); the same
     lethal blow then brings South a request listing its instant."""
     players, _ = _start(post, "south=humans north=malice")
     _set_up(players, FORCES)

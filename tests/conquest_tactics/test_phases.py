@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from judge.engine import DecisionKind, live
-from judge.rng import Rng
+from judge.game.engine import DecisionKind, live
+from judge.game.rng import Rng
 from judge_games.conquest_tactics import GAME
 
 

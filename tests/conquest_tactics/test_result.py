@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.rng import Rng
+from judge.game.rng import Rng
 from judge_games.conquest_tactics import GAME, rules
 from judge_games.conquest_tactics.table import Ctx
 

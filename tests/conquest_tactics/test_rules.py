@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.engine import Action, IllegalLine, RuleError, State
+from judge.game.engine import Action, IllegalLine, RuleError, State
 from judge_games.conquest_tactics import GAME, rules
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics.cards import POOL

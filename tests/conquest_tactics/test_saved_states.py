@@ -25,8 +25,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from judge.engine import Decision, Event, live
-from judge.rng import Rng
+from judge.game.engine import Decision, Event, live
+from judge.game.rng import Rng
 from judge_games.conquest_tactics import GAME
 from judge_games.conquest_tactics.game import PLAN_NOTE, UP_NOTE
 from judge_games.conquest_tactics.rules import MOBILIZE_VERBS

@@ -4,7 +4,7 @@ and Trophies from your deck")."""
 
 from __future__ import annotations
 
-from judge.rng import Rng
+from judge.game.rng import Rng
 from judge_games.conquest_tactics import GAME
 from judge_games.conquest_tactics.cards import POOL
 from judge_games.conquest_tactics.decks import canonical

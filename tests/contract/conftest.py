@@ -1,7 +1,7 @@
 """Fixtures of the contract suite.
 
 Every test that takes a ``game`` argument runs once per game: every built-in
-game whose package exists and loads (see :func:`judge.registry.get`) plus the
+game whose package exists and loads (see :func:`judge.game.registry.get`) plus the
 test-only games Sealed Bids and Counterspell. A built-in game whose package
 exists but does not load is left out of those tests and fails
 ``test_every_builtin_game_loads`` instead, so that one unfinished game does
@@ -18,12 +18,13 @@ from typing import Any
 
 import pytest
 
-from bench.support.sealed_bids import GAME as SEALED_BIDS
-from judge import registry
-from judge.engine import JSON
-from judge.spec import Game
-from tests.support.counterspell import GAME as COUNTERSPELL
+from judge.game import registry
+from judge.game.engine import JSON
+from judge.game.spec import Game
+from tests.games.counterspell import GAME as COUNTERSPELL
+from tests.games.sealed_bids import GAME as SEALED_BIDS
 from tests.support.driver import playthrough_sets, set_label
+from tests.support.guide import BLIND_BID
 from tests.support.guide import GAME as TWENTY_ONE
 
 SLOW_SEEDS = tuple(range(100, 125))
@@ -47,8 +48,9 @@ def builtin_games() -> tuple[list[Game], dict[str, str]]:
 
 
 #: The test-only games: Sealed Bids (a hidden-hand game with one window),
-#: Counterspell (windows that nest three deep) and Twenty-One (the guide's).
-TEST_GAMES: tuple[Game, ...] = (SEALED_BIDS, COUNTERSPELL, TWENTY_ONE)
+#: Counterspell (windows that nest three deep), and the guide's Twenty-One
+#: and Blind Bid (a window opened by the last order of an order set).
+TEST_GAMES: tuple[Game, ...] = (SEALED_BIDS, COUNTERSPELL, TWENTY_ONE, BLIND_BID)
 
 
 def contract_games() -> list[Game]:

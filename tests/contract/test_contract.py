@@ -1,4 +1,4 @@
-"""The game contract (judge/engine.py, DESIGN.md "The game contract" and
+"""The game contract (judge/game/engine.py, DESIGN.md "The game contract" and
 "Privacy"), checked over every registered game and the test-only Sealed Bids.
 
 Each property is a ``check_*`` function over one random playthrough, played
@@ -28,10 +28,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bench.support.sealed_bids import SealedBids, card_key, record
-from judge import adjudicator as adj
-from judge import registry
-from judge.engine import (
+from judge.game import adjudicator as adj
+from judge.game import registry
+from judge.game.engine import (
     JSON,
     Action,
     AmbiguousLine,
@@ -48,11 +47,12 @@ from judge.engine import (
     live,
     private,
 )
-from judge.flow import kernel_of
-from judge.rng import Rng
-from judge.spec import Game
+from judge.game.flow import kernel_of
+from judge.game.rng import Rng
+from judge.game.spec import Game
 from judge_games.kingdom_wars import SPEC as KINGDOM_WARS
 from tests.contract.conftest import builtin_games
+from tests.games.sealed_bids import SealedBids, card_key, record
 from tests.support.checks import (
     canonical,
     json_problems,
@@ -133,7 +133,7 @@ def check_victory(game: Game, p: Playthrough) -> None:
 def check_replay(game: Game, p: Playthrough) -> None:
     """Replaying the recorded (role, line) actions from the same seed, twice,
     rebuilds the same states, events and rng draws; and the judge's own
-    replay (:func:`judge.adjudicator.replay`) of the action log the
+    replay (:func:`judge.game.adjudicator.replay`) of the action log the
     playthrough wrote rebuilds the same table, checking every draw."""
     assert p.table is not None
     rebuilt = adj.replay(game, p.log, game_seed(p.seed))
@@ -287,7 +287,7 @@ def check_pending(game: Game, p: Playthrough) -> None:
     """While the game runs something is pending and once it ends nothing is;
     decisions name roles of the game, each at most once; an order-set decision
     lists only roles that have something to decide (a non-empty ``legal()``).
-    A game on the decision kernel (judge/flow.py) lists exactly its waiting
+    A game on the decision kernel (judge/game/flow.py) lists exactly its waiting
     asks, each at its depth, and the open ones are those the kernel opens."""
     problems: list[str] = []
     rules = kernel_of(game)

@@ -31,7 +31,7 @@ recipient, order; Message-ID and Date aside) when:
 The games are every contract game with hidden zones and window kinds (Sealed
 Bids, Conflict of Alliances, ...). A window is reached by random legal lines,
 preferring one that opens a window in which a seat other than B answers
-(tried through judge.adjudicator on the table, which changes nothing).
+(tried through judge.game.adjudicator on the table, which changes nothing).
 """
 
 from __future__ import annotations
@@ -48,11 +48,9 @@ from typing import Any
 import pytest
 
 from bench.support.htmlpart import alternatives, check_alternatives
-from bench.support.sealed_bids import GAME as SEALED_BIDS
-from bench.support.sealed_bids import SealedBids, add_report_files, record
-from judge import adjudicator as adj
-from judge import registry, reports
-from judge.engine import (
+from judge.game import adjudicator as adj
+from judge.game import registry
+from judge.game.engine import (
     Decision,
     DecisionKind,
     Event,
@@ -61,12 +59,14 @@ from judge.engine import (
     State,
     option_values,
 )
-from judge.rng import Rng
-from judge.spec import Game
+from judge.game.rng import Rng
+from judge.game.spec import Game
 from judge.store import set_kdf_cost
 from tests.contract.conftest import contract_games
-from tests.core.conftest import SUPPORT
 from tests.core.helpers import stored_game
+from tests.games import add_report_files
+from tests.games.sealed_bids import GAME as SEALED_BIDS
+from tests.games.sealed_bids import SealedBids, record
 from tests.support.mailhome import MailHome, open_game
 from tests.support.scramble import scramble
 
@@ -75,7 +75,8 @@ MIN_MINUTES = 30
 SEED = bytes(range(32))
 """The seed of every game here (``judge.seed_source``): both homes play the same game."""
 
-MAIL_OPTIONS: dict[str, dict[str, str]] = {"sealed_bids": {"players": "3", "rounds": "1"}}
+MAIL_OPTIONS: dict[str, dict[str, str]] = {"sealed_bids": {"players": "3", "rounds": "1"},
+                                           "blind_bid": {"players": "3"}}
 """Options given at CREATE, per game (Sealed Bids: one round, so that the
 window's close ends the game and the final report is compared too)."""
 
@@ -104,8 +105,7 @@ GAMES = _mail_games()
 @pytest.fixture(autouse=True)
 def _fast_kdf() -> Iterator[None]:
     set_kdf_cost(2**8)
-    reports.add_template_dir(SUPPORT / "templates")
-    reports.add_schema_dir(SUPPORT)
+    add_report_files()
     add_report_files()
     yield
 
@@ -498,7 +498,8 @@ def test_the_comparison_catches_a_leak_in_the_html_part(
     alone carries what North holds (an HTML comment, which no reader sees
     and the text part does not have) makes B's mails differ between the
     homes, and the scrambled comparison fails on the text/html part."""
-    from judge import mailhtml, notify
+    from judge import notify
+    from judge.mail import mailhtml
     from judge.session import Loaded, Workspace
 
     held: list[str] = [""]

@@ -9,7 +9,7 @@ from bench.support.post import CLASSIC_POWERS as CLASSIC_POWERS
 from bench.support.post import GM_ADDR as GM_ADDR
 from bench.support.post import Post
 from bench.support.post import token_in as token_in
-from judge import adjudicator as adj
+from judge.game import adjudicator as adj
 from judge.store import Store
 
 

@@ -1,4 +1,4 @@
-"""Backup and restore (``judge backup``, ``judge restore``, judge.backup),
+"""Backup and restore (``judge backup``, ``judge restore``, judge.store.backup),
 and a database file that is missing, empty or damaged: refused with a
 message naming it and the restore command, never replaced by a new one."""
 
@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from judge import backup
 from judge import config as cfg
 from judge.cli import main
-from judge.scheduler import parse_time
+from judge.game.scheduler import parse_time
 from judge.service import Judge
+from judge.store import backup
 from tests.core.conftest import Clock, Post
 from tests.core.helpers import GM_ADDR, Seats, hand, start_sealed, stored_game
 

@@ -1,11 +1,11 @@
-"""The compact list of a request's choices (judge/choices.py): every line is
+"""The compact list of a request's choices (judge/game/choices.py): every line is
 there, and a compact line stands for exactly the lines it merged."""
 
 from __future__ import annotations
 
 import itertools
 
-from judge.choices import compact
+from judge.game.choices import compact
 
 
 def expand(line: str) -> set[str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge import registry
+from judge.game import registry
 from judge.store import hash_token
 from tests.core.conftest import Clock, Post
 from tests.mail.test_corpus import EXPECTED, FILES, raw_of
@@ -28,7 +28,7 @@ def corpus_game(post: Post) -> Post:
     with judge.store.atomic():
         judge.create_game("corpus", "classic", {}, "gm@pbem.example.net")
         game = registry.get("classic")
-        from judge import adjudicator as adj
+        from judge.game import adjudicator as adj
 
         roles = game.roles(adj.start(game, {o.name: o.default for o in game.options},
                                      bytes(32)).table.state)

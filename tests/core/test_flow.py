@@ -1,9 +1,9 @@
-"""The decision kernel (judge/flow.py, docs/kernel.md): frames and their
+"""The decision kernel (judge/game/flow.py, docs/kernel.md): frames and their
 call, goto and end; asks, their nesting, suspension and reopening, and their
 depth; the pending decisions the kernel derives from the asks; the run-away
 guard; one event writer; a state that survives JSON and is rebuilt from the
 answers alone. Each test builds a small game of its own on a fresh
-:class:`~judge.flow.Rules`, as every game does."""
+:class:`~judge.game.flow.Rules`, as every game does."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from judge import flow as kernel
-from judge import registry
-from judge.engine import Decision, DecisionKind
+from judge.game import flow as kernel
+from judge.game import registry
+from judge.game.engine import Decision, DecisionKind
 from judge_games.kingdom_wars.table import RULES, Ctx
 
 Frame = dict[str, Any]

@@ -1,5 +1,5 @@
 """The decision kernel's two hooks for a game that came to it with states of
-its own (judge/flow.py, docs/kernel.md): its own decision numbers as the
+its own (judge/game/flow.py, docs/kernel.md): its own decision numbers as the
 asks' serials (``Ctx.next_serial``), and a state stored without frames read
 as the frames and asks it stood for (``Rules(current=...)``)."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge import flow
-from judge.engine import Decision, DecisionKind
+from judge.game import flow
+from judge.game.engine import Decision, DecisionKind
 
 
 def _rules() -> tuple[flow.Rules[Any], type[flow.Ctx]]:

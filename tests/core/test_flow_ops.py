@@ -1,4 +1,4 @@
-"""The kernel's small operations on frames and asks (judge/flow.py,
+"""The kernel's small operations on frames and asks (judge/game/flow.py,
 docs/kernel.md), through which a game's rules change the ``todo`` and
 ``asks`` stacks instead of reaching into them: finding a waiting frame and
 calling frames right after it, numbering, answering, dismissing, holding and
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from judge import flow as kernel
+from judge.game import flow as kernel
 
 Frame = dict[str, Any]
 

@@ -3,7 +3,7 @@ game: what each changes, what each refuses, and that a refusal changes nothing."
 
 from __future__ import annotations
 
-from judge import adjudicator as adj
+from judge.game import adjudicator as adj
 from tests.core.conftest import Clock, Post
 from tests.core.helpers import GM_ADDR, hand, start_sealed, stored_game, token_in
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from judge import publish as site
-from judge import scheduler
 from judge.cli import main
 from judge.commands import league as league_commands
+from judge.game import scheduler
+from judge.site import publish as site
 from tests.core.conftest import Clock, Post
 from tests.core.helpers import GM_ADDR, Seats, hand, start_sealed, stored_game, token_in
 

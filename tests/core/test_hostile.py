@@ -416,7 +416,7 @@ def test_no_token_is_kept_in_clear_after_a_scripted_game(post: Post, clock: Cloc
 def test_a_token_without_a_digit_is_masked_too() -> None:
     """One token in a hundred has no digit; it was kept in clear in the
     outbox's copy of the JOIN reply (found as a flaky secrets-at-rest test)."""
-    from judge.redact import mask_secrets_text
+    from judge.mail.redact import mask_secrets_text
 
     body = ("You have a seat in g1. Your secret token is: sxrhgqtcnuuwmvbc\n"
             "Keep it private. Sign your mails with SIGNON g1 North sxrhgqtcnuuwmvbc.\n")

@@ -9,7 +9,7 @@ from tests.support.bench import load_bench
 #: The modules a mail passes through, and those they call: they work with a
 #: :class:`judge.hub.Hub`, never with :class:`judge.service.Judge`.
 STATIONS = (
-    "judge.backup", "judge.bounces", "judge.gmnotice", "judge.gmview", "judge.lifecycle",
+    "judge.store.backup", "judge.bounces", "judge.gmnotice", "judge.gmview", "judge.lifecycle",
     "judge.notify", "judge.outbox", "judge.pipeline", "judge.relay", "judge.reports",
     "judge.session", "judge.hub",
 )

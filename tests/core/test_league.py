@@ -1,4 +1,4 @@
-"""Leagues: the scoring systems, ratings and reliability (judge/league.py)
+"""Leagues: the scoring systems, ratings and reliability (judge/game/league.py)
 against values worked out by hand here, and a league of three classic games
 played to their ends by mail: STANDINGS by mail and `judge league show`
 checked against hand-computed standings, openskill ratings and reliability;
@@ -18,8 +18,8 @@ from click.testing import CliRunner
 from openskill.models import PlackettLuce
 
 from bench.support.classic_mail import POWERS, ClassicByMail
-from judge import league as L
 from judge.cli import main
+from judge.game import league as L
 from tests.core.conftest import Clock, Post
 from tests.core.helpers import GM_ADDR, hand, stored_game, token_in
 

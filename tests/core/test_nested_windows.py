@@ -1,11 +1,11 @@
 """Nested response windows through the judge's own adjudicator, over the
-test-only game Counterspell (tests/support/counterspell.py, rules R1-R9).
+test-only game Counterspell (tests/games/counterspell.py, rules R1-R9).
 
 A spell is countered, the counter countered, three windows deep, each window
 offered to several seats that answer in secret. The tests show that a closing
 window takes its answers in the rulebook's order, that an answer opening a
 window of its own suspends the outer one, which goes on where it stopped
-once the chain above it is settled (:func:`judge.adjudicator.drain`), that
+once the chain above it is settled (:func:`judge.game.adjudicator.drain`), that
 answers a window no longer needs go back to their writers privately, that
 deadlines close inner windows with defaults for the silent, that standing
 answers with conditions answer windows, that the log replays to the same
@@ -24,13 +24,13 @@ from typing import Any
 
 import pytest
 
-from judge import adjudicator as adj
-from judge import registry
-from judge.engine import JSON, Action, Decision, DecisionKind, Event, RuleError, State
-from judge.rng import Rng
+from judge.game import adjudicator as adj
+from judge.game import registry
+from judge.game.engine import JSON, Action, Decision, DecisionKind, Event, RuleError, State
+from judge.game.rng import Rng
 from tests.core.conftest import Post
 from tests.core.helpers import GM_ADDR, Seats, token_in
-from tests.support.counterspell import COUNTER, GAME, SEATS
+from tests.games.counterspell import COUNTER, GAME, SEATS
 
 A, B, C, D, E = SEATS
 
@@ -80,7 +80,7 @@ def a_spell(hands: Mapping[str, list[str]], role: str) -> str:
 
 @dataclass
 class Play:
-    """A game driven through judge.adjudicator, keeping every step it made."""
+    """A game driven through judge.game.adjudicator, keeping every step it made."""
 
     seed: bytes
     options: dict[str, JSON]
@@ -368,7 +368,7 @@ def test_standing_answers_with_conditions_answer_windows() -> None:
     held like answers by hand (by="policy") and taken in the same order. A
     seat is asked when no entry it can be judged on publicly holds (an entry
     on its hand, HOLDING, may choose an answer but not whether it is asked:
-    judge/timing.py); Beryl's COUNTER, which never fits her hand, answers
+    judge/game/timing.py); Beryl's COUNTER, which never fits her hand, answers
     (a pass) without asking her."""
     seed = find_seed(4, lambda h: counters(h, A) >= 1 and len(h[A]) > counters(h, A)
                      and counters(h, C) >= 1 and counters(h, D) >= 1 and counters(h, B) == 0)

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from judge import pipeline
-from judge.mailin import IncomingMail
+from judge.mail.mailin import IncomingMail
 from judge.service import Judge
 from tests.core.conftest import Clock, Post
 from tests.core.helpers import Seats, hand, start_sealed, stored_game
@@ -291,15 +291,15 @@ def test_a_read_only_database_leaves_the_mail_and_the_rest_waits(
 #: `judge serve` in a child process, with the test game and its templates
 #: registered (as tests/core/conftest.py does in this one).
 SERVE_WITH_TEST_GAME = """
-from judge import registry, reports
+from judge import reports
+from judge.game import registry
 from judge.cli import main
 from judge.store import set_kdf_cost
-from tests.core.conftest import SUPPORT
-from bench.support.sealed_bids import GAME, add_report_files
+from tests.games.sealed_bids import GAME
+from tests.games import add_report_files
 set_kdf_cost(2**8)
 registry.register(GAME)
-reports.add_template_dir(SUPPORT / "templates")
-reports.add_schema_dir(SUPPORT)
+add_report_files()
 add_report_files()
 main(prog_name="judge")
 """
@@ -391,7 +391,7 @@ def test_a_kept_copy_that_cannot_be_masked_in_time_is_moved_as_it_came(
     """The masking of the copy kept in Processed runs within a mail's budget
     too; beyond it the mail (already carried out) is moved as it came, with
     a warning, and is not handled again."""
-    from judge import mailin
+    from judge.mail import mailin
 
     judge.config.mail_seconds = 0.3
 

@@ -21,8 +21,9 @@ from typing import Any
 import pytest
 
 from bench.support.classic_mail import ClassicByMail, Clock, address
-from judge import pipeline, registry
-from judge.engine import JSON, Role, State
+from judge import pipeline
+from judge.game import registry
+from judge.game.engine import JSON, Role, State
 from judge.service import Judge
 from judge.session import Workspace
 

@@ -40,7 +40,7 @@ def test_reading_times() -> None:
 
 def test_listed_lines() -> None:
     # A compact line stands for every line made by taking one word at each
-    # bar (judge/choices.py); both headings of the request are read.
+    # bar (judge/game/choices.py); both headings of the request are read.
     text = ("You owe: an action (A: Play Phase): play a card or pass.\n"
             "Your choices (x|y: send one of them):\n  PASS\n  USE Attack HQ ON B|F\n"
             "  REVEAL MAIN|DEPUTY|BOTH\n\nDeadline: x\n")
@@ -129,7 +129,7 @@ def test_one_short_game(runs: dict[str, Any], game: str) -> None:
     assert run.rounds <= SHORT
     # Every response window the table showed (one that waited for a seat asked
     # by hand) is one the judge's log closes, or one still open when the game
-    # was stopped; the others closed as they opened (judge/timing.py).
+    # was stopped; the others closed as they opened (judge/game/timing.py).
     assert run.logged_windows
     assert run.windows <= run.logged_windows | run.open_windows
     # Every blocking request was answered by one mail, at the first reading time

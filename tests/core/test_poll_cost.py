@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from judge import scheduler
 from judge import store as store_module
-from judge.mailout import Attachment
+from judge.game import scheduler
+from judge.mail.mailout import Attachment
 from judge.relay import Ledger
 from judge.service import TOKEN_KEY_FILE, Judge
 from judge.store import Store, hash_token, load_token_key, new_token

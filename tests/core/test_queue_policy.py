@@ -20,10 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from bench.support.sealed_bids import FILES as SEALED_BIDS_FILES
-from bench.support.sealed_bids import SealedBids, record
-from judge import registry, reports
-from judge.engine import (
+from judge import reports
+from judge.game import registry
+from judge.game.engine import (
     JSON,
     Decision,
     IllegalLine,
@@ -31,9 +30,11 @@ from judge.engine import (
     State,
     WindowSpec,
 )
-from judge.spec import Policy
+from judge.game.spec import Policy
 from tests.core.conftest import Clock, Post
 from tests.core.helpers import GM_ADDR, Seats, hand, token_in
+from tests.games import FILES as SEALED_BIDS_FILES
+from tests.games.sealed_bids import SealedBids, record
 
 ROLES = ("North", "East", "South")
 
@@ -106,7 +107,7 @@ def test_a_window_that_asks_nobody_closes_at_once(post: Post, clock: Clock) -> N
     asks nobody by hand, so it closes as it opens, window_min_minutes (30
     here) notwithstanding: no window waits for a seat it did not ask, and the
     moment it closes depends only on who was asked, fixed as it opened from
-    public facts and settings (judge/timing.py)."""
+    public facts and settings (judge/game/timing.py)."""
     seats = _start(post)
     for role in ROLES:
         post.send(seats.addresses[role], f"{seats.signon(role, 'q')}\nPOLICY gift PASS\n")

@@ -1,4 +1,4 @@
-"""A new game is found by its folder: ``judge.registry`` lists the packages
+"""A new game is found by its folder: ``judge.game.registry`` lists the packages
 of ``judge_games`` and offers each that exports ``SPEC`` (docs/writing-a-game.md);
 a family's shared package, exporting none, is not offered."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import judge_games
-from judge import registry
+from judge.game import registry
 from tests.support.guide import blocks
 
 
@@ -23,7 +23,7 @@ def twenty_one_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterat
 
     folder = tmp_path / "twenty_one"
     folder.mkdir()
-    (code,) = blocks("python")
+    code = blocks("python")[0]  # Twenty-One
     (folder / "__init__.py").write_text(code, encoding="utf-8")
     monkeypatch.setattr(judge_games, "__path__", [*judge_games.__path__, str(tmp_path)])
     yield "twenty_one"

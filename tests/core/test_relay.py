@@ -14,8 +14,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 import pytest
 
-from judge import scheduler
-from judge.mailout import BackgroundOutbound, ServerUnavailable
+from judge.game import scheduler
+from judge.mail.mailout import BackgroundOutbound, ServerUnavailable
 from judge.service import RELAY_WINDOW, Judge
 
 from .conftest import Post

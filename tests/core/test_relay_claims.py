@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from judge import scheduler
-from judge.mailout import PermanentFailure, ServerUnavailable, TemporaryFailure
+from judge.game import scheduler
+from judge.mail.mailout import PermanentFailure, ServerUnavailable, TemporaryFailure
 from judge.relay import CLAIM_LEASE, RELAY_WINDOW, Ledger, claimant_gone
 from judge.service import Crash, Judge
 from tests.core.conftest import Clock

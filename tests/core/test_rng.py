@@ -8,13 +8,13 @@ from collections import Counter
 
 import pytest
 
-from judge.rng import Draw, Rng, VerifyError, commitment, new_seed, recompute
+from judge.game.rng import Draw, Rng, VerifyError, commitment, new_seed, recompute
 
 SEED = bytes(range(32))
 
 
 def test_draw_is_hmac_of_purpose_and_counter() -> None:
-    # Computed here independently of judge.rng: HMAC-SHA256(seed, "die|0") mod 6.
+    # Computed here independently of judge.game.rng: HMAC-SHA256(seed, "die|0") mod 6.
     block = int.from_bytes(hmac.new(SEED, b"die|0", hashlib.sha256).digest(), "big")
     rng = Rng(SEED)
     assert rng.below(6, "die") == block % 6

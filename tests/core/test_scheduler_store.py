@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from judge import scheduler as sch
+from judge.game import scheduler as sch
 from judge.relay import Ledger
 from judge.store import MIGRATIONS, Store, check_token, hash_token, new_token, set_kdf_cost
 

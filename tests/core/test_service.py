@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from judge import adjudicator as adj
+from judge.game import adjudicator as adj
 from tests.core.conftest import Clock, Post
 from tests.core.helpers import GM_ADDR, Seats, hand, owing, start_sealed, token_in
 

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from bench.support.classic_mail import ClassicByMail, StillClock
-from judge import adjudicator as adj
 from judge import config as cfg
+from judge.game import adjudicator as adj
 from judge.service import Judge
 from judge.store import set_kdf_cost
 

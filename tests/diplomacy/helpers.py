@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine import State
-from judge.rng import Rng
-from judge.spec import Game
+from judge.game.engine import State
+from judge.game.rng import Rng
+from judge.game.spec import Game
 from judge_games.classic import GAME
 from judge_games.diplomacy.game import DiplomacyGame
 

@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from judge import cli, league
-from judge.engine import InvalidLine
+from judge import cli
+from judge.game import league
+from judge.game.engine import InvalidLine
 from judge_games.classic import RULES
 from judge_games.diplomacy.orders import MOVEMENT, read_order
 
@@ -31,8 +32,8 @@ MAIL_STACK = (
     "sqlite3",
     "sqlite_utils",
     "openskill",
-    "judge.mailin",
-    "judge.mailout",
+    "judge.mail.mailin",
+    "judge.mail.mailout",
     "judge.pipeline",
     "judge.reports",
     "judge.service",

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from judge.offline import adjudicate_stream
+from judge.game.offline import adjudicate_stream
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The program as installed (the console script ``judge adjudicate``).

@@ -16,9 +16,9 @@ import pytest
 
 from bench.support.classic_mail import GM_ADDR, ClassicByMail, StillClock, address
 from judge import config as cfg
-from judge.engine import Action, IllegalLine
+from judge.game.engine import Action, IllegalLine
+from judge.game.spec import Game
 from judge.service import Judge
-from judge.spec import Game
 from judge.store import set_kdf_cost
 from judge_games.classic import GAME, SPEC
 

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from bench.support.three_kingdoms import position, results, where
-from judge.engine import Action, DecisionKind
-from judge.offline import adjudicate_stream
-from judge.rng import Rng
+from judge.game.engine import Action, DecisionKind
+from judge.game.offline import adjudicate_stream
+from judge.game.rng import Rng
 from judge_games.classic import RULES as CLASSIC
 from judge_games.diplomacy import DiplomacyGame
 from judge_games.diplomacy.variant import DiplomacyVariant

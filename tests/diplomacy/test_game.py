@@ -9,9 +9,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from judge import registry, reports
-from judge.engine import Action, DecisionKind, Event, IllegalLine, State
-from judge.spec import Game
+from judge import reports
+from judge.game import registry
+from judge.game.engine import Action, DecisionKind, Event, IllegalLine, State
+from judge.game.spec import Game
 from judge_games.classic import GAME, RULES
 
 from .helpers import rng, state

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.engine import AmbiguousLine, IllegalLine, InvalidLine, RuleError
+from judge.game.engine import AmbiguousLine, IllegalLine, InvalidLine, RuleError
 from judge_games.classic import GAME, RULES
 
 from .helpers import rng, state

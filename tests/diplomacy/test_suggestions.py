@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 import yaml
 
-from judge.engine import Grade
-from judge.spec import Game
+from judge.game.engine import Grade
+from judge.game.spec import Game
 from judge_games.classic import GAME
 from judge_games.diplomacy import DiplomacyGame, load_map, spelling
 from judge_games.diplomacy.orders import UnknownName

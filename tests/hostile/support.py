@@ -9,8 +9,8 @@ import itertools
 from dataclasses import dataclass
 from email.message import EmailMessage
 
-from judge.registry import get as get_game
-from judge.rng import Rng
+from judge.game.registry import get as get_game
+from judge.game.rng import Rng
 from tests.core.conftest import Post
 from tests.core.helpers import GM_ADDR, token_in
 

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from judge import cli, health
-from judge.mailout import TemporaryFailure
+from judge.mail.mailout import TemporaryFailure
 from judge.service import Judge
 from tests.core.conftest import Clock, Post
 from tests.core.helpers import GM_ADDR, start_sealed, stored_game, token_in

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-import judge.mailin
-import judge.redact
-from judge import bounds
+import judge.mail.mailin
+import judge.mail.redact
+from judge.mail import bounds
 from judge.store import Store
 from tests.core.conftest import Post
 from tests.core.helpers import start_sealed
@@ -74,8 +74,8 @@ def test_a_subject_of_25000_encoded_words_is_refused_unparsed(
     words = " ".join(f"=?utf-8?q?attack_on_the_capital_{i % 10}?=" for i in range(25_000))
     hostile = raw_mail("mallory@evil.example", "HELP\n", subject=words)
     assert 900_000 < len(hostile) < post.judge.config.max_bytes
-    decoded = _spy(monkeypatch, judge.mailin, "decode_header")
-    redacted = _spy(monkeypatch, judge.redact, "_redact_mime")
+    decoded = _spy(monkeypatch, judge.mail.mailin, "decode_header")
+    redacted = _spy(monkeypatch, judge.mail.redact, "_redact_mime")
     lines = one_cycle(post, hostile, behind)
     assert "refused: its Subject header has 900,008 characters" in lines[0]
     assert "processed" in lines[1]
@@ -96,7 +96,7 @@ def test_encoded_words_beyond_the_bound_are_refused_unparsed(
     """Under max_header_chars, but more than max_encoded_words words."""
     behind, seat = _status_behind(post)
     words = " ".join(f"=?utf-8?q?w{i % 10}?=" for i in range(500))
-    decoded = _spy(monkeypatch, judge.mailin, "decode_header")
+    decoded = _spy(monkeypatch, judge.mail.mailin, "decode_header")
     lines = one_cycle(post, raw_mail("mallory@evil.example", "HELP\n", subject=words), behind)
     assert "refused: its Subject header holds 500 encoded words" in lines[0]
     assert "processed" in lines[1]
@@ -153,7 +153,7 @@ def test_a_long_line_of_combining_marks_is_refused_before_it_is_normalised(
     80 s in NFC (canonical reordering of the run costs its square)."""
     behind, seat = _status_behind(post)
     marks = "HELP a" + "\u0301\u0316" * 120_000
-    cleaned = _spy(monkeypatch, judge.mailin, "clean_body")
+    cleaned = _spy(monkeypatch, judge.mail.mailin, "clean_body")
     lines = one_cycle(post, raw_mail("mallory@evil.example", marks + "\n"), behind)
     assert "refused: line 1 has 240,006 characters" in lines[0]
     assert "processed" in lines[1]
@@ -212,8 +212,8 @@ def test_a_mail_of_28_megabytes_is_refused_and_filed_without_its_body(
     behind, seat = _status_behind(post)
     hostile = raw_mail("mallory@evil.example", "HELP\n" + ("z" * 76 + "\n") * 370_000)
     assert len(hostile) > 28_000_000
-    parsed = _spy(monkeypatch, judge.mailin, "message_from_bytes")
-    redacted = _spy(monkeypatch, judge.mailin, "redact_raw")
+    parsed = _spy(monkeypatch, judge.mail.mailin, "message_from_bytes")
+    redacted = _spy(monkeypatch, judge.mail.mailin, "redact_raw")
     lines = one_cycle(post, hostile, behind)
     assert f"refused: too large: {len(hostile)} bytes" in lines[0]
     assert "processed" in lines[1]
@@ -333,7 +333,7 @@ def test_the_kept_copy_of_an_ordinary_mail_is_unchanged(post: Post, tmp_path: Pa
 ])
 def test_from_reads_the_mailbox_the_angle_address_names(header: str, name: str,
                                                         address: str) -> None:
-    mail = judge.mailin.parse_mail(raw_mail(header, "HELP\n"))
+    mail = judge.mail.mailin.parse_mail(raw_mail(header, "HELP\n"))
     assert (mail.from_name, mail.from_addr) == (name, address)
 
 
@@ -357,7 +357,7 @@ def test_a_long_references_header_is_trimmed_and_the_mail_read(
     seats = start_sealed(post)
     post.new()
     refs = " ".join(f"<m{i}.thread@players.example>" for i in range(800))
-    decoded = _spy(monkeypatch, judge.mailin, "message_from_bytes")
+    decoded = _spy(monkeypatch, judge.mail.mailin, "message_from_bytes")
     raw = raw_mail(SEAT, seats.signon("North") + "\nSTATUS\n",
                    headers=f"References: {refs}\r\nX-Trace: {'t' * 20_000}\r\n")
     lines = one_cycle(post, raw)

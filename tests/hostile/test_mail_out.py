@@ -3,7 +3,7 @@ typed as a table of thousands of cells, a press that would make a mail
 larger than mail servers take, characters no reader can see.
 
 What shows the HTML part is bounded is its size against the text part and
-what :func:`judge.mailhtml._table` was given or gave back (never a timing;
+what :func:`judge.mail.mailhtml._table` was given or gave back (never a timing;
 bench/hostile.py times the steps at N and 10N)."""
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-import judge.mailhtml
-from judge import mailhtml
-from judge.visible import format_characters, visible
+import judge.mail.mailhtml
+from judge.mail import mailhtml
+from judge.mail.visible import format_characters, visible
 from tests.core.conftest import Post
 from tests.core.helpers import start_sealed
 from tests.hostile.support import mails_to, one_cycle, raw_mail
@@ -54,14 +54,14 @@ def test_a_press_typed_as_a_table_of_thousands_of_cells_stays_linear_and_small(
     seats = start_sealed(post)
     post.new()
     tables: list[Any] = []
-    real = judge.mailhtml._table
+    real = judge.mail.mailhtml._table
 
     def spy(lines: Sequence[str]) -> Any:
         found = real(lines)
         tables.append((max(len(x) for x in lines), found))
         return found
 
-    monkeypatch.setattr(judge.mailhtml, "_table", spy)
+    monkeypatch.setattr(judge.mail.mailhtml, "_table", spy)
     mailhtml._render.cache_clear()
     body = "\n".join(["a  " * 2000] * 20)
     one_cycle(post, raw_mail(NORTH, f"{seats.signon('North')}\nPRESS TO East\n{body}\n"
@@ -103,13 +103,13 @@ def test_gapped_lines_that_are_no_table_are_tried_a_bounded_number_of_times(
     as a table again, 1,300 tries of up to 1,300 lines (33 s for this one
     paragraph). Now a run is tried from at most RETRIES + 1 starts."""
     calls: list[int] = []
-    real = judge.mailhtml._table
+    real = judge.mail.mailhtml._table
 
     def spy(lines: Sequence[str]) -> Any:
         calls.append(len(lines))
         return real(lines)
 
-    monkeypatch.setattr(judge.mailhtml, "_table", spy)
+    monkeypatch.setattr(judge.mail.mailhtml, "_table", spy)
     mailhtml._render.cache_clear()
     text = "\n".join("a  b" if i % 2 else "abc  d" for i in range(1_300))
     html = mailhtml.render(text)

@@ -22,8 +22,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judge import bounds, grammar, redact, registry
-from judge.rng import Rng
+from judge import grammar
+from judge.game import registry
+from judge.game.rng import Rng
+from judge.mail import bounds, redact
 
 PIECES = (
     " ", "   ", ",", ".", "-", "->", ">", "=>", ":", ";", "(", ")", "'", "\"", "#",

@@ -17,7 +17,7 @@ from bench.support.kingdom_wars import (
     table,
     texts,
 )
-from judge.engine import Event, State
+from judge.game.engine import Event, State
 
 # Four seats of generals whose skills stay hidden (never exposed in these tests).
 PLAIN = {"A": ("cao-cao", "xu-chu"), "B": ("liu-bei", "guan-yu"),

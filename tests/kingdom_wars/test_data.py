@@ -23,7 +23,8 @@ from typing import Any
 import pytest
 import yaml
 
-from judge import registry, reports
+from judge import reports
+from judge.game import registry
 from judge_games.kingdom_wars import data as kw
 from judge_games.kingdom_wars.data import DATA, DataError, load
 from tests.support import rulebooks

@@ -42,9 +42,9 @@ import pytest
 from click.testing import CliRunner
 
 from bench.support.maildir import Outbox, whole
-from judge import adjudicator as adj
 from judge.cli import main
-from judge.engine import DecisionKind, Event, State
+from judge.game import adjudicator as adj
+from judge.game.engine import DecisionKind, Event, State
 from judge.service import Judge
 from judge_games.kingdom_wars import GAME
 from judge_games.kingdom_wars.commands import canonical, syntax

@@ -14,8 +14,8 @@ import re
 from collections.abc import Callable
 
 from bench.support.maildir import Outbox, whole
-from judge import adjudicator as adj
-from judge.engine import State
+from judge.game import adjudicator as adj
+from judge.game.engine import State
 from judge_games.kingdom_wars import GAME
 from judge_games.kingdom_wars.table import label
 from tests.core.conftest import Post
@@ -388,7 +388,7 @@ def test_the_start_report_says_how_to_sign_and_the_gm_hears_the_table_is_full(
 def test_status_names_a_window_only_to_the_seats_it_asks(post: Post) -> None:
     """A Burning Bridges on the target opens a Negation window offered to
     every seat; the target has itself asked (``POLICY negation ASK``), the
-    others hold their standing answers (judge/timing.py). The window waits
+    others hold their standing answers (judge/game/timing.py). The window waits
     for the target alone; another seat's STATUS, sent while it waits, names
     neither the window nor the answer it holds, and no request reaches it;
     the target's STATUS names both."""

@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 
 from bench.support.maildir import Outbox, whole
-from judge import adjudicator as adj
-from judge.engine import DecisionKind, State
+from judge.game import adjudicator as adj
+from judge.game.engine import DecisionKind, State
 from judge_games.kingdom_wars import GAME
 from judge_games.kingdom_wars.table import label
 from tests.core.conftest import Post

@@ -5,8 +5,8 @@ The rules are tested one by one in test_standing.py."""
 
 from __future__ import annotations
 
-from judge import adjudicator as adj
-from judge.engine import State
+from judge.game import adjudicator as adj
+from judge.game.engine import State
 from judge_games.kingdom_wars import GAME, standing
 from judge_games.kingdom_wars.table import label
 from tests.core.conftest import Post

@@ -17,8 +17,8 @@ from bench.support.kingdom_wars import (
     skip_idle,
     table,
 )
-from judge import timing
-from judge.engine import Decision, DecisionKind, IllegalLine, State
+from judge.game import timing
+from judge.game.engine import Decision, DecisionKind, IllegalLine, State
 from judge_games.kingdom_wars import GAME, policy
 
 GENS = {"A": ("cao-cao", "xu-chu"), "B": ("liu-bei", "guan-yu"),
@@ -122,7 +122,7 @@ def _window(kind: str, want: str, role: str) -> Decision:
 
 
 def test_who_may_be_asked_by_hand_is_judged_on_public_facts() -> None:
-    """policy.may_ask (judge/timing.py): B has both generals exposed and no
+    """policy.may_ask (judge/game/timing.py): B has both generals exposed and no
     hand card, so nothing it has answers a Dodge (a question whose only
     answer is a pass is never asked); C, as empty-handed, has a hidden
     general, so it may be asked (what that general makes is not public).

@@ -19,7 +19,7 @@ from bench.support.kingdom_wars import (
     table,
     texts,
 )
-from judge.engine import Action, IllegalLine
+from judge.game.engine import Action, IllegalLine
 from judge_games.kingdom_wars import GAME, flow
 from judge_games.kingdom_wars.data import DATA
 from judge_games.kingdom_wars.table import Ctx, fresh_player

@@ -18,7 +18,7 @@ from bench.support.kingdom_wars import (
     table,
     texts,
 )
-from judge.engine import Event, IllegalLine, RuleError, State
+from judge.game.engine import Event, IllegalLine, RuleError, State
 from judge_games.kingdom_wars import GAME
 
 # Opponents whose skills answer no moment: Wu (B), Shu (C); D stays hidden.

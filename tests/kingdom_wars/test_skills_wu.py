@@ -19,7 +19,7 @@ from bench.support.kingdom_wars import (
     table,
     texts,
 )
-from judge.engine import IllegalLine, State
+from judge.game.engine import IllegalLine, State
 from judge_games.kingdom_wars import GAME
 from judge_games.kingdom_wars.table import label
 

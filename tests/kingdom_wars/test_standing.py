@@ -18,7 +18,7 @@ from bench.support.kingdom_wars import (
     table,
     texts,
 )
-from judge.engine import IllegalLine, InvalidLine, State
+from judge.game.engine import IllegalLine, InvalidLine, State
 from judge_games.kingdom_wars import GAME, flow, standing
 from judge_games.kingdom_wars.commands import canonical, syntax
 from judge_games.kingdom_wars.data import DATA

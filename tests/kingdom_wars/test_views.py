@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from bench.support.kingdom_wars import copy_of, table
-from judge import registry
-from judge.engine import Action, RuleError
+from judge.game import registry
+from judge.game.engine import Action, RuleError
 from judge_games.kingdom_wars import play as plays
 from judge_games.kingdom_wars import skills, views
 from judge_games.kingdom_wars.table import Ctx

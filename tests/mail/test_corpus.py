@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
-from judge.mailin import Limits, delivery_report, parse_mail
+from judge.mail.mailin import Limits, delivery_report, parse_mail
 
 CORPUS = Path(__file__).parent / "corpus"
 EXPECTED: dict[str, dict[str, Any]] = yaml.safe_load(

@@ -30,7 +30,7 @@ from typing import TypedDict
 import pytest
 
 from bench.support.maildir import open_post
-from judge import mailhtml
+from judge.mail import mailhtml
 from judge.store import set_kdf_cost
 from tests.core.conftest import Post
 from tests.core.helpers import CLASSIC_POWERS, GM_ADDR

@@ -1,5 +1,5 @@
-"""The HTML alternative of the judge's mail (judge.mailhtml) and how
-judge.mailout writes it: tables found by their column layout, the words of
+"""The HTML alternative of the judge's mail (judge.mail.mailhtml) and how
+judge.mail.mailout writes it: tables found by their column layout, the words of
 the text and nothing else, pictures inline by Content-ID, the text/plain
 part unchanged, the same bytes every time, and the kept copy redacted."""
 
@@ -17,8 +17,8 @@ import pytest
 
 from bench.support.htmlpart import alternatives, check_alternatives, html_images, html_words
 from bench.support.maildir import open_post
-from judge import mailhtml, mailout
-from judge.mailout import AUTO_REPLIED, Attachment, OutgoingMail, compose
+from judge.mail import mailhtml, mailout
+from judge.mail.mailout import AUTO_REPLIED, Attachment, OutgoingMail, compose
 from judge.service import kept_copy
 from tests.core.conftest import Post
 

@@ -1,4 +1,4 @@
-"""Units of judge.mailin: format=flowed, transfer encodings, charsets, HTML,
+"""Units of judge.mail.mailin: format=flowed, transfer encodings, charsets, HTML,
 quote and signature stripping, the never-answer filters (RFC 3834), limits,
 and the Maildir transport."""
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.mailin import (
+from judge.mail.mailin import (
     IncomingMail,
     Limits,
     MaildirInbound,
@@ -694,7 +694,7 @@ def test_a_poll_lists_the_maildir_once_whatever_its_size(tmp_path: Path) -> None
     """The Maildir transport listed and stat'ed all of new/ and cur/ for every
     mail it moved, so a backlog cost O(n^2): now a poll lists the folder once
     and moves each mail by the path it found it at."""
-    from judge.mailin import MaildirInbound
+    from judge.mail.mailin import MaildirInbound
 
     box = MaildirInbound(tmp_path / "in")
     for i in range(50):

@@ -1,4 +1,4 @@
-"""Property tests for judge.mailin.parse_mail.
+"""Property tests for judge.mail.mailin.parse_mail.
 
 * Arbitrary bytes, header-shaped bytes and randomly built MIME trees (random
   headers, charsets, transfer encodings, nesting, lying labels) never make
@@ -23,7 +23,7 @@ import re
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from judge.mailin import IncomingMail, Limits, clean_body, parse_mail
+from judge.mail.mailin import IncomingMail, Limits, clean_body, parse_mail
 
 DROP_PREFIXES = (
     "delivery report",

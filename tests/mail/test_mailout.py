@@ -1,4 +1,4 @@
-"""judge.mailout: composing (headers, threading, one recipient, long lines,
+"""judge.mail.mailout: composing (headers, threading, one recipient, long lines,
 non-ASCII, attachments, determinism), the round trip compose -> parse_mail,
 and the Maildir and stdout transports."""
 
@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from judge.mailin import parse_mail
-from judge.mailout import (
+from judge.mail.mailin import parse_mail
+from judge.mail.mailout import (
     AUTO_GENERATED,
     AUTO_REPLIED,
     SEPARATOR,
@@ -360,7 +360,7 @@ def test_plain_fast_path_gives_what_the_general_path_gives(
     import email
     import email.policy
 
-    from judge import mailout
+    from judge.mail import mailout
 
     mail = replace(REPORT, body=body, in_reply_to="<q@w.example>",
                    references=("<r1@x.example>", "<q@w.example>"))
@@ -404,7 +404,7 @@ def test_a_mail_with_attachments_is_written_byte_for_byte_as_the_email_package_w
     but for quoted-printable text, which the direct path wraps at 76
     characters (RFC 2045 6.7) where the package wraps at 78: that text reads
     back the same."""
-    from judge import mailout
+    from judge.mail import mailout
 
     mail = replace(REPORT, body=body, in_reply_to="<q@w.example>", attachments=(
         Attachment("g1-S1901M.json", "application/json", data),

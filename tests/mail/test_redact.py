@@ -1,4 +1,4 @@
-"""The kept copy of a handled mail (judge.redact.redact_raw): the direct path
+"""The kept copy of a handled mail (judge.mail.redact.redact_raw): the direct path
 for one plain text part masks what the email package's path masks."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from email.policy import default as default_policy
 
 import pytest
 
-from judge import redact
+from judge.mail import redact
 
 TOKEN = "k3xw9q2mzr7t4vhp"
 

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from judge import scheduler  # noqa: E402
+from judge.game import scheduler  # noqa: E402
 from judge.relay import Ledger  # noqa: E402
 from judge.service import Judge  # noqa: E402
 

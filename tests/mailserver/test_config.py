@@ -13,9 +13,9 @@ import pytest
 from bench.support.mailservers import free_port
 from judge import config as cfg
 from judge import mailconfig
-from judge.imap import ImapInbound, ImapSettings, MemoryCheckpoint
-from judge.mailout import ServerUnavailable, verp_address, verp_token
-from judge.smtp import SmtpOutbound, SmtpSettings
+from judge.mail.imap import ImapInbound, ImapSettings, MemoryCheckpoint
+from judge.mail.mailout import ServerUnavailable, verp_address, verp_token
+from judge.mail.smtp import SmtpOutbound, SmtpSettings
 
 
 def load(tmp_path: Path, text: str) -> cfg.Config:

@@ -35,7 +35,7 @@ from bench.support.mailplayers import (
     text_of,
 )
 from bench.support.mailservers import MailServers, wait_for
-from judge.imap import ImapInbound
+from judge.mail.imap import ImapInbound
 from judge.service import RELAY_WINDOW, Judge
 from tests.core.conftest import Clock
 

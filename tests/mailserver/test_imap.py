@@ -1,4 +1,4 @@
-"""judge.imap against a real Dovecot: UIDs and the checkpoint, moving, flags,
+"""judge.mail.imap against a real Dovecot: UIDs and the checkpoint, moving, flags,
 IDLE, TLS and STARTTLS."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from email.message import EmailMessage
 from typing import Any
 
 from bench.support.mailservers import MailServers
-from judge.imap import ImapInbound, ImapSettings, MemoryCheckpoint
+from judge.mail.imap import ImapInbound, ImapSettings, MemoryCheckpoint
 
 
 def inbound(servers: MailServers, checkpoint: MemoryCheckpoint | None = None,

@@ -1,4 +1,4 @@
-"""judge.smtp against the real front: plain, STARTTLS and TLS with AUTH, and
+"""judge.mail.smtp against the real front: plain, STARTTLS and TLS with AUTH, and
 how refusals become the relay's failures (RFC 5321 section 4.2.1)."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from bench.support.mailservers import MailServers
-from judge.mailout import PermanentFailure, ServerUnavailable, TemporaryFailure
-from judge.smtp import SmtpOutbound, SmtpSettings
+from judge.mail.mailout import PermanentFailure, ServerUnavailable, TemporaryFailure
+from judge.mail.smtp import SmtpOutbound, SmtpSettings
 
 
 def outbound(servers: MailServers, **kw: Any) -> SmtpOutbound:

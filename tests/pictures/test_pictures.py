@@ -11,8 +11,9 @@ import yaml
 from PIL import Image, ImageChops
 
 from bench.support.positions import ORDERS, position
-from judge import registry
-from judge.pictures import NoPicture, geometry, picture
+from judge.game import registry
+from judge.game.draw import picture
+from judge.pictures import NoPicture, geometry
 from judge.pictures.layout import Plan, build
 from judge_games.diplomacy.picture import DiplomacyDrawing
 from tests.pictures.goldens import GOLDEN

@@ -35,9 +35,9 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from bench.support.maildir import open_post
-from judge import publish
-from judge import publish_text as say
 from judge.commands import league as league_commands
+from judge.site import publish
+from judge.site import publish_text as say
 from judge.store import set_kdf_cost
 from tests.core.conftest import Post
 from tests.core.helpers import CLASSIC_POWERS, GM_ADDR, token_in

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from judge import publish
+from judge.site import publish
 from tests.core.conftest import Post
 from tests.core.helpers import CLASSIC_POWERS
 from tests.publish.conftest import start

@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from judge import cli, publish
+from judge import cli
 from judge import config as cfg
 from judge.commands import league as league_commands
+from judge.site import publish
 from tests.core.conftest import Post
 from tests.core.helpers import CLASSIC_POWERS, GM_ADDR
 from tests.publish.conftest import address_of, play, site_text, start

@@ -1,4 +1,4 @@
-"""What the public pages say in words (judge.publish_text): each game's
+"""What the public pages say in words (judge.site.publish_text): each game's
 phases, times in UTC and from the publish time, a text report's columns as
 HTML tables, a turn's lines grouped by seat, the on-time rate."""
 
@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from judge import publish_text as say
+from judge.site import publish_text as say
 from tests.core.helpers import CLASSIC_POWERS
 
 NOW = datetime(2026, 12, 3, 9, 36, tzinfo=UTC)

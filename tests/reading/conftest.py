@@ -15,13 +15,13 @@ from typing import Unpack
 import pytest
 
 from bench.support.post import MailOptions
-from judge import adjudicator as adj
 from judge import config as cfg
-from judge import registry
-from judge.engine import DecisionKind, Role, option_values
-from judge.rng import Rng
+from judge.game import adjudicator as adj
+from judge.game import registry
+from judge.game.engine import DecisionKind, Role, option_values
+from judge.game.rng import Rng
+from judge.game.spec import Game
 from judge.service import Judge
-from judge.spec import Game
 from judge.store import set_kdf_cost
 from tests.core.conftest import Clock, Post
 

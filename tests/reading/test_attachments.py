@@ -1,5 +1,5 @@
 """Parts the sender did not knowingly attach never make a readable mail
-unreadable (judge.mailin.incidental): the body is read and the
+unreadable (judge.mail.mailin.incidental): the body is read and the
 acknowledgement names what was left aside. A real attached document under
 ``limits.attachments = refuse`` is still refused: the notice names the part,
 says what to do, under one "Re:". Through the real Maildir pipeline."""
@@ -13,7 +13,7 @@ from email.message import EmailMessage
 
 import pytest
 
-from judge.mailin import parse_mail
+from judge.mail.mailin import parse_mail
 from tests.reading.conftest import Table, address
 
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"

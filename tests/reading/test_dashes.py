@@ -1,5 +1,5 @@
 """Typographic dashes and arrows read as the move hyphen and arrow, in every
-game's grammar, through the real Maildir pipeline (judge.typography, applied
+game's grammar, through the real Maildir pipeline (judge.mail.typography, applied
 once where judge.grammar prepares lines)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from email.utils import make_msgid
 
 import pytest
 
-from judge.typography import ARROWS, DASHES, plain_marks
+from judge.mail.typography import ARROWS, DASHES, plain_marks
 from tests.reading.conftest import GAMES, NAME, Table, address
 
 #: Every dash a mail client or a paste may put where the player typed "-".

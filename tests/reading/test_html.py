@@ -9,7 +9,7 @@ from email.message import EmailMessage
 
 import pytest
 
-from judge.mailin import html_to_text
+from judge.mail.mailin import html_to_text
 from tests.reading.conftest import Table, address
 
 REPORT = ("Orders are due from: Austria, England, France<br>Orders held for Russia, S1901M:<br>"

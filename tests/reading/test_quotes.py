@@ -1,5 +1,5 @@
 """Quoted text recognised whatever the client: the judge's own mails quoted
-back (judge.quoted, through In-Reply-To), reply headers of the common
+back (judge.mail.quoted, through In-Reply-To), reply headers of the common
 locales, an unprefixed line inside a quoted block; and the judge's own
 report and acknowledgement lines never start a command. Through the real
 Maildir pipeline."""
@@ -13,7 +13,7 @@ from email.message import EmailMessage
 
 import pytest
 
-from judge.mailin import clean_body
+from judge.mail.mailin import clean_body
 from tests.core.conftest import Post
 from tests.reading.conftest import GAMES, NAME, Table, address
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
-from judge import registry
+from judge.game import registry
 from judge.signoff import reads_as_order
 from tests.core.conftest import Post
 from tests.reading.conftest import GAMES, Table

@@ -7,7 +7,7 @@ record. Both return a :class:`Playthrough`: the state after every step, the
 events each step made and the record.
 
 Nothing of the judge's logic is copied here: every change goes through
-:mod:`judge.adjudicator`, as it does when a mail or a deadline arrives.
+:mod:`judge.game.adjudicator`, as it does when a mail or a deadline arrives.
 
 * A simultaneous order set (ORDERS): each role's lines are held with
   ``adj.submit`` (a later order with the same key replaces the earlier
@@ -30,7 +30,7 @@ for purity: a transition that changes the state it was given is a contract
 violation even though the adjudicator hands it a copy.
 
 Test-side choices use :class:`random.Random`; the game's own chance comes only
-from the :class:`~judge.rng.Rng` the adjudicator hands it.
+from the :class:`~judge.game.rng.Rng` the adjudicator hands it.
 """
 
 from __future__ import annotations
@@ -44,8 +44,8 @@ from dataclasses import dataclass, field, replace
 
 import orjson
 
-from judge import adjudicator as adj
-from judge.engine import (
+from judge.game import adjudicator as adj
+from judge.game.engine import (
     JSON,
     Action,
     Decision,
@@ -55,8 +55,8 @@ from judge.engine import (
     Role,
     State,
 )
-from judge.rng import Draw, Rng
-from judge.spec import Game
+from judge.game.rng import Draw, Rng
+from judge.game.spec import Game
 
 DEFAULT_MAX_STEPS = 3000
 """Steps (records) a random playthrough may take."""
@@ -161,7 +161,7 @@ class Playthrough:
     outcome: Outcome | None = None
     log: list[dict[str, JSON]] = field(default_factory=list, repr=False)
     """The adjudicator's action log of the playthrough, as the judge stores it
-    (``kind``, ``role``, ``payload``, ``draws``): :func:`judge.adjudicator.replay`
+    (``kind``, ``role``, ``payload``, ``draws``): :func:`judge.game.adjudicator.replay`
     must rebuild :attr:`table` from it."""
     table: adj.Table | None = field(default=None, repr=False)
     """The adjudicator's table at the end."""

@@ -17,12 +17,12 @@ from typing import TypeVar
 
 from bench.support.clock import Clock
 from bench.support.post import Post
-from judge import adjudicator as adj
 from judge import config as cfg
-from judge.engine import Role, option_values
-from judge.rng import Rng
+from judge.game import adjudicator as adj
+from judge.game.engine import Role, option_values
+from judge.game.rng import Rng
+from judge.game.spec import Game
 from judge.service import Judge
-from judge.spec import Game
 from tests.core.helpers import GM_ADDR, token_in
 
 

@@ -1,5 +1,5 @@
 """One scrambler for every game, built only on the hidden zones a game declares
-(the record's ``zones``, :class:`judge.spec.GameSpec`, DESIGN.md "Privacy").
+(the record's ``zones``, :class:`judge.game.spec.GameSpec`, DESIGN.md "Privacy").
 
 ``scramble(game, state, reader, rng)`` returns another state that differs
 from ``state`` only in what ``reader`` may not see:
@@ -31,11 +31,11 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
-from judge.engine import JSON, Role, State, Zone
+from judge.game.engine import JSON, Role, State, Zone
 
 
 class Zoned(Protocol):
-    """What scrambling needs of a game: its zones (a :class:`judge.spec.Game`
+    """What scrambling needs of a game: its zones (a :class:`judge.game.spec.Game`
     has them, and so has a bare game record)."""
 
     def zones(self, state: State) -> list[Zone]: ...

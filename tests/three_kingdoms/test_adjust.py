@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bench.support.three_kingdoms import play, position, texts, where
-from judge.engine import IllegalLine
+from judge.game.engine import IllegalLine
 from judge_games.three_kingdoms import GAME, rules
 
 K3 = {"Player1": "Wei", "Player2": "Shu", "Player3": "Wu"}

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bench.support.three_kingdoms import position, rng
-from judge.engine import IllegalLine, InvalidLine
+from judge.game.engine import IllegalLine, InvalidLine
 from judge_games.three_kingdoms import GAME, RULES, rules
 from judge_games.three_kingdoms.orders import ProvinceName
 

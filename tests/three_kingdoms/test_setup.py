@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from bench.support.three_kingdoms import rng
-from judge.engine import DecisionKind, IllegalLine
-from judge.rng import Rng
+from judge.game.engine import DecisionKind, IllegalLine
+from judge.game.rng import Rng
 from judge_games.three_kingdoms import GAME, RULES, rules
 
 

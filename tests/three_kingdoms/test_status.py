@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bench.support.three_kingdoms import play, position, results, texts, where
-from judge.engine import IllegalLine
+from judge.game.engine import IllegalLine
 from judge_games.three_kingdoms import GAME, RULES, rules
 
 K4 = {"Player1": "Wei", "Player2": "Wei", "Player3": "Shu", "Player4": "Wu"}

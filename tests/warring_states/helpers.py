@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine import Action, Event, State
+from judge.game.engine import Action, Event, State
 from judge_games.warring_states import GAME
 from tests.diplomacy.helpers import rng, state_of
 

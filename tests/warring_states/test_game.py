@@ -10,12 +10,13 @@ from pathlib import Path
 import jsonschema
 from click.testing import CliRunner
 
-from judge import registry, reports
+from judge import reports
 from judge.cli import main
 from judge.demo import run_demo
-from judge.engine import DecisionKind
+from judge.game import registry
+from judge.game.engine import DecisionKind
+from judge.game.spec import Game
 from judge.service import Judge
-from judge.spec import Game
 from judge_games.warring_states import GAME
 from tests.core.conftest import Clock
 from tests.core.helpers import stored_game

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.engine import AmbiguousLine, IllegalLine, InvalidLine, RuleError
+from judge.game.engine import AmbiguousLine, IllegalLine, InvalidLine, RuleError
 from judge_games.diplomacy.board import Board, Unit
 from judge_games.diplomacy.legality import Situation, bind
 from judge_games.diplomacy.orders import MOVE, MOVEMENT, SUPPORT, Order, UnknownName, read_order

@@ -57,7 +57,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from judge.engine import IllegalLine
+from judge.game.engine import IllegalLine
 from judge_games.kingdom_wars.commands import canonical
 from judge_games.kingdom_wars.data import DATA
 from judge_games.kingdom_wars.state import general_of

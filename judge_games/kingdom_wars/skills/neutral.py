@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from judge.engine import IllegalLine
+from judge.game.engine import IllegalLine
 from judge_games.kingdom_wars import cards as K
 from judge_games.kingdom_wars import flow
 from judge_games.kingdom_wars import skills as S

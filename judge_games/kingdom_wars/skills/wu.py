@@ -11,7 +11,7 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from judge.engine import IllegalLine
+from judge.game.engine import IllegalLine
 from judge_games.kingdom_wars import flow
 from judge_games.kingdom_wars import skills as S
 from judge_games.kingdom_wars.cards import ATTACKS

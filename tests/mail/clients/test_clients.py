@@ -44,8 +44,8 @@ import pytest
 import yaml
 
 from bench.support.maildir import open_post
-from judge import adjudicator as adj
-from judge import registry
+from judge.game import adjudicator as adj
+from judge.game import registry
 from judge.store import hash_token
 from tests.core.conftest import Post
 from tests.mail.clients.reply import Judged, Player, Reply
