@@ -116,7 +116,9 @@ def init(ctx: click.Context, home_opt: str | None, address: str | None, imap_url
         config = cfg.load(home)
     except cfg.ConfigError as exc:
         raise click.ClickException(str(exc)) from exc
-    if not config.db_path.exists():  # init alone makes a database where one was
+    if config.postgres:  # the tables, in a database its operator made
+        Store.open(config.database, password=config.database_password()).close()
+    elif not config.db_path.exists():  # init alone makes a database where one was
         Store.open(config.db_path).close()
     if imap_url or smtp_url:
         envs = [e for e, u in ((imap_password_env, imap_url), (smtp_password_env, smtp_url))

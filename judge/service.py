@@ -119,11 +119,14 @@ class Judge:
     @classmethod
     def open(cls, home: Path, now: Callable[[], datetime] = utcnow) -> Judge:
         config = cfg.load(home)
-        backup.check_database(config.db_path, config.home)  # never a new one in its place
-        try:
-            store = Store.open(config.db_path)
-        except sqlite3.DatabaseError as exc:
-            raise backup.damaged(config.db_path, exc, config.home) from exc
+        if config.postgres:
+            store = Store.open(config.database, password=config.database_password())
+        else:
+            backup.check_database(config.db_path, config.home)  # never a new one in its place
+            try:
+                store = Store.open(config.db_path)
+            except sqlite3.DatabaseError as exc:
+                raise backup.damaged(config.db_path, exc, config.home) from exc
         try:  # the token key, and the transports the config names: Maildir, stdout, IMAP, SMTP
             store.token_key = load_token_key(config.home / TOKEN_KEY_FILE)
             inbound = mailconfig.open_inbound(config, store)
@@ -448,10 +451,9 @@ class Judge:
     def _rollback(self) -> None:
         """End a transaction a fault left open (SQLite may keep one after an
         I/O error or a full disk), so that the next work starts clean."""
-        conn = self.store.db.conn
-        if conn.in_transaction:
+        if self.store.in_transaction():
             try:
-                conn.execute("ROLLBACK")
+                self.store.rollback_open()
             except Exception as exc:
                 log.warning("could not roll back after a database fault: %s", exc)
 

@@ -36,6 +36,9 @@ from judge.game.spec import Policy
 from tests.core.conftest import Clock, Post
 from tests.core.helpers import GM_ADDR, Seats, hand, token_in
 
+#: The store and the mail pipeline on SQLite and on PostgreSQL (tests/conftest.py).
+BOTH_BACKENDS = True
+
 ROLES = ("North", "East", "South")
 
 

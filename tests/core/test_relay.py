@@ -21,6 +21,9 @@ from judge.service import RELAY_WINDOW, Judge
 from .conftest import Post
 from .helpers import start_sealed
 
+#: The store and the mail pipeline on SQLite and on PostgreSQL (tests/conftest.py).
+BOTH_BACKENDS = True
+
 
 class Background:
     """Sends on worker threads after a short delay, recording what it carried."""
