@@ -361,6 +361,17 @@ def _m12(s: Schema) -> None:
                "AND spec IS NOT NULL")
 
 
+def _m13(s: Schema) -> None:
+    # Several daemons on one database (PostgreSQL): a daemon finds the mail
+    # another one handled by its transport key, and the same delivery never
+    # counts twice as handled (a duplicate is recorded as one). SQLite has one
+    # daemon per database (its home lock); its files keep their schema.
+    s.create_index("inbox", ["transport_key"])
+    if s.postgres:
+        s.execute("CREATE UNIQUE INDEX inbox_once ON inbox (raw_hash) WHERE raw_hash != '' "
+                  "AND status NOT IN ('failed', 'duplicate')")
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Schema], None]]] = [
     (1, "initial tables", _m1),
     (2, "IMAP checkpoint; outbox in_reply_to", _m2),
@@ -374,6 +385,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Schema], None]]] = [
     (10, "outbox: retries that wait for an unreachable server", _m10),
     (11, "press marked public", _m11),
     (12, "outbox: mail queued as its spec, composed after the commit", _m12),
+    (13, "inbox: found by transport key; one handled row per delivery", _m13),
 ]
 
 
@@ -804,10 +816,46 @@ class Store:
     # ----------------------------------------------------------------- games
 
     def game(self, name: str) -> dict[str, Any] | None:
-        """The game called ``name`` (names are stored case-folded)."""
-        rows = list(self._query("select * from games where name in (?, ?) order by name = ? desc",
-                                [name, name.lower(), name]))
+        """The game called ``name`` (names are stored case-folded).
+
+        On PostgreSQL, read inside a transaction, the row is locked (``FOR
+        UPDATE``) until the transaction ends: the mail or deadline that reads
+        a game is the only one changing it, and a second daemon reading it
+        waits and then reads what the first one left."""
+        sql = "select * from games where name in (?, ?) order by name = ? desc"
+        if self._pg is not None and self.in_transaction():
+            sql += " for update"
+        rows = list(self._query(sql, [name, name.lower(), name]))
         return rows[0] if rows else None
+
+    def try_lock_game(self, name: str) -> bool:
+        """Inside a transaction, lock the game ``name`` unless another daemon
+        holds it (PostgreSQL: ``FOR UPDATE SKIP LOCKED``); False: leave it to
+        that one. On SQLite (one daemon, the database's write lock) always True."""
+        if self._pg is None:
+            return True
+        rows = list(self._query("select name from games where name in (?, ?) "
+                                "for update skip locked", [name, name.lower()]))
+        return bool(rows)
+
+    def claim_mail(self, raw: bytes) -> bool:
+        """Inside a transaction, claim the mail ``raw`` for this daemon until
+        the transaction ends (PostgreSQL: a transaction-level advisory lock
+        keyed by its bytes); False: another daemon is handling it now. On
+        SQLite always True."""
+        if self._pg is None:
+            return True
+        key = int.from_bytes(hashlib.sha256(raw).digest()[:8], "big", signed=True)
+        rows = list(self._query("select pg_try_advisory_xact_lock(?) as took", [key]))
+        return bool(rows[0]["took"])
+
+    def handled_key(self, transport_key: str) -> bool:
+        """Whether the inbox holds a handled mail read under ``transport_key``
+        (by another daemon, which has not moved it yet or died before)."""
+        rows = list(self._query(
+            "select 1 from inbox where transport_key = ? and status != 'failed' limit 1",
+            [transport_key]))
+        return bool(rows)
 
     def forming_games(self) -> list[str]:
         return [r["name"] for r in self._query(
@@ -1307,14 +1355,12 @@ class Store:
     # ----------------------------------------------------------------- rate limits
 
     def allow(self, address: str, kind: str, now: str, since: str) -> bool:
-        """True (and record ``now``) unless ``address`` had a ``kind`` mail after ``since``."""
-        rows = list(
-            self._query(
-                "select last from ratelimit where address = ? and kind = ?", [address, kind]
-            )
-        )
-        if rows and rows[0]["last"] > since:
-            return False
-        self._upsert("ratelimit", {"address": address, "kind": kind, "last": now},
-                     ["address", "kind"])
-        return True
+        """True (and record ``now``) unless ``address`` had a ``kind`` mail after ``since``.
+
+        One statement, so that two daemons asking at once cannot both be
+        allowed: the row is written only where it is absent or older."""
+        cursor = self._write(
+            "INSERT INTO ratelimit (address, kind, last) VALUES (?, ?, ?) "
+            "ON CONFLICT (address, kind) DO UPDATE SET last = excluded.last "
+            "WHERE ratelimit.last <= ?", [address, kind, now, since])
+        return cursor.rowcount > 0

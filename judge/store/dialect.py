@@ -57,6 +57,9 @@ _PG_TYPES = {str: "text", int: "bigint", float: "double precision", bytes: "byte
 class Schema(Protocol):
     """What a migration may do (both back-ends)."""
 
+    #: Whether the database is PostgreSQL (for what only it needs).
+    postgres: bool
+
     def create_table(self, name: str, columns: dict[str, type], *, pk: str | tuple[str, ...],
                      foreign_keys: Sequence[tuple[str, str, str]] = ()) -> None: ...
 
@@ -71,6 +74,8 @@ class Schema(Protocol):
 class SqliteSchema:
     """Migrations on SQLite, through sqlite-utils (the schema every existing
     judge.db has)."""
+
+    postgres = False
 
     def __init__(self, db: sqlite_utils.Database) -> None:
         self.db = db
@@ -101,6 +106,8 @@ def _literal(value: Any) -> str:
 class PostgresSchema:
     """Migrations on PostgreSQL: the same tables, columns and indexes as
     :class:`SqliteSchema` makes (index names as sqlite-utils gives them)."""
+
+    postgres = True
 
     def __init__(self, conn: psycopg.Connection[Any]) -> None:
         self.conn = conn
