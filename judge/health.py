@@ -97,7 +97,9 @@ def status(home: Path, stale_seconds: float | None = None,
         "oldest_queued_age_seconds": None,
         "next_deadline": None,
     }
-    if config.db_path.exists():
+    if config.postgres:  # this daemon's heartbeat (its home), the shared database's queue
+        out.update(_postgres_figures(config, now, queued))
+    elif config.db_path.exists():
         db = sqlite3.connect(f"file:{config.db_path}?mode=ro", uri=True, timeout=5)
         try:
             count, oldest = db.execute(
@@ -123,6 +125,30 @@ def status(home: Path, stale_seconds: float | None = None,
             db.close()
     out["ok"] = age is not None and age <= limit and "database_error" not in out
     return out
+
+
+def _postgres_figures(config: cfg.Config, now: datetime, queued: bool) -> dict[str, Any]:
+    """The database's part of :func:`status` on PostgreSQL (shared by every
+    daemon; the heartbeat above is this home's daemon's own)."""
+    from judge.store import Store, is_fault
+
+    try:
+        store = Store.open(config.database, busy_timeout=5, password=config.database_password())
+    except Exception as exc:
+        if not is_fault(exc):
+            raise
+        return {"database_error": str(exc).strip()}
+    try:
+        figures = store.queue_figures(queued)
+    except Exception as exc:
+        if not is_fault(exc):
+            raise
+        return {"database_error": str(exc).strip()}
+    finally:
+        store.close()
+    if figures["oldest_queued"]:
+        figures["oldest_queued_age_seconds"] = _age(now, figures["oldest_queued"])
+    return figures
 
 
 def describe(state: dict[str, Any]) -> str:

@@ -7,8 +7,10 @@ whatever it was doing: reading a mail, processing a deadline, relaying) every
 hundred mails and another takes its place. Afterwards:
 
 * every mail was handled exactly once (one inbox row each, none duplicate or
-  failed) and answered exactly once (one reply each in the outbox, one file
-  for it in the outgoing Maildir);
+  failed) and answered exactly once (one reply each in the outbox), and every
+  outgoing mail was delivered; one on its way when its daemon was killed may
+  be delivered twice under its one Message-ID (a relay window at most per
+  kill: no transport can tell a mail it took from one it lost);
 * each game's mails were handled in the order they arrived;
 * each game's deadline, long past when the daemons start, was processed once.
 """
@@ -28,6 +30,7 @@ import pytest
 
 from bench.support.clock import Clock
 from bench.support.post import Post, delivered_mail
+from judge.relay import RELAY_WINDOW
 from judge.service import Judge
 from tests.core.helpers import start_sealed
 
@@ -154,7 +157,12 @@ def test_three_daemons_killed_as_mail_flows_lose_nothing_and_double_nothing(
         out = delivered_mail(pg_home / "mail" / "out")
         files = sum(1 for sub in ("new", "cur")
                     for _ in (pg_home / "mail" / "out" / sub).iterdir())
-        assert len(out) == files  # no Message-ID delivered twice
+        # A mail handed to the transport by a daemon killed before it could
+        # record the send goes again (its claim is released at once: its
+        # process is gone), under the same Message-ID, which the receiver
+        # folds into one: at most a relay window's worth per kill.
+        assert files - len(out) <= killed * RELAY_WINDOW
+        assert {r["message_id"] for r in judge.store.outbox()} <= set(out)
         answered = Counter(str(email.message_from_bytes(raw)["In-Reply-To"])
                            for raw in out.values())
         assert all(answered[f"<m{i}@players.example>"] == 1 for i in range(MAILS))
