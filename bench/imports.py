@@ -44,6 +44,9 @@ class Module:
     typing_only: set[str] = field(default_factory=set)
     local: list[tuple[int, str]] = field(default_factory=list)
     local_targets: set[str] = field(default_factory=set)
+    #: Each import statement's targets, by where it stands (resolved apart:
+    #: ``from pkg import a`` names ``pkg.a``, not ``pkg`` itself).
+    statements: list[tuple[str, list[str]]] = field(default_factory=list)
 
 
 def module_name(path: Path, root: Path) -> str:
@@ -79,11 +82,13 @@ def _walk(
     for node in body:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             targets = _targets(node, mod.name, is_package)
+            # ``import a, b`` imports each; ``from a import b, c`` names b and c in a
+            groups = [[t] for t in targets] if isinstance(node, ast.Import) else [targets]
             if in_def:
                 mod.local.append((node.lineno, targets[0]))
-                mod.local_targets.update(targets)
+                mod.statements += [("local", g) for g in groups]
                 continue
-            (mod.typing_only if typing else mod.imports).update(targets)
+            mod.statements += [("typing" if typing else "imports", g) for g in groups]
         elif isinstance(node, ast.If) and _is_type_checking(node.test):
             _walk(node.body, mod, is_package, in_def=in_def, typing=True)
             _walk(node.orelse, mod, is_package, in_def=in_def, typing=typing)
@@ -106,20 +111,18 @@ def _bodies(node: ast.stmt) -> Iterator[list[ast.stmt]]:
         yield case.body
 
 
-def _resolve(targets: set[str], mods: dict[str, Module]) -> set[str]:
-    """The modules of the package among ``targets``: ``from pkg import mod``
-    gives ``pkg`` and ``pkg.mod``; only ``pkg.mod`` is meant when it is a
-    module, and ``pkg`` only when some other name is imported from it."""
-    out: set[str] = set()
-    for t in targets:
-        if t not in mods:
-            continue
-        named = {x for x in targets if x.rpartition(".")[0] == t}
-        if named and named <= set(mods):
-            out |= named
-        else:
-            out.add(t)
-    return out
+def _resolve(targets: list[str], mods: dict[str, Module]) -> set[str]:
+    """The modules of the package that one import statement's ``targets``
+    name: ``from pkg import mod`` gives ``pkg`` and ``pkg.mod``; ``pkg.mod``
+    is meant when it is a module, and ``pkg`` too when some other name is
+    imported from it."""
+    head, *names = targets
+    if head not in mods:
+        return set()
+    if not names:
+        return {head}
+    modules = {n for n in names if n in mods}
+    return modules | ({head} if len(modules) < len(names) else set())
 
 
 def scan(package: str, root: Path = ROOT) -> dict[str, Module]:
@@ -132,9 +135,12 @@ def scan(package: str, root: Path = ROOT) -> dict[str, Module]:
         _walk(tree.body, mod, path.name == "__init__.py", in_def=False, typing=False)
         mods[mod.name] = mod
     for mod in mods.values():
-        mod.imports = _resolve(mod.imports, mods) - {mod.name}
-        mod.typing_only = _resolve(mod.typing_only, mods) - mod.imports - {mod.name}
-        mod.local_targets = _resolve(mod.local_targets, mods) - {mod.name}
+        found: dict[str, set[str]] = {"imports": set(), "typing": set(), "local": set()}
+        for where, targets in mod.statements:
+            found[where] |= _resolve(targets, mods)
+        mod.imports = found["imports"] - {mod.name}
+        mod.typing_only = found["typing"] - mod.imports - {mod.name}
+        mod.local_targets = found["local"] - {mod.name}
     return mods
 
 

@@ -91,12 +91,13 @@ from bench.support.classic_mail import (  # noqa: E402
 from bench.support.clock import Clock  # noqa: E402
 from bench.support.mailplayers import GM, JUDGE, Mail, address, hand, judge_config  # noqa: E402
 from bench.support.mailservers import MailServers, wait_for  # noqa: E402
-from bench.support.sealed_bids import GAME, add_report_files  # noqa: E402
 from judge import config as cfg  # noqa: E402
 from judge.game import adjudicator as adj  # noqa: E402
 from judge.game import registry  # noqa: E402
 from judge.service import Judge  # noqa: E402
 from judge.store import set_kdf_cost  # noqa: E402
+from tests.games import add_report_files  # noqa: E402
+from tests.games.sealed_bids import GAME  # noqa: E402
 
 RUN_JUDGE = ROOT / "bench" / "support" / "run_judge.py"
 

@@ -48,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.support.positions import GAMES, conquest_tactics, full_view, known_view, position
 from judge import pictures
+from judge.game import draw as by_id
 from judge.pictures import rendering
 from judge.pictures.scene import Scene
 
@@ -71,19 +72,19 @@ def cases() -> list[tuple[str, str, Mapping[str, Any]]]:
 
 def before(game_id: str, view: Mapping[str, Any]) -> bytes:
     """The former drawing: the scene's whole SVG rendered in one pass (with
-    the digests :func:`judge.pictures.picture` keys its caches by, as the
+    the digests :func:`judge.game.draw.picture` keys its caches by, as the
     present drawing has them)."""
-    pictures._drawn_from(game_id, view, None, "png")
-    svg = pictures.scene(game_id, view).svg()
+    by_id._drawn_from(game_id, view, None, "png")
+    svg = by_id.scene(game_id, view).svg()
     hashlib.sha256(svg.encode("utf-8")).hexdigest()
     return rendering.png(svg)
 
 
 def after(game_id: str, view: Mapping[str, Any]) -> bytes:
-    """The drawing as the judge makes it (:func:`judge.pictures.picture`)."""
+    """The drawing as the judge makes it (:func:`judge.game.draw.picture`)."""
     pictures._png_cache.clear()
-    pictures._picture_cache.clear()
-    return pictures.picture(game_id, view)
+    by_id._picture_cache.clear()
+    return by_id.picture(game_id, view)
 
 
 def rendered(drawn: Scene) -> Any:
@@ -105,7 +106,7 @@ def stages(game_id: str, view: Mapping[str, Any], rounds: int) -> dict[str, floa
         return out
 
     for _ in range(rounds):
-        drawn = timed("scene", lambda: pictures.scene(game_id, view))
+        drawn = timed("scene", lambda: by_id.scene(game_id, view))
         full = timed("render", partial(rendered, drawn))
         palette = timed("palette", partial(rendering.palette_of, full))
         small = timed("map", partial(rendering.indexed, full, palette))

@@ -533,6 +533,7 @@ def game_map(ctx: click.Context, name: str, phase: str | None, role: str | None,
       judge game map spring26 --as France -o now.svg
     """
     from judge import pictures
+    from judge.game import draw
     from judge.session import CommandError
     from judge.site import publish as site
 
@@ -547,7 +548,7 @@ def game_map(ctx: click.Context, name: str, phase: str | None, role: str | None,
             row, g = judge.game_of(name)
         except CommandError as exc:
             raise click.BadParameter(exc.message, param_hint="NAME") from exc
-        if not pictures.supported(g.id):
+        if not draw.supported(g.id):
             raise click.BadParameter(f"{name} is a game of {g.id}, which draws no map",
                                      param_hint="NAME")
         if not row["table_json"]:
@@ -569,7 +570,7 @@ def game_map(ctx: click.Context, name: str, phase: str | None, role: str | None,
                 raise click.BadParameter(f"{name} has no role {role!r}; roles: "
                                          + ", ".join(roles.values()), param_hint="--as")
             role = roles[role.lower()]
-        data = pictures.picture(g.id, g.view(state, role), fmt=fmt)
+        data = draw.picture(g.id, g.view(state, role), fmt=fmt)
     finally:
         judge.close()
     target.write_bytes(data)
@@ -789,8 +790,7 @@ def backup_cmd(ctx: click.Context, file: Path) -> None:
     Example:
       judge backup /var/backups/judge/judge-$(date +%F-%H%M).tar
     """
-    import sqlite3
-
+    from judge import store
     from judge.store import backup
 
     try:
@@ -801,7 +801,7 @@ def backup_cmd(ctx: click.Context, file: Path) -> None:
         made = backup.backup(config.db_path, config.home, file)
     except cfg.ConfigError as exc:
         raise click.ClickException(str(exc)) from exc
-    except (OSError, sqlite3.Error) as exc:
+    except (OSError, store.Error) as exc:
         raise click.ClickException(f"the backup to {file} failed: {exc}") from exc
     click.echo(f"wrote {file}: the database as of {made.made.isoformat()} "
                f"(schema {made.schema}) and token.key")

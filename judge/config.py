@@ -7,7 +7,9 @@ embedded defaults, the Maildir folders ``mail/in`` and ``mail/out``.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 from judge.game.scheduler import DEFAULT_SETTINGS
 
 if TYPE_CHECKING:  # the mail stack is loaded only by what reads mail
+    import jsonschema
+
     from judge.mail.mailin import Limits
 
 CONFIG_NAME = "judge.toml"
@@ -212,6 +216,58 @@ def init_home(home: Path) -> Path:
     return cfg
 
 
+SCHEMA = "config.schema.json"
+
+def _where(path: Any) -> str:
+    parts = [str(p) for p in path]
+    if not parts:
+        return "the file"
+    # [mail.in] host -> "[mail.in] host"
+    if len(parts) >= 2 and parts[0] == "mail":
+        section, rest = f"[mail.{parts[1]}]", parts[2:]
+    else:
+        section, rest = f"[{parts[0]}]", parts[1:]
+    return section + (" " + ".".join(rest) if rest else "")
+
+
+def validate(raw: dict[str, Any], source: str = "judge.toml") -> None:
+    """Raise :class:`ConfigError` unless ``raw`` (the parsed TOML) fits
+    ``schemas/config.schema.json``: one line per wrong key, every wrong key
+    of the file at once (values out of their bounds too)."""
+    import jsonschema  # not at import: only a config being loaded is checked
+
+    from judge import reports  # the schemas' loader (and cache)
+
+    schema = reports.load_schema(SCHEMA)
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(raw), key=lambda e: (len(e.path), list(e.path)))
+    lines: list[str] = []
+    for error in errors:
+        line = _complaint(error)
+        if line not in lines:
+            lines.append(line)
+    if len(lines) == 1:
+        raise ConfigError(f"{source}: {lines[0]}")
+    if lines:
+        raise ConfigError(f"{source}: {len(lines)} errors:\n" + "\n".join(f"  {x}" for x in lines))
+
+
+def _complaint(err: jsonschema.ValidationError) -> str:
+    """One schema error as ``[section] key: what is wrong``."""
+    chain = [err]
+    # Descend into if/then and oneOf wrappers to the most specific complaint.
+    while err.context:
+        err = sorted(err.context, key=lambda e: -len(e.path))[0]
+        chain.append(err)
+    message = err.message
+    if any(e.validator == "oneOf" and "password_env" in json.dumps(e.schema) for e in chain):
+        message = "give exactly one of password_env (an environment variable) or password_file"
+    elif err.validator == "additionalProperties":
+        extra = re.findall(r"'([^']+)'", message)
+        message = "unknown key " + ", ".join(repr(x) for x in extra) if extra else message
+    return f"{_where(err.absolute_path)}: {message}"
+
+
 def load(home: Path) -> Config:
     cfg_file = home / CONFIG_NAME
     if not cfg_file.exists():
@@ -220,9 +276,7 @@ def load(home: Path) -> Config:
         raw = tomllib.loads(cfg_file.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{cfg_file}: {exc}") from exc
-    from judge import mailconfig
-
-    mailconfig.validate(raw, str(cfg_file))
+    validate(raw, str(cfg_file))
     j = raw.get("judge", {})
     mail = raw.get("mail", {})
     limits = raw.get("limits", {})
@@ -266,5 +320,5 @@ def load(home: Path) -> Config:
         publish_pictures=str(raw.get("publish", {}).get("pictures", "svg")),
         publish_title=str(raw.get("publish", {}).get("title", "")),
     )
-    # Transports and their keys are checked by the schema (mailconfig.validate).
+    # Transports and their keys are checked by the schema (validate).
     return config

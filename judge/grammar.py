@@ -30,6 +30,9 @@ from judge.mail.typography import plain_marks
 
 Audience = Literal["anyone", "player", "gm"]
 
+#: Game names: ASCII letters and digits, - and _ (no look-alike letters).
+GAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
+
 
 @dataclass(frozen=True)
 class CommandSpec:

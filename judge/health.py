@@ -13,12 +13,12 @@ from __future__ import annotations
 import json
 import logging
 import os
-import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from judge import config as cfg
+from judge.store.peek import peek
 
 log = logging.getLogger("judge")
 
@@ -100,29 +100,10 @@ def status(home: Path, stale_seconds: float | None = None,
     if config.postgres:  # this daemon's heartbeat (its home), the shared database's queue
         out.update(_postgres_figures(config, now, queued))
     elif config.db_path.exists():
-        db = sqlite3.connect(f"file:{config.db_path}?mode=ro", uri=True, timeout=5)
-        try:
-            count, oldest = db.execute(
-                "select count(*), min(created) from outbox where status = 'queued'").fetchone()
-            out["outbox_queued"] = count
-            if oldest:
-                out["oldest_queued"] = oldest
-                out["oldest_queued_age_seconds"] = _age(now, oldest)
-            if queued:
-                out["queued"] = [
-                    dict(zip(("id", "to", "subject", "attempts", "next_attempt", "last_error"),
-                             r, strict=True))
-                    for r in db.execute("select id, to_addr, subject, attempts, next_attempt, "
-                                        "last_error from outbox where status = 'queued' "
-                                        "order by id")]
-            row = db.execute("select game, phase, deadline from deadlines "
-                             "order by deadline limit 1").fetchone()
-            if row:
-                out["next_deadline"] = {"game": row[0], "phase": row[1], "at": row[2]}
-        except sqlite3.Error as exc:
-            out["database_error"] = str(exc)
-        finally:
-            db.close()
+        looked = peek(config.db_path, queued=queued)
+        out.update(looked)
+        if looked["oldest_queued"]:
+            out["oldest_queued_age_seconds"] = _age(now, looked["oldest_queued"])
     out["ok"] = age is not None and age <= limit and "database_error" not in out
     return out
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -19,14 +20,13 @@ from judge.game import adjudicator as adj
 from judge.game import registry, scheduler
 from judge.game.engine import option_values
 from judge.game.rng import Rng, commitment
+from judge.grammar import GAME_NAME
 from judge.session import CommandError, Loaded, Workspace
 from judge.store import Seat, hash_token, new_token
 
 if TYPE_CHECKING:
     from judge.outbox import Outbox
 
-#: Game names: ASCII letters and digits, - and _ (no look-alike letters).
-GAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
 #: One plain addr-spec (no lists, no display names, no routes).
 ADDRESS = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*")
 
@@ -307,17 +307,20 @@ def _seat(g: Loaded, role: str) -> Seat:
     return seat
 
 
-def replace(ws: Workspace, g: Loaded, role: str, address: str) -> Change:
+def replace(ws: Workspace, g: Loaded, role: str, address: str, *,
+            before: Callable[[Seat, str], None] | None = None) -> Change:
     """Give the seat of ``role`` to ``address`` with a new token: the old
-    player, the new one and every other seat are told."""
-    from judge.commands import league
-
+    player, the new one and every other seat are told. ``before`` is called
+    with the seat and the new address once both are known good and before
+    the seat changes (a league's bookkeeping:
+    :func:`judge.commands.league.before_replace`)."""
     seat = _seat(g, role)
     wanted = address.strip("<>").lower()
     if not ADDRESS.fullmatch(wanted):
         raise CommandError(f"{address!r} is not one mail address",
                            "e.g. REPLACE Italy anna@example.org")
-    league.before_replace(ws, g, seat, wanted)
+    if before is not None:
+        before(seat, wanted)
     token = new_token()
     old = seat.address
     g.set_seat(seat, address=wanted, token_hash=hash_token(token), status="active")
@@ -339,12 +342,14 @@ def replace(ws: Workspace, g: Loaded, role: str, address: str) -> Change:
     return done
 
 
-def eject(ws: Workspace, g: Loaded, role: str) -> Change:
-    """Take the seat of ``role`` from its player: it is in civil disorder."""
-    from judge.commands import league
-
+def eject(ws: Workspace, g: Loaded, role: str, *,
+          before: Callable[[Seat], None] | None = None) -> Change:
+    """Take the seat of ``role`` from its player: it is in civil disorder.
+    ``before`` is called with the seat before it changes (a league's
+    bookkeeping: :func:`judge.commands.league.seat_left`)."""
     seat = _seat(g, role)
-    league.seat_left(ws, g, seat, "ejected")
+    if before is not None:
+        before(seat)
     g.set_seat(seat, status="ejected", token_hash="")
     return Change(
         seat,

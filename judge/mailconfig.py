@@ -32,9 +32,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
-import jsonschema
-
-from judge import reports
 from judge.config import DEFAULT_CONFIG, Config, ConfigError
 
 if TYPE_CHECKING:
@@ -58,64 +55,12 @@ __all__ = [
     "secret",
     "server_section",
     "smtp_settings",
-    "validate",
 ]
 
 log = logging.getLogger("judge.mailconfig")
 
-SCHEMA = "config.schema.json"
-
 IMAP_PORTS = {"tls": 993, "starttls": 143, "none": 143}
 SMTP_PORTS = {"tls": 465, "starttls": 587, "none": 25}
-
-
-# --------------------------------------------------------------------------- validation
-
-
-def _where(path: Any) -> str:
-    parts = [str(p) for p in path]
-    if not parts:
-        return "the file"
-    # [mail.in] host -> "[mail.in] host"
-    if len(parts) >= 2 and parts[0] == "mail":
-        section, rest = f"[mail.{parts[1]}]", parts[2:]
-    else:
-        section, rest = f"[{parts[0]}]", parts[1:]
-    return section + (" " + ".".join(rest) if rest else "")
-
-
-def validate(raw: dict[str, Any], source: str = "judge.toml") -> None:
-    """Raise :class:`ConfigError` unless ``raw`` (the parsed TOML) fits
-    ``schemas/config.schema.json``: one line per wrong key, every wrong key
-    of the file at once (values out of their bounds too)."""
-    schema = reports.load_schema(SCHEMA)
-    validator = jsonschema.Draft202012Validator(schema)
-    errors = sorted(validator.iter_errors(raw), key=lambda e: (len(e.path), list(e.path)))
-    lines: list[str] = []
-    for error in errors:
-        line = _complaint(error)
-        if line not in lines:
-            lines.append(line)
-    if len(lines) == 1:
-        raise ConfigError(f"{source}: {lines[0]}")
-    if lines:
-        raise ConfigError(f"{source}: {len(lines)} errors:\n" + "\n".join(f"  {x}" for x in lines))
-
-
-def _complaint(err: jsonschema.ValidationError) -> str:
-    """One schema error as ``[section] key: what is wrong``."""
-    chain = [err]
-    # Descend into if/then and oneOf wrappers to the most specific complaint.
-    while err.context:
-        err = sorted(err.context, key=lambda e: -len(e.path))[0]
-        chain.append(err)
-    message = err.message
-    if any(e.validator == "oneOf" and "password_env" in json.dumps(e.schema) for e in chain):
-        message = "give exactly one of password_env (an environment variable) or password_file"
-    elif err.validator == "additionalProperties":
-        extra = re.findall(r"'([^']+)'", message)
-        message = "unknown key " + ", ".join(repr(x) for x in extra) if extra else message
-    return f"{_where(err.absolute_path)}: {message}"
 
 
 # --------------------------------------------------------------------------- secrets

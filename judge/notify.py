@@ -30,20 +30,29 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from judge import pictures, reports
 from judge.game import adjudicator as adj
-from judge.game import scheduler
+from judge.game import draw, scheduler
 from judge.game.engine import Decision, DecisionKind, Event
+from judge.hub import Hub
+from judge.loaded import Loaded
 from judge.mail.mailout import Attachment
 from judge.outbox import Drawn, Part
 from judge.store import Seat
 
-if TYPE_CHECKING:
-    from judge.session import Loaded, Workspace
+
+class Workspace(Protocol):
+    """What notify reads of the session writing a game
+    (:class:`judge.session.Workspace`, which imports this module)."""
+
+    @property
+    def judge(self) -> Hub: ...
+
 
 FINISHED = "finished"
+
 
 @dataclass(frozen=True)
 class Mail:
@@ -298,7 +307,7 @@ def picture_attachments(ws: Workspace, g: Loaded, view_json: bytes) -> list[Draw
     (:mod:`judge.outbox`). Readers whose views draw alike share one
     rendering (:func:`judge.pictures.render` keeps the last few)."""
     fmt = str(g.settings(ws.judge.config.settings).get("picture", "png"))
-    if fmt not in pictures.FORMATS or not pictures.supported(g.game.id):
+    if fmt not in pictures.FORMATS or not draw.supported(g.game.id):
         return []
     view = json.loads(view_json)
     phase = file_part(str(view.get("phase", ""))) or "map"

@@ -13,7 +13,7 @@ the lock for the game's change and the queue rows, not for drawing maps
 and writing two MIME compositions (DESIGN.md, "How a mail is handled").
 
 Composition is deterministic (:func:`judge.mail.mailout.compose` and
-:func:`judge.pictures.picture` give the same bytes for the same inputs): a
+:func:`judge.game.draw.picture` give the same bytes for the same inputs): a
 row composed after a crash, or by another process, is the very mail that
 was queued, under its Message-ID. A row is composed once (``raw`` is
 written only where it is still empty, and the spec, which holds the text
@@ -36,8 +36,9 @@ from email.message import EmailMessage
 from email.utils import format_datetime
 from typing import Any
 
-from judge import mailconfig, pictures, reports
+from judge import mailconfig, reports
 from judge.config import Config
+from judge.game import draw as by_id
 from judge.game import scheduler
 from judge.mail import redact
 from judge.mail.mailout import Attachment, OutgoingMail, check, check_type, compose, make_message_id
@@ -58,7 +59,7 @@ class Drawn:
     """A picture attached to a mail, drawn when the mail is composed: the
     picture of ``view`` (a view of game ``game``, as the JSON bytes of the
     report's view attachment hold it) in format ``fmt`` (see
-    :func:`judge.pictures.picture`)."""
+    :func:`judge.game.draw.picture`)."""
 
     filename: str
     content_type: str
@@ -67,7 +68,7 @@ class Drawn:
     view: bytes
 
     def draw(self) -> Attachment:
-        data = pictures.picture(self.game, json.loads(self.view), fmt=self.fmt)
+        data = by_id.picture(self.game, json.loads(self.view), fmt=self.fmt)
         return Attachment(self.filename, self.content_type, data)
 
 

@@ -17,15 +17,18 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-import jsonschema
 
 from judge import _data
 from judge.game import choices, registry, scheduler
 from judge.game.engine import JSON, DecisionKind, Event, Role
+from judge.game.schemas import SCHEMA_DIRS as SCHEMA_DIRS
+from judge.game.schemas import add_schema_dir as add_schema_dir
+from judge.game.schemas import load_schema as load_schema
+from judge.game.schemas import validate as validate
+from judge.game.schemas import validator as validator
 from judge.game.spec import Game
 
 TEMPLATE_DIRS: list[Path] = [_data.folder("templates")]
-SCHEMA_DIRS: list[Path] = [_data.folder("schemas")]
 
 #: Whether each report's JSON attachment is checked against the game's view
 #: schema before it is queued: in the tests (they set it) and when
@@ -40,13 +43,6 @@ def add_template_dir(path: Path) -> None:
     if path not in TEMPLATE_DIRS:
         TEMPLATE_DIRS.append(path)
         _env.cache_clear()
-
-
-def add_schema_dir(path: Path) -> None:
-    if path not in SCHEMA_DIRS:
-        SCHEMA_DIRS.append(path)
-        load_schema.cache_clear()
-        validator.cache_clear()
 
 
 @cache
@@ -90,30 +86,6 @@ def game_report(
         name = "common/view.txt.j2"
     return render(name, view=view, events=visible, role=role, game_name=game_name)
 
-
-@cache
-def load_schema(name: str) -> dict[str, Any]:
-    for folder in SCHEMA_DIRS:
-        path = folder / name
-        if path.is_file():
-            schema: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-            return schema
-    raise FileNotFoundError(f"no schema {name!r} in {', '.join(map(str, SCHEMA_DIRS))}")
-
-
-@cache
-def validator(schema_name: str) -> jsonschema.protocols.Validator:
-    """One validator per schema, the schema itself checked once (not per report)."""
-    schema = load_schema(schema_name)
-    cls = jsonschema.validators.validator_for(schema)
-    cls.check_schema(schema)
-    checker: jsonschema.protocols.Validator = cls(schema)
-    return checker
-
-
-def validate(schema_name: str, document: Any) -> None:
-    """Raise jsonschema.ValidationError unless ``document`` fits the schema."""
-    validator(schema_name).validate(document)
 
 
 def view_attachment(game: Game, view: Mapping[str, JSON]) -> bytes:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-import sqlite3
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -36,7 +35,7 @@ from judge.mail.mailout import (
 from judge.outbox import Outbox, kept_copy, sent_texts
 from judge.relay import RELAY_WINDOW, Relay
 from judge.session import CommandError, Loaded, Workspace, seats_for
-from judge.store import Store, backup, is_fault, load_token_key
+from judge.store import DatabaseError, Store, backup, is_fault, is_out_of_memory, load_token_key
 
 __all__ = ["RELAY_WINDOW", "CommandError", "Crash", "Judge", "kept_copy"]
 
@@ -47,9 +46,6 @@ GM = "GM"
 #: The home's token key (judge.store.load_token_key): beside the database,
 #: never in it.
 TOKEN_KEY_FILE = "token.key"
-
-#: SQLite's "out of memory" (a mail over its memory budget, inside SQLite).
-_SQLITE_NOMEM = 7
 
 #: Most looks at the inbox in one cycle (with a background relay): a steady
 #: stream of mail still lets the cycle go on to the deadlines.
@@ -138,7 +134,7 @@ class Judge:
             backup.check_database(config.db_path, config.home)  # never a new one in its place
             try:
                 store = Store.open(config.db_path)
-            except sqlite3.DatabaseError as exc:
+            except DatabaseError as exc:
                 raise backup.damaged(config.db_path, exc, config.home) from exc
         try:  # the token key, and the transports the config names: Maildir, stdout, IMAP, SMTP
             store.token_key = load_token_key(config.home / TOKEN_KEY_FILE)
@@ -564,7 +560,7 @@ class Judge:
                 except Exception as exc:  # a bug must not stop the judge
                     if is_fault(exc):
                         raise
-                    if getattr(exc, "sqlite_errorcode", 0) & 0xFF == _SQLITE_NOMEM:
+                    if is_out_of_memory(exc):
                         reason = (f"SQLite ran out of memory within the mail's "
                                   f"{self.config.mail_memory_mb} MB (limits.mail_memory_mb)")
                         told = "reading it needed more memory than the judge gives one mail"

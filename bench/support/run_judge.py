@@ -19,10 +19,11 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.support.sealed_bids import GAME, add_report_files  # noqa: E402
 from judge.cli import main  # noqa: E402
 from judge.game import registry  # noqa: E402
 from judge.service import Judge  # noqa: E402
+from tests.games import add_report_files  # noqa: E402
+from tests.games.sealed_bids import GAME  # noqa: E402
 
 registry.register(GAME)
 add_report_files()

@@ -11,6 +11,7 @@ pipeline runs, and a test checks that every spec of the grammar has one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -27,6 +28,10 @@ if TYPE_CHECKING:
     from judge.hub import Hub
 
 GM = "GM"
+
+#: Bidirectional controls (embeddings, overrides, isolates, marks): press
+#: text loses them, so no message can make the judge's mail read backwards.
+BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 @dataclass

@@ -8,7 +8,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from judge import gmview, grammar, lifecycle, notify
-from judge.commands.base import Ctx, handles
+from judge.commands import league
+from judge.commands.base import BIDI, Ctx, handles
 from judge.game import adjudicator as adj
 from judge.game import scheduler
 from judge.game.engine import RuleError
@@ -326,7 +327,9 @@ def _tell_seats(ctx: Ctx, g: Loaded, done: lifecycle.Change, skip: int | None = 
 @handles("REPLACE")
 def replace(ctx: Ctx, command: grammar.Command) -> None:
     _s, g = ctx.gm_game()
-    done = lifecycle.replace(ctx.ws, g, command.args["role"], command.args["address"])
+    done = lifecycle.replace(
+        ctx.ws, g, command.args["role"], command.args["address"],
+        before=lambda seat, address: league.before_replace(ctx.ws, g, seat, address))
     _tell_seats(ctx, g, done, skip=done.seat.id)
     ctx.mail.ok(command.line,
                 f"{done.seat.role} now belongs to {done.seat.address}; the token went there")
@@ -335,7 +338,8 @@ def replace(ctx: Ctx, command: grammar.Command) -> None:
 @handles("EJECT")
 def eject(ctx: Ctx, command: grammar.Command) -> None:
     _s, g = ctx.gm_game()
-    done = lifecycle.eject(ctx.ws, g, command.args["role"])
+    done = lifecycle.eject(ctx.ws, g, command.args["role"],
+                           before=lambda seat: league.seat_left(ctx.ws, g, seat, "ejected"))
     ctx.mail.touched.add(g.name)
     _tell_seats(ctx, g, done)
     ctx.mail.ok(command.line, f"{done.seat.role} is ejected and in civil disorder")
@@ -425,7 +429,6 @@ def gm_press(ctx: Ctx, command: grammar.Command) -> None:
         targets = [by[n] for n in dict.fromkeys(n.lower() for n in names)]
     if not targets:
         raise CommandError(f"{s.game} has no player to write to yet")
-    from judge.commands.player import BIDI
 
     text = BIDI.sub("", "\n".join(ln.text for ln in command.body)).strip("\n")
     if not text:

@@ -25,7 +25,7 @@ from judge.commands.base import Ctx, handles
 from judge.game import adjudicator as adj
 from judge.game import league, registry, scheduler
 from judge.game.engine import JSON, RuleError
-from judge.lifecycle import GAME_NAME
+from judge.grammar import GAME_NAME
 from judge.session import CommandError, Loaded, Workspace
 from judge.store import Seat, Store
 

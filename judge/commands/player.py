@@ -4,13 +4,13 @@ lines), standing answers, queue, flags, status, history, press, settings."""
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from datetime import UTC, date, datetime, time, timedelta
 
 from judge import grammar, notify, signoff
 from judge.commands import league
-from judge.commands.base import Ctx, handles
+from judge.commands.base import BIDI, Ctx, handles
+from judge.commands.gm import gm_press, set_gm_timezone, status_text
 from judge.game import adjudicator as adj
 from judge.game import scheduler, timing
 from judge.game.engine import Action, DecisionKind, Event, InvalidLine, RuleError
@@ -442,7 +442,6 @@ def _announce_vote(ctx: Ctx, what: str) -> None:
 def status(ctx: Ctx, command: grammar.Command) -> None:
     signed = ctx.mail.signon
     if signed is not None and signed.role == "GM":  # the GM sees every seat
-        from judge.commands.gm import status_text
 
         ctx.mail.sections.append(status_text(ctx.ws, ctx.ws.get(signed.game)))
         ctx.mail.ok(command.line, "the game's status follows below")
@@ -518,7 +517,6 @@ def set_timezone(ctx: Ctx, command: grammar.Command) -> None:
         raise CommandError(str(exc)) from exc
     signed = ctx.mail.signon
     if signed is not None and signed.role == "GM":  # the GM's STATUS is in this zone
-        from judge.commands.gm import set_gm_timezone
 
         set_gm_timezone(ctx, tz)
         ctx.mail.ok(command.line, f"times are now shown to the GM in {tz}")
@@ -602,15 +600,9 @@ def press_mode(settings: dict[str, object]) -> str:
     return {"yes": "white", "no": "none"}.get(mode, mode)
 
 
-#: Bidirectional controls (embeddings, overrides, isolates, marks): press
-#: text loses them, so no message can make the judge's mail read backwards.
-BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-
 @handles("PRESS TO")
 def press(ctx: Ctx, command: grammar.Command) -> None:
     if ctx.mail.signon is not None and ctx.mail.signon.role == "GM":
-        from judge.commands.gm import gm_press
 
         gm_press(ctx, command)
         return

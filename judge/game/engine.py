@@ -27,15 +27,12 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, TypeVar
+from typing import Any, ClassVar, Protocol, TypeAlias, TypeVar
 
 import orjson
 
 JSONData = TypeVar("JSONData")
 """Any plain JSON value (see :func:`copy_json`)."""
-
-if TYPE_CHECKING:
-    from judge.game.spec import Game, GameSpec
 
 JSON: TypeAlias = Any
 """A JSON-serialisable value (dicts with str keys, lists, str, int, float, bool, None)."""
@@ -402,7 +399,18 @@ class Zone:
     order_hidden: bool = False
 
 
-def option_values(game: Game | GameSpec, given: Mapping[str, str]) -> dict[str, JSON]:
+class Optioned(Protocol):
+    """A game's id and options table (a :class:`judge.game.spec.Game` or its
+    record, :class:`judge.game.spec.GameSpec`)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def options(self) -> Sequence[OptionSpec]: ...
+
+
+def option_values(game: Optioned, given: Mapping[str, str]) -> dict[str, JSON]:
     """Validate ``--option`` text against the game's table; unknown names fail."""
     table = {o.name: o for o in game.options}
     values: dict[str, JSON] = {o.name: o.default for o in game.options}

@@ -54,8 +54,15 @@ class UnknownGame(LookupError):
 
 def register(game: Game | GameSpec) -> Game:
     """Make ``game`` findable (used by tests for the test-only games); a
-    record is wrapped in a :class:`Game`, which is returned."""
+    record is wrapped in a :class:`Game`, which is returned. A game whose id
+    or an alias is the id of a shipped game is refused (ValueError): it
+    would stand in for the shipped one, unseen."""
     found = game if isinstance(game, Game) else game_of(game)
+    names = {found.id, *(a.lower().replace("-", "_") for a in found.aliases)}
+    clash = sorted(names & set(BUILTIN))
+    if clash:
+        raise ValueError(f"{found.id}: {', '.join(clash)} is the id of a game shipped in "
+                         f"judge_games/; a game registered beside them takes an id of its own")
     _extra[found.id] = found
     return found
 

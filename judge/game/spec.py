@@ -21,7 +21,8 @@ the :class:`~judge.game.rng.Rng` it is handed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import difflib
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
@@ -309,14 +310,30 @@ always given, since a rules object's attribute of that name would mean
 something else."""
 
 
-def record_of(rules: object, **given: Any) -> GameSpec:
+def record_of(rules: object, *, own: Iterable[str] = (), **given: Any) -> GameSpec:
     """The record of a game whose rules live in one object: every field of
     :data:`_FROM_RULES` the object has an attribute of that name for, then
-    the fields ``given`` (which win)."""
+    the fields ``given`` (which win).
+
+    Every public attribute of ``rules`` is a field of the record or is named
+    in ``own`` (the rules' own, such as the windows a ``policy`` is given):
+    another is refused (TypeError), so a misspelt method (``legl``) is
+    never left out unseen, the record falling back on the default."""
     known = {f.name for f in fields(GameSpec)}
     unknown = set(given) - known
     if unknown:
         raise TypeError(f"not fields of GameSpec: {', '.join(sorted(unknown))}")
+    mine = set(own)
+    stray = sorted(n for n in dir(rules)
+                   if not n.startswith("_") and n not in known and n not in mine)
+    if stray:
+        said = []
+        for name in stray:
+            near = difflib.get_close_matches(name, sorted(_FROM_RULES), n=1)
+            said.append(f"{name} (did you mean {near[0]}?)" if near else name)
+        raise TypeError(
+            f"{type(rules).__name__} has attributes that are no field of GameSpec: "
+            f"{', '.join(said)}; name the rules' own in record_of(..., own=(...))")
     taken = {name: getattr(rules, name) for name in _FROM_RULES if hasattr(rules, name)}
     return GameSpec(**(taken | given))
 

@@ -32,14 +32,25 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from judge.game.engine import Action, Decision, IllegalLine, Role, RuleError, WindowSpec
+from judge.game.engine import Action, Decision, IllegalLine, Role, RuleError, State, WindowSpec
 from judge.game.spec import Game
 
 if TYPE_CHECKING:
-    from judge.game.adjudicator import Table
     from judge.game.scheduler import Clock
+
+
+class Table(Protocol):
+    """What the timing rules read of a game's table
+    (:class:`judge.game.adjudicator.Table`, which imports this module):
+    the state, and each seat's standing answers per window kind."""
+
+    @property
+    def state(self) -> State: ...
+
+    @property
+    def policies(self) -> Mapping[Role, Mapping[str, list[dict[str, str]]]]: ...
 
 ASK = "ASK"
 PASS = "PASS"

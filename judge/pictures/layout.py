@@ -15,9 +15,9 @@ A ring of frame points outside the picture, joined to the outer provinces by
 the shortest lines that cross nothing, closes the outer faces: the outer
 regions run off the edge of the picture.
 
-Everything here is pure; :func:`main` writes ``geometry.yaml`` for a map
-(``python -m judge.pictures.layout GAME``) from what the game's drawing
-module says its map is.
+Everything here is pure; ``python tools/layout.py GAME`` writes
+``geometry.yaml`` for a map from what the game's drawing module says its
+map is.
 """
 
 from __future__ import annotations
@@ -326,44 +326,9 @@ def merge(pieces: Iterable[Sequence[Point]]) -> list[list[Point]]:
 
 @runtime_checkable
 class Planned(Protocol):
-    """A drawing whose geometry is built here (see :func:`main`)."""
+    """A drawing whose geometry is built here (written by ``tools/layout.py``)."""
 
     @property
     def geometry_path(self) -> Path: ...
 
     def plan(self) -> Plan: ...
-
-
-def write(game_id: str) -> Layout:
-    """Build the geometry of ``game_id``'s map and write it beside its map file."""
-    from judge.game import registry
-    from judge.pictures.geometry import dump
-
-    drawing = registry.drawing(game_id)
-    where = getattr(drawing, "geometry_path", None)
-    if isinstance(where, Path) and (where.parent / "places.yaml").is_file():
-        raise SystemExit(f"{game_id} is drawn on the real coastline: "
-                         f"run python tools/geography.py {game_id}")
-    if not isinstance(drawing, Planned):
-        raise SystemExit(f"{game_id} has no planned geometry")
-    plan = drawing.plan()
-    layout = build(plan)
-    text = dump(plan.size, layout.rings, layout.skipped,
-                f"python -m judge.pictures.layout {game_id}")
-    drawing.geometry_path.write_text(text, encoding="utf-8")
-    return layout
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m judge.pictures.layout GAME...``: (re)write their geometry files."""
-    import sys
-
-    for game_id in (argv if argv is not None else sys.argv[1:]):
-        layout = write(game_id)
-        print(f"{game_id}: {len(layout.rings)} regions, crossings: "
-              + (", ".join(f"{a}-{b}" for a, b in layout.skipped) or "none"))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -576,12 +576,12 @@ def default_draw() -> Draw:
     """The maps of judge.pictures (the view carries the last phase's orders,
     which it draws over the position); :class:`NoPicture` for a game it
     does not draw."""
-    from judge import pictures
+    from judge.game import draw as by_id
 
     def draw(kind: str, view: Mapping[str, JSON], fmt: str) -> bytes:
-        if not pictures.supported(kind):
+        if not by_id.supported(kind):
             raise NoPicture(kind)
-        return pictures.picture(kind, view, fmt=fmt)
+        return by_id.picture(kind, view, fmt=fmt)
 
     return draw
 

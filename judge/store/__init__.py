@@ -532,6 +532,21 @@ def _pg_state(exc: BaseException) -> str | None:
     return str(getattr(exc, "sqlstate", None) or "")
 
 
+#: The database's errors, for the callers that catch them (and speak no SQL).
+Error = sqlite3.Error
+DatabaseError = sqlite3.DatabaseError
+
+#: SQLite's primary result code for "out of memory".
+_SQLITE_NOMEM = 7
+
+
+def is_out_of_memory(exc: BaseException) -> bool:
+    """Whether ``exc`` is SQLite running out of memory (for one mail: over
+    the memory it is given, ``limits.mail_memory_mb``)."""
+    code = getattr(exc, "sqlite_errorcode", 0)
+    return isinstance(code, int) and code & 0xFF == _SQLITE_NOMEM
+
+
 def load_token_key(path: Path) -> bytes:
     """The home's token key (32 random bytes, made on first use), in a file
     only its owner may read: it keys the tags of known tokens

@@ -3,8 +3,8 @@
 The printed map is not available, so the drawing is ours: each area's city
 stands on a point of ``layout.yaml``, and the areas' regions
 (``geometry.yaml``) are built from those points and the borders of
-``map.yaml`` by :mod:`judge.pictures.layout` (``python -m
-judge.pictures.layout conflict_of_alliances``): two regions share an edge
+``map.yaml`` by :mod:`judge.pictures.layout` (``python
+tools/layout.py conflict_of_alliances``): two regions share an edge
 exactly where the map has a border, drawn by its kind (a normal border a
 thin line, a mountain border a thick brown one, a waterway a thick blue one
 with a small arrowhead pointing downstream).

@@ -23,6 +23,7 @@ def _drawing() -> Drawing:
 
 SPEC = record_of(
     RULES,
+    own=("role_of", "side_of", "windows"),
     policy=Policy(windows=RULES.windows, condition=policy.condition, holds=policy.holds),
     help=helptext.topic,
     drawing=_drawing,

@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 import yaml
 
-from judge import reports
+from judge.game import schemas
 from judge_games.conquest_tactics.decks import DECK_SIZE, DeckList, parse_text
 
 CardType = Literal["base", "victory", "trophy", "troop", "spell", "skill",
@@ -350,7 +350,7 @@ def _read(path: Path, problems: list[str]) -> dict[str, Any] | None:
         problems.append(f'{name}: (file): a key reads as true: write "on" in quotes '
                         f"(YAML reads a bare on, yes or true as the boolean true)")
         return None
-    checker = reports.validator(SCHEMA)
+    checker = schemas.validator(SCHEMA)
     errors = sorted(checker.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
     for e in errors:
         problems.append(f"{name}: {_label(doc, list(e.absolute_path))}: {e.message}")

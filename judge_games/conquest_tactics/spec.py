@@ -28,6 +28,7 @@ def _drawing() -> Drawing:
 
 SPEC = record_of(
     RULES,
+    own=("windows",),
     policy=Policy(
         windows=RULES.windows,
         condition=_condition,

@@ -20,4 +20,5 @@ def record(game: DiplomacyGame[Any], drawing: Callable[[], Drawing] | None = Non
     against the orders already held, orders sent ahead for a later phase,
     survivors and supply centres for draws and leagues, and the offline
     adjudicator (``judge adjudicate``)."""
-    return record_of(game, drawing=drawing, adjudicate=game.adjudicate_json)
+    return record_of(game, own=("adjudicate_json", "map", "variant"),
+                     drawing=drawing, adjudicate=game.adjudicate_json)

@@ -31,7 +31,7 @@ from typing import Any
 import jsonschema
 import yaml
 
-from judge import reports
+from judge.game import schemas
 
 HERE = Path(__file__).resolve().parent
 
@@ -314,7 +314,7 @@ def _read(folder: Path, name: str) -> Any:
         doc = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise DataError(f"{name}: not valid YAML: {exc}") from exc
-    checker = reports.validator(SCHEMAS[name])
+    checker = schemas.validator(SCHEMAS[name])
     errors = sorted(checker.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
     if errors:
         raise DataError(

@@ -18,12 +18,13 @@ from typing import Any
 
 import pytest
 
-from bench.support.sealed_bids import GAME as SEALED_BIDS
 from judge.game import registry
 from judge.game.engine import JSON
 from judge.game.spec import Game
-from tests.support.counterspell import GAME as COUNTERSPELL
+from tests.games.counterspell import GAME as COUNTERSPELL
+from tests.games.sealed_bids import GAME as SEALED_BIDS
 from tests.support.driver import playthrough_sets, set_label
+from tests.support.guide import BLIND_BID
 from tests.support.guide import GAME as TWENTY_ONE
 
 SLOW_SEEDS = tuple(range(100, 125))
@@ -47,8 +48,9 @@ def builtin_games() -> tuple[list[Game], dict[str, str]]:
 
 
 #: The test-only games: Sealed Bids (a hidden-hand game with one window),
-#: Counterspell (windows that nest three deep) and Twenty-One (the guide's).
-TEST_GAMES: tuple[Game, ...] = (SEALED_BIDS, COUNTERSPELL, TWENTY_ONE)
+#: Counterspell (windows that nest three deep), and the guide's Twenty-One
+#: and Blind Bid (a window opened by the last order of an order set).
+TEST_GAMES: tuple[Game, ...] = (SEALED_BIDS, COUNTERSPELL, TWENTY_ONE, BLIND_BID)
 
 
 def contract_games() -> list[Game]:

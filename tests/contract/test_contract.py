@@ -28,7 +28,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bench.support.sealed_bids import SealedBids, card_key, record
 from judge.game import adjudicator as adj
 from judge.game import registry
 from judge.game.engine import (
@@ -53,6 +52,7 @@ from judge.game.rng import Rng
 from judge.game.spec import Game
 from judge_games.kingdom_wars import SPEC as KINGDOM_WARS
 from tests.contract.conftest import builtin_games
+from tests.games.sealed_bids import SealedBids, card_key, record
 from tests.support.checks import (
     canonical,
     json_problems,

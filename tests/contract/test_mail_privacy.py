@@ -47,9 +47,6 @@ from pathlib import Path
 import pytest
 
 from bench.support.htmlpart import alternatives, check_alternatives
-from bench.support.sealed_bids import GAME as SEALED_BIDS
-from bench.support.sealed_bids import SealedBids, add_report_files, record
-from judge import reports
 from judge.game import adjudicator as adj
 from judge.game import registry
 from judge.game.engine import (
@@ -65,7 +62,9 @@ from judge.game.rng import Rng
 from judge.game.spec import Game
 from judge.store import set_kdf_cost
 from tests.contract.conftest import contract_games
-from tests.core.conftest import SUPPORT
+from tests.games import add_report_files
+from tests.games.sealed_bids import GAME as SEALED_BIDS
+from tests.games.sealed_bids import SealedBids, record
 from tests.support.mailhome import MailHome, open_game
 from tests.support.scramble import scramble
 
@@ -74,7 +73,8 @@ MIN_MINUTES = 30
 SEED = bytes(range(32))
 """The seed of every game here (``judge.seed_source``): both homes play the same game."""
 
-MAIL_OPTIONS: dict[str, dict[str, str]] = {"sealed_bids": {"players": "3", "rounds": "1"}}
+MAIL_OPTIONS: dict[str, dict[str, str]] = {"sealed_bids": {"players": "3", "rounds": "1"},
+                                           "blind_bid": {"players": "3"}}
 """Options given at CREATE, per game (Sealed Bids: one round, so that the
 window's close ends the game and the final report is compared too)."""
 
@@ -103,8 +103,7 @@ GAMES = _mail_games()
 @pytest.fixture(autouse=True)
 def _fast_kdf() -> Iterator[None]:
     set_kdf_cost(2**8)
-    reports.add_template_dir(SUPPORT / "templates")
-    reports.add_schema_dir(SUPPORT)
+    add_report_files()
     add_report_files()
     yield
 

@@ -12,11 +12,11 @@ from collections import Counter
 
 import pytest
 
-from bench.support.sealed_bids import GAME as SEALED_BIDS
-from bench.support.sealed_bids import SealedBids
 from judge.game.engine import JSON, Role, State, Zone
 from judge.game.rng import Rng
 from judge.game.spec import Game
+from tests.games.sealed_bids import GAME as SEALED_BIDS
+from tests.games.sealed_bids import SealedBids
 from tests.support.driver import cached_play
 from tests.support.scramble import ZoneError, hidden_from, scramble, zone_items
 

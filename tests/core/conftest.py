@@ -11,23 +11,19 @@ import pytest
 from bench.support.clock import Clock
 from bench.support.post import Post as Post
 from bench.support.post import delivered_mail as delivered_mail
-from bench.support.sealed_bids import GAME as SEALED
-from bench.support.sealed_bids import add_report_files
 from judge import config as cfg
-from judge import reports
 from judge.game import registry
 from judge.service import Judge
 from judge.store import set_kdf_cost
-
-SUPPORT = Path(__file__).resolve().parent.parent / "support"
+from tests.games import add_report_files
+from tests.games.sealed_bids import GAME as SEALED
 
 
 @pytest.fixture(autouse=True)
 def _fast_kdf_and_test_game() -> Iterator[None]:
     set_kdf_cost(2**8)  # scrypt at full cost makes every test slow; hashes keep their cost
     registry.register(SEALED)
-    reports.add_template_dir(SUPPORT / "templates")
-    reports.add_schema_dir(SUPPORT)
+    add_report_files()
     add_report_files()
     yield
     registry.unregister(SEALED.id)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bench.support.sealed_bids import GAME
 from judge.game import adjudicator as adj
+from tests.games.sealed_bids import GAME
 
 
 def test_holding_orders_changes_only_the_new_table() -> None:

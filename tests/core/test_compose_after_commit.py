@@ -22,6 +22,7 @@ import pytest
 
 from bench.support.classic_mail import ClassicByMail, address
 from judge import outbox, pictures, reports
+from judge.game import draw as by_id
 from judge.service import Crash, Judge
 from tests.core.conftest import Clock
 
@@ -48,7 +49,7 @@ def test_pictures_and_mime_are_made_outside_the_write_transaction(
     conn = judge.store.db.conn
     drawn: list[bool] = []
     composed: list[bool] = []
-    draw, compose = pictures.picture, outbox.compose
+    draw, compose = by_id.picture, outbox.compose
 
     def drawing(*args: object, **kw: object) -> bytes:
         drawn.append(conn.in_transaction)
@@ -58,7 +59,7 @@ def test_pictures_and_mime_are_made_outside_the_write_transaction(
         composed.append(conn.in_transaction)
         return compose(mail)
 
-    monkeypatch.setattr(pictures, "picture", drawing)
+    monkeypatch.setattr(by_id, "picture", drawing)
     monkeypatch.setattr(outbox, "compose", composing)
     raw = _last_orders(game)
     phase = game.phase()
@@ -199,7 +200,7 @@ def test_a_mail_queued_but_not_composed_is_composed_after_a_restart(
 
     other = Judge.open(twin, now=clock)
     try:
-        pictures._picture_cache.clear()  # drawn afresh
+        by_id._picture_cache.clear()  # drawn afresh
         pictures._png_cache.clear()
         assert other.relayer.compose() == len(waiting)
         composed = {r["message_id"]: bytes(r["raw"]) for r in other.store.outbox()
@@ -223,7 +224,7 @@ def test_a_mail_that_cannot_be_composed_fails_alone(
     def broken(*args: object, **kw: object) -> bytes:
         raise RuntimeError("the drawing broke")
 
-    monkeypatch.setattr(pictures, "picture", broken)
+    monkeypatch.setattr(by_id, "picture", broken)
     with caplog.at_level(logging.ERROR, logger="judge"):
         judge.relay()
     rows = {r["message_id"]: r for r in judge.store.outbox()}

@@ -1,5 +1,5 @@
 """Nested response windows through the judge's own adjudicator, over the
-test-only game Counterspell (tests/support/counterspell.py, rules R1-R9).
+test-only game Counterspell (tests/games/counterspell.py, rules R1-R9).
 
 A spell is countered, the counter countered, three windows deep, each window
 offered to several seats that answer in secret. The tests show that a closing
@@ -30,7 +30,7 @@ from judge.game.engine import JSON, Action, Decision, DecisionKind, Event, RuleE
 from judge.game.rng import Rng
 from tests.core.conftest import Post
 from tests.core.helpers import GM_ADDR, Seats, token_in
-from tests.support.counterspell import COUNTER, GAME, SEATS
+from tests.games.counterspell import COUNTER, GAME, SEATS
 
 A, B, C, D, E = SEATS
 

@@ -295,12 +295,11 @@ from judge import reports
 from judge.game import registry
 from judge.cli import main
 from judge.store import set_kdf_cost
-from tests.core.conftest import SUPPORT
-from bench.support.sealed_bids import GAME, add_report_files
+from tests.games.sealed_bids import GAME
+from tests.games import add_report_files
 set_kdf_cost(2**8)
 registry.register(GAME)
-reports.add_template_dir(SUPPORT / "templates")
-reports.add_schema_dir(SUPPORT)
+add_report_files()
 add_report_files()
 main(prog_name="judge")
 """

@@ -109,16 +109,14 @@ BENCH: Bench
 
 def setup_module() -> None:
     global BENCH
-    from bench.support.sealed_bids import GAME, add_report_files
-    from judge import reports
     from judge.game import registry
     from judge.store import set_kdf_cost
-    from tests.core.conftest import SUPPORT
+    from tests.games import add_report_files
+    from tests.games.sealed_bids import GAME
 
     set_kdf_cost(2**8)
     registry.register(GAME)
-    reports.add_template_dir(SUPPORT / "templates")
-    reports.add_schema_dir(SUPPORT)
+    add_report_files()
     add_report_files()
     BENCH = Bench()
 

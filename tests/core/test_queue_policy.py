@@ -20,8 +20,6 @@ from pathlib import Path
 
 import pytest
 
-from bench.support.sealed_bids import FILES as SEALED_BIDS_FILES
-from bench.support.sealed_bids import SealedBids, record
 from judge import reports
 from judge.game import registry
 from judge.game.engine import (
@@ -35,6 +33,8 @@ from judge.game.engine import (
 from judge.game.spec import Policy
 from tests.core.conftest import Clock, Post
 from tests.core.helpers import GM_ADDR, Seats, hand, token_in
+from tests.games import FILES as SEALED_BIDS_FILES
+from tests.games.sealed_bids import SealedBids, record
 
 #: The store and the mail pipeline on SQLite and on PostgreSQL (tests/conftest.py).
 BOTH_BACKENDS = True

@@ -23,7 +23,7 @@ def twenty_one_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterat
 
     folder = tmp_path / "twenty_one"
     folder.mkdir()
-    (code,) = blocks("python")
+    code = blocks("python")[0]  # Twenty-One
     (folder / "__init__.py").write_text(code, encoding="utf-8")
     monkeypatch.setattr(judge_games, "__path__", [*judge_games.__path__, str(tmp_path)])
     yield "twenty_one"

@@ -108,6 +108,18 @@ def test_one_game_per_record_in_the_registry_and_the_package() -> None:
         registry.unregister("bare")
 
 
+def test_a_registered_game_may_not_take_a_shipped_game_s_id_or_alias() -> None:
+    """A test-only game named like a shipped one would stand in for it
+    unseen: the registry refuses it, and the shipped game stays."""
+    shipped = registry.get("kingdom_wars")
+    for clash in (dataclasses.replace(_bare(), id="kingdom_wars"),
+                  dataclasses.replace(_bare(), aliases=("Kingdom-Wars",))):
+        with pytest.raises(ValueError, match="kingdom_wars is the id of a game shipped"):
+            registry.register(clash)
+    assert registry.get("kingdom_wars") is shipped
+    assert "bare" not in [g.id for g in registry.available()]
+
+
 def test_a_record_of_a_rules_object_takes_its_fields_by_name_and_given_ones_win() -> None:
     """``record_of``: what a rules object has under a field's name goes in the
     record; ``help``, ``policy``, ``drawing`` and ``adjudicate`` never (an
@@ -130,3 +142,28 @@ def test_a_record_of_a_rules_object_takes_its_fields_by_name_and_given_ones_win(
     assert game_of(spec).scores({}) == {"Solo": 1}
     with pytest.raises(TypeError, match="helps"):
         record_of(Rules(), helps=lambda topic: None)
+
+
+def test_a_record_of_a_rules_object_refuses_an_attribute_that_is_no_field() -> None:
+    """A misspelt method would leave the record on its default unseen: every
+    public attribute of the rules object is a field or is named as the
+    rules' own."""
+    bare = _bare()
+
+    def rules(legal_name: str) -> object:
+        return type("Rules", (), {
+            "id": "bare", "title": "Bare", "view_schema": "none.json",
+            "setup": staticmethod(bare.setup), "roles": staticmethod(bare.roles),
+            "pending": staticmethod(bare.pending), "parse": staticmethod(bare.parse),
+            legal_name: staticmethod(bare.legal), "view": staticmethod(bare.view),
+            "outcome": staticmethod(bare.outcome),
+            "deck": ("a", "b"),  # the rules' own
+            "_cache": {},  # private: not looked at
+        })()
+
+    with pytest.raises(TypeError, match=r"deck, legl \(did you mean legal\?\)"):
+        record_of(rules("legl"))
+    with pytest.raises(TypeError, match=r"legl \(did you mean legal\?\)"):
+        record_of(rules("legl"), own=("deck",))
+    spec = record_of(rules("legal"), own=("deck",))
+    assert spec.legal is bare.legal

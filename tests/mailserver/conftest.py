@@ -17,15 +17,12 @@ import pytest
 
 from bench.support.mailplayers import Mail, judge_config
 from bench.support.mailservers import MailServers, ServersUnavailable
-from bench.support.sealed_bids import GAME as SEALED
-from bench.support.sealed_bids import add_report_files
-from judge import reports
 from judge.game import registry
 from judge.service import Judge
 from judge.store import set_kdf_cost
 from tests.core.conftest import Clock
-
-SUPPORT = Path(__file__).resolve().parent.parent / "support"
+from tests.games import add_report_files
+from tests.games.sealed_bids import GAME as SEALED
 
 INSTALL = "apt-get install -y --no-install-recommends dovecot-imapd dovecot-lmtpd"
 
@@ -55,8 +52,7 @@ def mail_servers() -> Iterator[MailServers]:
 def _fast_kdf_and_test_game() -> Iterator[None]:
     set_kdf_cost(2**8)
     registry.register(SEALED)
-    reports.add_template_dir(SUPPORT / "templates")
-    reports.add_schema_dir(SUPPORT)
+    add_report_files()
     add_report_files()
     yield
     registry.unregister(SEALED.id)

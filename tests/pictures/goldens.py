@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bench.support.positions import GAMES, position
-from judge.pictures import picture
+from judge.game.draw import picture
 
 GOLDEN = Path(__file__).with_name("golden")
 

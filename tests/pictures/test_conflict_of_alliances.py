@@ -8,8 +8,8 @@ import re
 from xml.sax.saxutils import escape
 
 from bench.support.positions import COA_LINES, position
+from judge.game.draw import picture
 from judge.game.rng import Rng
-from judge.pictures import picture
 from judge_games.conflict_of_alliances import GAME
 from judge_games.conflict_of_alliances.data import slug
 from judge_games.conflict_of_alliances.picture import COLOURS, DRAWING, MOUNTAIN, WATERWAY

@@ -14,7 +14,7 @@ from functools import cache
 from typing import Any
 
 from bench.support.positions import conquest_tactics, conquest_tactics_steps
-from judge.pictures import picture
+from judge.game.draw import picture
 from judge_games.conquest_tactics import GAME
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics import picture as ct

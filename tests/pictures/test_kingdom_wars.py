@@ -18,7 +18,7 @@ from PIL import Image, ImageChops
 
 from bench.support.kingdom_wars import rng, table
 from bench.support.positions import READER, full_view, known_state, known_view, seats_of
-from judge.pictures import picture
+from judge.game.draw import picture
 from judge_games.kingdom_wars import GAME
 from judge_games.kingdom_wars import picture as kw
 from tests.pictures.goldens import GOLDEN

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bench.support.positions import position
-from judge import pictures
+from judge.game import draw
 from judge.pictures import labels
 from judge.pictures.labels import Label, covered, place, text_box
 from judge.pictures.scene import Scene
@@ -42,7 +42,7 @@ def _cases() -> list[tuple[str, str, dict[str, Any]]]:
 
 @pytest.mark.parametrize("game,name,view", _cases(), ids=lambda v: v if isinstance(v, str) else "")
 def test_no_label_is_covered_or_cut(game: str, name: str, view: dict[str, Any]) -> None:
-    s = pictures.scene(game, view)
+    s = draw.scene(game, view)
     assert len(s.labels) >= 40, name  # every province is named
     assert covered(s, _frame(game, s)) == []
 
@@ -52,7 +52,7 @@ def test_the_names_reported_hidden_are_clear() -> None:
     4 Qingzhou, once under an arrow, a unit or a cross, are drawn whole."""
     for game, names in (("classic", {"Rum", "Bel"}),
                         ("three_kingdoms", {"12 Liangzhou", "45 Yuzhang", "4 Qingzhou"})):
-        s = pictures.scene(game, position(game))
+        s = draw.scene(game, position(game))
         shown = {s.items[i][2][1] for i in s.labels}
         assert names <= shown
         assert not {text for text, _ in covered(s, _frame(game, s))} & names
@@ -90,7 +90,7 @@ def test_conflict_of_alliances_counters_stay_inside_the_map() -> None:
     from judge_games.conflict_of_alliances.picture import DRAWING
 
     view = position("conflict_of_alliances")
-    s = pictures.scene("conflict_of_alliances", view)
+    s = draw.scene("conflict_of_alliances", view)
     frame = _frame("conflict_of_alliances", s)
     s2 = Scene(s.width, s.height)
     DRAWING._stack(s2, (4.0, 300.0), {"force": "yiqu", "place": "field", "ready": 2,
@@ -134,6 +134,6 @@ def pictures_drawing(game: str) -> Any:
 @pytest.mark.parametrize("game", ["classic", "warring_states"])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_no_label_is_covered_on_a_crowded_board(game: str, seed: int) -> None:
-    s = pictures.scene(game, _busy(game, seed))
+    s = draw.scene(game, _busy(game, seed))
     assert sum(1 for kind, _, _ in s.items if kind == "line") > 20  # arrows drawn
     assert covered(s, _frame(game, s)) == []

@@ -17,7 +17,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from bench.support import positions
-from judge import pictures
+from judge.game import draw
 from judge.pictures import rendering
 from judge.pictures.scene import Item, Scene
 
@@ -31,7 +31,7 @@ def _png_pixels(data: bytes) -> Image.Image:
 
 @pytest.mark.parametrize("game_id", LAYERED)
 def test_the_layered_rendering_is_the_svg_rendered_in_one_pass(game_id: str) -> None:
-    drawn = pictures.scene(game_id, positions.position(game_id))
+    drawn = draw.scene(game_id, positions.position(game_id))
     assert drawn.layers, "the map marks its static layers"
     rendering.forget_layers()
     layered = rendering.composed(drawn.runs(), drawn.stamped())
@@ -77,14 +77,14 @@ def test_the_runs_are_the_layers_and_the_stretches_between_them() -> None:
 
 def test_a_static_layer_is_rendered_once_and_kept() -> None:
     rendering.forget_layers()
-    drawn = pictures.scene("classic", positions.position("classic"))
+    drawn = draw.scene("classic", positions.position("classic"))
     statics = [svg for static, svg in drawn.runs() if static]
     first = [rendering.layer(svg) for svg in statics]
     # Another position of the map: its static layers are the same pixels,
     # not rendered again.
     view = positions.position("classic")
     view["units"] = {**view["units"], "Turkey": []}
-    other = pictures.scene("classic", view)
+    other = draw.scene("classic", view)
     again = [rendering.layer(svg) for static, svg in other.runs() if static]
     assert all(a is b for a, b in zip(first, again, strict=True))
     assert len(first) == 2
@@ -108,7 +108,7 @@ def test_names_at_their_first_place_are_laid_in_from_one_kept_layer(game_id: str
     point) are stamped: laid in from one layer of every name at its first
     place, the same in every scene of the map; a name moved aside (by an
     arrow or a unit in its way) is rendered with the rest."""
-    drawn = pictures.scene(game_id, positions.position(game_id))
+    drawn = draw.scene(game_id, positions.position(game_id))
     stamped = drawn.stamped()
     assert stamped is not None and drawn.stamps is not None
     names, boxes = stamped
@@ -128,7 +128,7 @@ def test_names_at_their_first_place_are_laid_in_from_one_kept_layer(game_id: str
     if "units" in view:
         view["units"] = {power: [] for power in view["units"]}
         view["last"] = {}
-        other = pictures.scene(game_id, view).stamped()
+        other = draw.scene(game_id, view).stamped()
         assert other is not None
         assert other[0] == names
         assert len(other[1]) > len(boxes)

@@ -12,7 +12,8 @@ from PIL import Image, ImageChops
 
 from bench.support.positions import ORDERS, position
 from judge.game import registry
-from judge.pictures import NoPicture, geometry, picture
+from judge.game.draw import picture
+from judge.pictures import NoPicture, geometry
 from judge.pictures.layout import Plan, build
 from tests.pictures.goldens import GOLDEN
 

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from bench.support.positions import position
-from judge.pictures import geometry, picture
+from judge.game.draw import picture
+from judge.pictures import geometry
 from judge.pictures.layout import build
 from judge_games.conflict_of_alliances.picture import DRAWING as ALLIANCES
 from judge_games.three_kingdoms.picture import DRAWING as KINGDOMS
@@ -59,7 +60,7 @@ def test_the_geometry_is_what_the_layout_builds(game_id: str) -> None:
     stored = drawing.geometry
     for n in names():
         assert sorted(map(sorted, layout.rings[n])) == sorted(map(sorted, stored.rings(n))), \
-            f"geometry.yaml is stale ({n}): run python -m judge.pictures.layout {game_id}"
+            f"geometry.yaml is stale ({n}): run python tools/layout.py {game_id}"
 
 
 @pytest.mark.parametrize("game_id", GAMES)

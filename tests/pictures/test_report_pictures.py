@@ -11,7 +11,7 @@ from pathlib import Path
 
 from bench.support.classic_mail import GM_ADDR, POWERS, ClassicByMail, StillClock, address
 from judge import config as cfg
-from judge import pictures
+from judge.game import draw
 from judge.service import Judge
 from judge.store import set_kdf_cost
 
@@ -47,7 +47,7 @@ def test_reports_carry_the_picture_and_the_setting_changes_it(tmp_path: Path) ->
         (name, kind, data), = _pictures(starts[-1])
         assert kind == "image/png" and data.startswith(b"\x89PNG") and name.endswith(".png")
         view = game.game.view(game.table().state, "England")
-        assert data == pictures.picture("classic", view)
+        assert data == draw.picture("classic", view)
         game.deliver(GM_ADDR, f"SIGNON g1 GM {game.gm_token}\nSET picture svg\n", "set")
         game.cycle()
         game.send_orders(list(POWERS))

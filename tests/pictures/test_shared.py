@@ -18,8 +18,7 @@ from typing import Any
 import pytest
 
 from bench.support import positions
-from judge import pictures
-from judge.game import registry
+from judge.game import draw, registry
 from judge.game.rng import Rng
 from judge.pictures import rendering
 
@@ -90,24 +89,24 @@ def built(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
     """The role of each view a scene is built for from now on (the picture
     cache emptied first)."""
     seen: list[str | None] = []
-    real = pictures.scene
+    real = draw.scene
 
     def counting(game_id: str, view: Mapping[str, Any], results: Any = None) -> Any:
         seen.append(view.get("role"))
         return real(game_id, view, results)
 
-    monkeypatch.setattr(pictures, "scene", counting)
-    pictures._picture_cache.clear()
+    monkeypatch.setattr(draw, "scene", counting)
+    draw._picture_cache.clear()
     return seen
 
 
 def test_readers_of_one_diplomacy_phase_share_one_rendering(built: list[str | None]) -> None:
-    got = {role: pictures.picture("classic", view) for role, view in _views("classic")}
+    got = {role: draw.picture("classic", view) for role, view in _views("classic")}
     assert len(built) == 1
     assert len(set(got.values())) == 1
     # A different board is a different picture, built anew.
     other = dict(_views("classic")[0][1], units={})
-    assert pictures.picture("classic", other) not in got.values()
+    assert draw.picture("classic", other) not in got.values()
     assert len(built) == 2
 
 
@@ -122,7 +121,7 @@ def test_conflict_of_alliances_builds_one_picture_per_distinct_drawn_part(
     parts = [json.dumps({k: v for k, v in view.items() if k in reads}, sort_keys=True)
              for _role, view in views]
     for _role, view in views:
-        pictures.picture("conflict_of_alliances", view)
+        draw.picture("conflict_of_alliances", view)
     assert len(built) == len(set(parts)) < len(views)
 
 
@@ -138,10 +137,10 @@ def test_the_png_is_the_svg_rendered_the_same_bytes_each_time(game_id: str) -> N
 
     from PIL import Image
 
-    drawn = pictures.scene(game_id, positions.position(game_id))
+    drawn = draw.scene(game_id, positions.position(game_id))
     rendering.forget_layers()
     first = drawn.png()
-    again = pictures.scene(game_id, positions.position(game_id))
+    again = draw.scene(game_id, positions.position(game_id))
     assert again.svg() == drawn.svg()
     assert again.png() == first  # the layers kept
     rendering.forget_layers()
@@ -171,7 +170,7 @@ def test_edges_are_anti_aliased() -> None:
     assert len([v for v in levels if 40 < v < 215]) > 10
     # A map too: its palette holds the blends along its edges, not only its
     # few dozen flat colours.
-    im = Image.open(io.BytesIO(pictures.picture("classic", positions.position("classic"))))
+    im = Image.open(io.BytesIO(draw.picture("classic", positions.position("classic"))))
     assert len(im.getcolors(256) or ()) > 150
 
 

@@ -7,7 +7,7 @@ import re
 from xml.sax.saxutils import escape
 
 from bench.support.positions import position
-from judge.pictures import picture
+from judge.game.draw import picture
 from judge_games.three_kingdoms.picture import DRAWING
 
 

@@ -13,21 +13,19 @@ import pytest
 from bench.support.maildir import open_post
 from bench.support.post import address_of as address_of
 from bench.support.post import start as start
-from bench.support.sealed_bids import add_report_files
-from judge import reports
 from judge.game import adjudicator as adj
 from judge.game import registry
 from judge.store import set_kdf_cost
-from tests.core.conftest import SUPPORT, Post
-from tests.support.counterspell import GAME as COUNTERSPELL
+from tests.core.conftest import Post
+from tests.games import add_report_files
+from tests.games.counterspell import GAME as COUNTERSPELL
 
 
 @pytest.fixture(autouse=True)
 def _test_games() -> Iterator[None]:
     set_kdf_cost(2**8)
     registry.register(COUNTERSPELL)
-    reports.add_template_dir(SUPPORT / "templates")
-    reports.add_schema_dir(SUPPORT)
+    add_report_files()
     add_report_files()
     yield
     registry.unregister(COUNTERSPELL.id)

@@ -26,8 +26,8 @@ from judge.site import publish
 from judge_games.conflict_of_alliances.data import DATA, slug
 from tests.core.conftest import Post
 from tests.core.helpers import GM_ADDR
+from tests.games.counterspell import GAME as COUNTERSPELL
 from tests.publish.conftest import address_of, play, site_text, start
-from tests.support.counterspell import GAME as COUNTERSPELL
 from tests.support.scramble import scramble
 
 SPELLERS = ["Amber", "Beryl", "Coral"]

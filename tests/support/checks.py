@@ -3,8 +3,8 @@
 Schemas and report templates are found the way the judge finds them
 (:mod:`judge.reports`): ``schemas/<view_schema>`` and
 ``templates/<game id>/report.txt.j2``. Importing this module tells
-:mod:`judge.reports` about ``tests/support/`` (schemas) and
-``tests/support/templates/`` (templates), where the test-only game keeps its own.
+:mod:`judge.reports` about ``tests/games/`` (schemas) and
+``tests/games/templates/`` (templates), where the test-only games keep theirs.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import fastjsonschema
@@ -22,14 +21,12 @@ from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource
 from referencing.jsonschema import DRAFT202012
 
-from bench.support.sealed_bids import add_report_files
 from judge import reports
 from judge.game.engine import JSON, Event, Role
 from judge.game.spec import Game
+from tests.games import add_report_files
 
-SUPPORT = Path(__file__).resolve().parent
-reports.add_schema_dir(SUPPORT)
-reports.add_template_dir(SUPPORT / "templates")
+add_report_files()
 add_report_files()
 
 

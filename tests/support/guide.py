@@ -1,9 +1,10 @@
-"""The toy game of docs/writing-a-game.md, read out of the page itself.
+"""The toy games of docs/writing-a-game.md, read out of the page itself.
 
-The page's Python block is the whole game (its record, ``SPEC``) and its
-JSON block the game's view schema. This module runs the one as a module,
-``guide_twenty_one``, and writes the other where :mod:`judge.reports` finds
-it, so that the contract suite plays exactly what the guide shows.
+Each of the page's Python blocks is a whole game (its record, ``SPEC``) and
+the JSON block after it the game's view schema. This module runs each game
+as a module, ``guide_<id>``, and writes each schema where
+:mod:`judge.reports` finds it, so that the contract suite plays exactly what
+the guide shows.
 """
 
 from __future__ import annotations
@@ -28,24 +29,30 @@ def blocks(language: str) -> list[str]:
             if lang == language]
 
 
-def _load() -> GameSpec:
-    (code,) = blocks("python")
-    module = types.ModuleType("guide_twenty_one")
+def _load(code: str) -> GameSpec:
+    """Run one of the page's games as a module, ``guide_<its id>``."""
+    module = types.ModuleType("guide_game")
     module.__file__ = str(PAGE)
-    sys.modules[module.__name__] = module
     exec(compile(code, str(PAGE), "exec"), module.__dict__)
     spec: GameSpec = module.SPEC
+    module.__name__ = f"guide_{spec.id}"
+    sys.modules[module.__name__] = module
     return spec
 
 
-SPEC = _load()
+SPECS: tuple[GameSpec, ...] = tuple(_load(code) for code in blocks("python"))
+"""The page's games, in its order: Twenty-One, then Blind Bid."""
 
 _SCHEMAS = Path(tempfile.mkdtemp(prefix="guide-schema-"))
-(schema,) = blocks("json")
-(_SCHEMAS / SPEC.view_schema).write_text(schema, encoding="utf-8")
+for _spec, _schema in zip(SPECS, blocks("json"), strict=True):  # each game's view schema
+    (_SCHEMAS / _spec.view_schema).write_text(_schema, encoding="utf-8")
 reports.add_schema_dir(_SCHEMAS)
 
+SPEC = SPECS[0]
 GAME: Game = game_of(SPEC)
 """Twenty-One as the judge plays it."""
 
-__all__ = ["GAME", "PAGE", "SPEC", "blocks"]
+BLIND_BID: Game = game_of(SPECS[1])
+"""Blind Bid (the guide's game with a response window) as the judge plays it."""
+
+__all__ = ["BLIND_BID", "GAME", "PAGE", "SPEC", "SPECS", "blocks"]

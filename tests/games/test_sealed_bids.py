@@ -1,4 +1,4 @@
-"""The rules of the test-only game Sealed Bids (R1-R9 in bench/support/sealed_bids.py)."""
+"""The rules of the test-only game Sealed Bids (R1-R9 in tests/games/sealed_bids.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from collections.abc import Iterator, Mapping, Sequence
 
 import pytest
 
-from bench.support.sealed_bids import GAME, card_value, full_deck
 from judge import reports
 from judge.game.engine import (
     JSON,
@@ -21,6 +20,7 @@ from judge.game.engine import (
     State,
 )
 from judge.game.rng import Rng
+from tests.games.sealed_bids import GAME, card_value, full_deck
 from tests.support.checks import render_report, view_errors
 
 

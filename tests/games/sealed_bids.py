@@ -5,9 +5,10 @@ offered to every seat, dice, a shuffled deck and an end. The contract suite in
 ``tests/contract/`` runs over it until the real games exist, and goes on
 running over it afterwards. It is not served by the judge (it is not in
 ``judge.game.registry.BUILTIN``); tests and bench/mail_throughput.py
-:func:`judge.game.registry.register` it and call :func:`add_report_files`, which
-lets :mod:`judge.reports` find its view schema and templates (kept beside this
-module, in ``sealed-bids-view.schema.json`` and ``templates/sealed_bids/``).
+:func:`judge.game.registry.register` it and call
+:func:`tests.games.add_report_files`, which lets :mod:`judge.reports` find its
+view schema and templates (kept beside this module, in
+``sealed-bids-view.schema.json`` and ``templates/sealed_bids/``).
 
 The rules (the comments in the code cite them by number):
 
@@ -49,9 +50,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
-from judge import reports
 from judge.game.engine import (
     JSON,
     Action,
@@ -73,15 +72,6 @@ from judge.game.engine import (
 )
 from judge.game.rng import Rng
 from judge.game.spec import Game, GameSpec, Policy
-
-#: Where the game's view schema and its templates directory are.
-FILES = Path(__file__).resolve().parent
-
-
-def add_report_files() -> None:
-    """Let :mod:`judge.reports` find this game's view schema and templates."""
-    reports.add_template_dir(FILES / "templates")
-    reports.add_schema_dir(FILES)
 
 SEATS: tuple[Role, ...] = ("North", "East", "South", "West")
 SUITS: str = "HSDC"
