@@ -169,4 +169,8 @@ def connect_postgres(url: str, password: str | None = None,
         kwargs["password"] = password
     conn = psycopg.connect(url, **kwargs)
     conn.adapters.register_dumper(bool, BoolAsInt)
+    # Named for what it serves, so that a restore can see other judges on
+    # the same tables (the database and schema) and refuse to run under them.
+    conn.execute("select set_config('application_name', left('judge ' || current_database() "
+                 "|| '.' || current_schema(), 63), false)")
     return conn
