@@ -117,7 +117,9 @@ def init(ctx: click.Context, home_opt: str | None, address: str | None, imap_url
     except cfg.ConfigError as exc:
         raise click.ClickException(str(exc)) from exc
     if config.postgres:  # the tables, in a database its operator made
-        Store.open(config.database, password=config.database_password()).close()
+        from judge.mailconfig import database_password
+
+        Store.open(config.database, password=database_password(config)).close()
     elif not config.db_path.exists():  # init alone makes a database where one was
         Store.open(config.db_path).close()
     if imap_url or smtp_url:

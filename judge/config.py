@@ -181,14 +181,6 @@ class Config:
         """Whether ``judge.database`` names a PostgreSQL database (a URL)."""
         return self.database.startswith(("postgresql://", "postgres://"))
 
-    def database_password(self) -> str | None:
-        """The PostgreSQL password ``[judge]`` points to, or None."""
-        if not self.database_secret:
-            return None
-        from judge.mailconfig import secret
-
-        return secret(self.database_secret, self.home, "database")
-
     def path(self, rel: str) -> Path:
         p = Path(rel)
         return p if p.is_absolute() else self.home / p

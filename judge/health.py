@@ -111,10 +111,11 @@ def status(home: Path, stale_seconds: float | None = None,
 def _postgres_figures(config: cfg.Config, now: datetime, queued: bool) -> dict[str, Any]:
     """The database's part of :func:`status` on PostgreSQL (shared by every
     daemon; the heartbeat above is this home's daemon's own)."""
+    from judge.mailconfig import database_password
     from judge.store import Store, is_fault
 
     try:
-        store = Store.open(config.database, busy_timeout=5, password=config.database_password())
+        store = Store.open(config.database, busy_timeout=5, password=database_password(config))
     except Exception as exc:
         if not is_fault(exc):
             raise

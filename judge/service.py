@@ -129,7 +129,8 @@ class Judge:
     def open(cls, home: Path, now: Callable[[], datetime] = utcnow) -> Judge:
         config = cfg.load(home)
         if config.postgres:
-            store = Store.open(config.database, password=config.database_password())
+            store = Store.open(config.database,
+                               password=mailconfig.database_password(config))
         else:
             backup.check_database(config.db_path, config.home)  # never a new one in its place
             try:

@@ -39,7 +39,9 @@ DUMP_MEMBER = "judge.json"
 
 
 def _open(config: cfg.Config) -> Store:
-    return Store.open(config.database, password=config.database_password())
+    from judge.mailconfig import database_password
+
+    return Store.open(config.database, password=database_password(config))
 
 
 #: Tables other tables' rows refer to (foreign keys): loaded first.
