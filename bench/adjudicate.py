@@ -62,7 +62,7 @@ from judge_games.warring_states import RULES as WARRING_STATES
 from judge_games.warring_states.game import RULES as WS_RULES
 
 DM = RULES.map
-GAMES: dict[str, DiplomacyGame] = {"classic": RULES, "warring_states": WARRING_STATES}
+GAMES: dict[str, DiplomacyGame[Any]] = {"classic": RULES, "warring_states": WARRING_STATES}
 
 
 def rules_of(board: Board) -> VariantRules | None:
@@ -79,7 +79,7 @@ def strengths(board: Board, legal: dict[int, Order]) -> Strengths | None:
 
 
 def random_phase(
-    rnd: random.Random, n_units: int, game: DiplomacyGame = RULES
+    rnd: random.Random, n_units: int, game: DiplomacyGame[Any] = RULES
 ) -> tuple[Board, dict[int, list[str]]]:
     """A random board of ``n_units`` units and order lines for every unit."""
     DM = game.map  # the map of the game benchmarked

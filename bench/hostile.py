@@ -10,7 +10,12 @@ figures compare with each other on whatever machine runs them:
   token checks, the transaction, the reply's composition, filing the mail
   with its tokens masked, relaying the reply into ``mail/out``);
 * game-line inputs go to the game's own reader, ``Game.parse`` (the line a
-  seat's mail hands it), against an ordinary order line of that game.
+  seat's mail hands it), against an ordinary order line of that game;
+* the steps that turn text into the judge's mail are timed on their own
+  (the text part, the HTML part, a whole press mail, an attachment, a name
+  fitted or wrapped in a picture), against an ordinary press of 1,000
+  characters composed whole; for the HTML part, "largest reply" is the
+  size of the HTML made from the larger input.
 
 Printed per input: the two sizes, the time of each (median of ``--repeat``
 runs), the time of the larger over the smaller (linear: about 10; quadratic:
@@ -49,6 +54,9 @@ if str(ROOT) not in sys.path:
 from judge import config as cfg  # noqa: E402
 from judge.game import registry  # noqa: E402
 from judge.game.rng import Rng  # noqa: E402
+from judge.mail import mailhtml, mailout  # noqa: E402
+from judge.mail.mailout import Attachment, OutgoingMail  # noqa: E402
+from judge.pictures import text as picture_text  # noqa: E402
 from judge.service import Judge  # noqa: E402
 
 
@@ -152,6 +160,96 @@ LINE_CASES: dict[str, tuple[str, str, int, Callable[[int], str], str]] = {
 }
 
 
+_PRESS_LINE = "Привет, Восток: поддержи меня в следующем раунде торгов. Yes?"
+
+
+def _press(n: int) -> str:
+    """A press mail's text of about ``n`` characters, in lines of 60."""
+    return "Press from North to East:\n\n" + "\n".join(
+        [_PRESS_LINE] * max(n // (len(_PRESS_LINE) + 1), 1)) + "\n"
+
+
+def _mail(body: str, attachments: tuple[Attachment, ...] = ()) -> OutgoingMail:
+    return OutgoingMail(message_id="<bench@judge.example>", from_addr="judge@judge.example",
+                        to_addr="east@players.example", subject="[g1] press from North",
+                        body=body, auto_submitted="auto-generated", html=True,
+                        attachments=attachments)
+
+
+def _small_tables(n: int) -> str:
+    return "\n\n".join(["a  b  c  d  e  f  g  h\ni  j  k  l  m  n  o  p"] * n)
+
+
+#: name -> (what it is, smaller size, maker of the input, the step it goes
+#: through). Each step that turns text into the judge's mail, on its own:
+#: the ordinary input of the run is a press of 1,000 characters composed
+#: whole (text and HTML parts).
+COMPOSE_CASES: dict[str, tuple[str, int, Callable[[int], Any], Callable[[Any], Any]]] = {
+    "text-part": ("text part of a press of N chars (quoted-printable)", 100_000, _press,
+                  lambda body: mailout._text_part(body, "plain")),
+    "html-wide-table": ("HTML part of N lines of 'a  ' * 2000 (a table typed by hand)", 200,
+                        lambda n: "\n".join(["a  " * 2000] * n), mailhtml.render),
+    "html-table-lines": ("HTML part of N lines of a table of 40 one-letter columns", 10_000,
+                         lambda n: "\n".join(["a  " * 40] * n), mailhtml.render),
+    "html-small-tables": ("HTML part of N two-line tables of one-letter cells", 100,
+                          _small_tables, mailhtml.render),
+    "html-misaligned": ("HTML part of N paragraphs of 500 gapped lines that are no table",
+                        2, lambda n: "\n\n".join(["\n".join(
+                            "a  b" if i % 2 else "abc  d" for i in range(500))] * n),
+                        mailhtml.render),
+    "html-long-line": ("HTML part of one line of N chars of words", 1_000_000,
+                       lambda n: "word " * (n // 5), mailhtml.render),
+    "compose-press": ("whole mail (text and HTML) of a press of N chars", 100_000,
+                      lambda n: _mail(_press(n)), mailout.compose),
+    "attachment": ("whole mail with a picture of N bytes attached", 2_000_000,
+                   lambda n: _mail("Report\n", (Attachment("map.png", "image/png",
+                                                             b"\x89PNG" + b"x" * n),)),
+                   mailout.compose),
+    "picture-fit": ("a name of N chars fitted into a picture's box", 10_000,
+                    lambda n: "Kingdom " * (n // 8),
+                    lambda text: picture_text.fit(text, 200.0, 13.0, True)),
+    "picture-wrap": ("a text of N chars wrapped in a picture's box", 10_000,
+                     lambda n: "Kingdom " * (n // 8),
+                     lambda text: picture_text.wrap(text, 200.0, 13.0)),
+}
+
+
+def run_compose(name: str, repeat: int, give_up: float) -> dict[str, Any]:
+    what, size, make, step = COMPOSE_CASES[name]
+
+    def once(value: Any) -> float:
+        picture_text.text_width.cache_clear()  # each measurement measures
+        mailhtml._render.cache_clear()
+        start = time.perf_counter()
+        step(value)
+        return time.perf_counter() - start
+
+    ordinary = _mail(_press(1_000))
+    row: dict[str, Any] = {"input": name, "what": what, "sizes": [size, size * 10],
+                           "seconds": [], "reply_bytes": 0,
+                           "ordinary": _median([once_compose(ordinary)
+                                                for _ in range(max(repeat, 3))])}
+    for n in (size, size * 10):
+        value = make(n)
+        times = []
+        for _ in range(repeat):
+            times.append(once(value))
+            if times[-1] > give_up:
+                break
+        row["seconds"].append(_median(times))
+        if isinstance(value, str) and step is mailhtml.render:
+            row["reply_bytes"] = max(row["reply_bytes"], len(mailhtml.render(value)))
+        if row["seconds"][-1] > give_up:
+            break
+    return row
+
+
+def once_compose(mail: OutgoingMail) -> float:
+    start = time.perf_counter()
+    mailout.compose(mail)
+    return time.perf_counter() - start
+
+
 def _median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
@@ -248,12 +346,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", nargs="*", default=None)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    names = args.only or [*MAIL_CASES, *LINE_CASES]
+    names = args.only or [*MAIL_CASES, *LINE_CASES, *COMPOSE_CASES]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
             if name in MAIL_CASES:
                 rows.append(run_mail(name, args.repeat, args.give_up, Path(tmp)))
+            elif name in COMPOSE_CASES:
+                rows.append(run_compose(name, args.repeat, args.give_up))
             else:
                 rows.append(run_line(name, args.repeat, args.give_up))
             print(f"{name}: {[round(s, 4) for s in rows[-1]['seconds']]}", file=sys.stderr)

@@ -25,6 +25,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypedDict, cast
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -202,7 +203,22 @@ def circles(
     return sorted(out)
 
 
-def report(package: str, root: Path = ROOT) -> dict[str, object]:
+class ImportFigures(TypedDict):
+    """What :func:`report` finds in a package."""
+
+    package: str
+    modules: int
+    function_local_imports: int
+    local_imports: list[str]  # "path:line target"
+    circles: int
+    circle_members: list[list[str]]
+    circles_with_local_imports: int
+    hidden_circle_members: list[list[str]]
+    circles_with_typing_imports: int
+    typed_circle_members: list[list[str]]
+
+
+def report(package: str, root: Path = ROOT) -> ImportFigures:
     mods = scan(package, root)
     local = [
         f"{m.path.relative_to(root)}:{line} {target}"
@@ -230,19 +246,20 @@ def _options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--package", default="judge_games")
 
 
-def _show(out: Figures) -> None:
+def _show(figures: Figures) -> None:
+    out = cast(ImportFigures, figures)  # the figures report() made
     print(f"{out['package']}: {out['modules']} modules")
     print(f"function-local imports: {out['function_local_imports']}")
-    for line in out["local_imports"]:  # type: ignore[attr-defined]
+    for line in out["local_imports"]:
         print(f"  {line}")
     print(f"import circles: {out['circles']}")
-    for comp in out["circle_members"]:  # type: ignore[attr-defined]
+    for comp in out["circle_members"]:
         print("  " + " <-> ".join(comp))
     print(f"import circles, function-local imports counted: {out['circles_with_local_imports']}")
-    for comp in out["hidden_circle_members"]:  # type: ignore[attr-defined]
+    for comp in out["hidden_circle_members"]:
         print("  " + " <-> ".join(comp))
     print(f"... and TYPE_CHECKING imports counted too: {out['circles_with_typing_imports']}")
-    for comp in out["typed_circle_members"]:  # type: ignore[attr-defined]
+    for comp in out["typed_circle_members"]:
         print("  " + " <-> ".join(comp))
 
 

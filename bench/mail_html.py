@@ -23,7 +23,7 @@ import sys
 import tempfile
 import time
 from dataclasses import replace
-from email.message import EmailMessage
+from email.message import EmailMessage, Message
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,12 +38,19 @@ from judge.service import kept_copy  # noqa: E402
 from judge.store import set_kdf_cost  # noqa: E402
 
 
+def _payload(part: Message) -> bytes:
+    """An attachment's decoded bytes (a leaf part decodes to bytes)."""
+    data = part.get_payload(decode=True)
+    assert isinstance(data, bytes)
+    return data
+
+
 def _outgoing(msg: EmailMessage, auto: str) -> OutgoingMail:
     """The mail the judge queued for ``msg`` (what it sent, read back)."""
     body = msg.get_body(("plain",))
     assert body is not None
     attachments = tuple(
-        Attachment(str(p.get_filename()), p.get_content_type(), p.get_payload(decode=True))
+        Attachment(str(p.get_filename()), p.get_content_type(), _payload(p))
         for p in msg.walk() if p.get_filename())
     return OutgoingMail(
         message_id=str(msg["Message-ID"]), from_addr=str(msg["From"]), to_addr=str(msg["To"]),

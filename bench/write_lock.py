@@ -70,7 +70,7 @@ class LockTimer:
         self.blocks = 0
         self._inner = store.atomic
         self._conn = store.db.conn
-        store.atomic = self.atomic  # type: ignore[method-assign]
+        store.atomic = self.atomic  # type: ignore[method-assign]  # timed in place of the store's
 
     @contextlib.contextmanager
     def atomic(self) -> Iterator[Store]:

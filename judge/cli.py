@@ -233,8 +233,10 @@ def serve(ctx: click.Context, once: bool, check: bool) -> None:
 @click.pass_context
 def status(ctx: click.Context, as_json: bool, stale: float | None, queued: bool) -> None:
     """The daemon's health: when its last cycle ended, mails waiting in the
-    inbox, the oldest mail queued in the outbox, the next deadline. Exits 1
-    when the last cycle is stale (or there was none), for a monitor to act on.
+    inbox, the oldest mail queued in the outbox, the next deadline, the mails
+    filed in Failed since the last one handled (how many, the last reason).
+    Exits 1 when the last cycle is stale (or there was none) or the last
+    cycle that read mail filed any in Failed, for a monitor to act on.
 
     \b
     Example:
@@ -249,6 +251,38 @@ def status(ctx: click.Context, as_json: bool, stale: float | None, queued: bool)
     click.echo(json.dumps(state, sort_keys=True) if as_json else health.describe(state))
     if not state["ok"]:
         ctx.exit(1)
+
+
+@main.group()
+def clock() -> None:
+    """The judge's clock: after a jump forward (limits.max_clock_jump_hours)
+    no phase is processed until the operator confirms the clock is right.
+
+    \b
+    Example:
+      judge --home /var/lib/judge status      # PHASES HELD: the clock moved ...
+      judge --home /var/lib/judge clock confirm
+    """
+
+
+@clock.command("confirm")
+@click.pass_context
+def clock_confirm(ctx: click.Context) -> None:
+    """Confirm the clock is right: phases held after a jump forward are
+    processed again from the next cycle (their deadlines as they stand;
+    extend a game's with the GM's EXTEND where players lost time).
+
+    \b
+    Example:
+      judge --home /var/lib/judge clock confirm
+    """
+    judge = _open(ctx)
+    try:
+        held = judge.confirm_clock()
+    finally:
+        judge.close()
+    click.echo(f"confirmed; it held: {held}" if held
+               else "nothing was held; the clock's reading is recorded")
 
 
 @main.group()

@@ -66,6 +66,13 @@ creates_per_day = 3
 press_per_hour = 30
 press_recipients_per_mail = 20
 strangers_per_hour = 30
+# The largest mail the judge sends, in bytes (its text, HTML and pictures
+# together): a press that would make a larger one is refused, with a reply
+# naming the limit (common mail servers take 10 to 25 MB).
+max_out_bytes = 10000000
+# How far the clock may move forward between two cycles before the judge
+# stops processing phases until the operator confirms (judge clock confirm).
+max_clock_jump_hours = 6
 # The budget of one mail: seconds and megabytes its handling may take; a
 # mail beyond it is moved to Failed and the cycle goes on (0: no limit).
 mail_seconds = 60
@@ -142,6 +149,12 @@ class Config:
     press_per_hour: int = 30
     press_recipients_per_mail: int = 20
     strangers_per_hour: int = 30
+    max_out_bytes: int = 10_000_000
+    """Bytes of the largest mail the judge sends; a press that would pass it
+    is refused."""
+    max_clock_jump_hours: float = 6.0
+    """Hours the clock may move forward between two cycles before phases wait
+    for the operator's ``judge clock confirm``."""
     mail_seconds: float = 60.0
     """Seconds one mail's handling may take (judge.budget)."""
     mail_memory_mb: int = 1024
@@ -299,6 +312,8 @@ def load(home: Path) -> Config:
         press_per_hour=int(limits.get("press_per_hour", 30)),
         press_recipients_per_mail=int(limits.get("press_recipients_per_mail", 20)),
         strangers_per_hour=int(limits.get("strangers_per_hour", 30)),
+        max_out_bytes=int(limits.get("max_out_bytes", 10_000_000)),
+        max_clock_jump_hours=float(limits.get("max_clock_jump_hours", 6)),
         mail_seconds=float(limits.get("mail_seconds", 60)),
         mail_memory_mb=int(limits.get("mail_memory_mb", 1024)),
         max_header_chars=int(limits.get("max_header_chars", 16_000)),

@@ -160,7 +160,8 @@ def _loop(judge: Judge, once: bool, echo: Callable[[str], None]) -> None:
                 raise
             log.exception("cycle failed; trying again")
         else:  # `judge status` reads it; systemd's watchdog hears it
-            health.beat(judge.config.home, ok=True)
+            health.beat(judge.config.home, ok=True, read=judge.cycle_read,
+                        failed=judge.cycle_failed)
             sdnotify.notify("WATCHDOG=1")
         if once:
             return

@@ -195,12 +195,38 @@ def run_demo(kind: str, phases: int, keep: bool, echo: Callable[[str], None],
         echo(j.replay_check("demo"))
         if not everything:
             echo(f"({demo.count} mails to the judge, {demo.sent_seen} from it)")
+        echo(next_steps(home, game.id, keep))
     finally:
         demo.judge.close()
         if keep:
             echo(f"(kept {home})")
         else:
             shutil.rmtree(home, ignore_errors=True)
+
+
+def next_steps(home: Path, game_id: str, keep: bool) -> str:
+    """What a newcomer does after the demo: where its mails went, and how to
+    run a judge of their own and start a game on it."""
+    where = (f"The mails are kept in {home}: the players' in mail/in/.Processed, the "
+             "judge's in mail/out/new (one file each)."
+             if keep else
+             "The mails went through a temporary folder, deleted now (judge demo --keep "
+             "keeps it: the players' mails in mail/in/.Processed, the judge's in "
+             "mail/out/new).")
+    return "\n".join([
+        "",
+        "=== what next",
+        where,
+        "Run a judge of your own (Maildir in and out, in a folder of yours):",
+        "  judge init --home ~/judge",
+        f"  judge --home ~/judge game create mygame --game {game_id} --gm you@example.org",
+        "      (or mail it: CREATE mygame " + game_id + ")",
+        "  judge --home ~/judge mail saved-mail.eml     # a player's mail into the inbox",
+        "  judge --home ~/judge serve                   # read, adjudicate, reply",
+        "The replies appear in ~/judge/mail/out/new; `judge init --imap ... --smtp ...`",
+        "reads and sends through real mail servers instead. Other games: judge demo",
+        "--help; every mail in full: judge demo --all; the mail grammar: README.md.",
+    ])
 
 
 def _orders(game: Game, state: State, role: str, lines: list[str], salt: str) -> list[str]:

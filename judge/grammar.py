@@ -138,10 +138,12 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("CREATE", "<game> <kind> [<options...>]", "anyone",
                 "Create a game and become its GM; options are name=value pairs.",
                 "CREATE league42 classic max_year=1910"),
-    CommandSpec("CREATE LEAGUE", "<league> [<scoring>]", "anyone",
+    CommandSpec("CREATE LEAGUE", "<league> [<scoring>] [<code>]", "anyone",
                 "Create a league and become its GM (only an address the judge's operator "
-                "lists in judge.creators); scoring draw-size (the default), sum-of-squares "
-                "or wdl. Put a game in it with LEAGUE <league> before its START.",
+                "lists in judge.creators, which shows it is theirs: a code mailed to it is "
+                "sent back on the line, or the mail is signed on with a token of that "
+                "address); scoring draw-size (the default), sum-of-squares or wdl. Put a "
+                "game in it with LEAGUE <league> before its START.",
                 "CREATE LEAGUE autumn draw-size"),
     CommandSpec("STANDINGS", "<league>", "anyone",
                 "A league's standings under its scoring system, its players' ratings "

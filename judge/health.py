@@ -1,11 +1,21 @@
 """``judge status``: is the daemon cycling, and what is waiting.
 
 After every cycle ``judge serve`` writes :data:`HEARTBEAT_NAME` in its home
-(a small JSON file, replaced whole): when the last cycle ended, and the last
-failed cycle's time and error. :func:`status` reads it with the database
-and the inbox, without opening a mail connection: how long ago the last
-cycle was, how many mails wait in the inbox (Maildir; an IMAP inbox is not
-counted), the oldest mail queued in the outbox, and the next deadline.
+(a small JSON file, replaced whole): when the last cycle ended, the last
+failed cycle's time and error, and of the last cycle that read mail how many
+mails it read and the reasons of those it filed in Failed. :func:`status`
+reads it with the database and the inbox, without opening a mail
+connection: how long ago the last cycle was, how many mails wait in the
+inbox (Maildir; an IMAP inbox is not counted), the oldest mail queued in the
+outbox, the next deadline, and the mails filed in Failed since the last one
+handled (their count, the last one's time and reason), and why phases are
+held when the clock jumped forward (``judge clock confirm``).
+
+The judge is not ok (``judge status`` exits 1) when the last cycle is stale
+or when the last cycle that read mail filed any in Failed: a judge that
+fails every mail of a game is as broken as one that stopped, even though it
+cycles. (A cycle that reads nothing leaves that record as it was, so a quiet
+minute does not hide the failure from a monitor.)
 """
 
 from __future__ import annotations
@@ -13,6 +23,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -29,14 +40,20 @@ STALE_POLLS = 3
 """The last cycle is stale when older than this many ``poll_seconds``."""
 
 
-def beat(home: Path, *, ok: bool, error: str = "", now: datetime | None = None) -> None:
-    """Record a finished cycle (``ok``) or a failed one (``error``)."""
+def beat(home: Path, *, ok: bool, error: str = "", now: datetime | None = None,
+         read: int = 0, failed: Sequence[str] = ()) -> None:
+    """Record a finished cycle (``ok``) that read ``read`` mails and filed
+    those with the reasons ``failed`` in Failed, or a failed cycle
+    (``error``)."""
     when = (now or datetime.now(UTC)).isoformat(timespec="seconds")
     path = home / HEARTBEAT_NAME
     state = read_heartbeat(home)
     state["pid"] = os.getpid()
     if ok:
         state["last_cycle"] = when
+        if read or failed:
+            state["mail_cycle"] = {"at": when, "read": read, "failed": len(failed),
+                                   "last_reason": failed[-1][:500] if failed else None}
     else:
         state["last_failure"] = when
         state["last_error"] = error[:500]
@@ -96,6 +113,8 @@ def status(home: Path, stale_seconds: float | None = None,
         "oldest_queued": None,
         "oldest_queued_age_seconds": None,
         "next_deadline": None,
+        "last_mail_cycle": beat_state.get("mail_cycle"),
+        "failed_since_success": {"count": 0, "last_at": None, "last_reason": None},
     }
     if config.postgres:  # this daemon's heartbeat (its home), the shared database's queue
         out.update(_postgres_figures(config, now, queued))
@@ -104,7 +123,10 @@ def status(home: Path, stale_seconds: float | None = None,
         out.update(looked)
         if looked["oldest_queued"]:
             out["oldest_queued_age_seconds"] = _age(now, looked["oldest_queued"])
-    out["ok"] = age is not None and age <= limit and "database_error" not in out
+    mail_cycle = out["last_mail_cycle"]
+    out["failing"] = bool(mail_cycle and mail_cycle.get("failed"))
+    out["ok"] = (age is not None and age <= limit and "database_error" not in out
+                 and "clock_held" not in out and not out["failing"])
     return out
 
 
@@ -142,12 +164,27 @@ def describe(state: dict[str, Any]) -> str:
         cycle = "never (no cycle recorded: is `judge serve` running?)"
     else:
         cycle = state["last_cycle"] + since(state["last_cycle_age_seconds"])
+    stale = state["last_cycle_age_seconds"] is None or (
+        state["last_cycle_age_seconds"] > state["stale_after_seconds"])
+    mail_cycle = state.get("last_mail_cycle") or {}
+    health = ("STALE" if stale else "FAILING" if state.get("failing")
+              else "ok" if state["ok"] else "NOT OK")
     lines = [
         f"home           {state['home']}",
-        f"health         {'ok' if state['ok'] else 'STALE'} (stale after "
-        f"{state['stale_after_seconds']:.0f} s without a cycle)",
+        f"health         {health} (stale after "
+        f"{state['stale_after_seconds']:.0f} s without a cycle; failing when the last "
+        "cycle that read mail filed any in Failed)",
         f"last cycle     {cycle}",
     ]
+    if mail_cycle:
+        lines.append(f"last mail      {mail_cycle['at']}: {mail_cycle['read']} read, "
+                     f"{mail_cycle['failed']} filed in Failed"
+                     + (f" (the last: {mail_cycle['last_reason']})"
+                        if mail_cycle.get("last_reason") else ""))
+    failed = state.get("failed_since_success") or {}
+    if failed.get("count"):
+        lines.append(f"failed mails   {failed['count']} since the last mail handled; the last "
+                     f"at {failed['last_at']}: {failed['last_reason']}")
     if state["last_failure"]:
         lines.append(f"last failure   {state['last_failure']}: {state['last_error']}")
     waiting = state["inbox_waiting"]
@@ -164,4 +201,6 @@ def describe(state: dict[str, Any]) -> str:
                      + (f", last error: {mail['last_error']}" if mail["last_error"] else ""))
     if "database_error" in state:
         lines.append(f"database       {state['database_error']}")
+    if "clock_held" in state:
+        lines.append(f"PHASES HELD    {state['clock_held']}")
     return "\n".join(lines)

@@ -323,6 +323,12 @@ def replace(ws: Workspace, g: Loaded, role: str, address: str, *,
         before(seat, wanted)
     token = new_token()
     old = seat.address
+    if old != wanted and seat.role and ws.judge.store.league_of(g.name) is None:
+        # (a league game's is recorded by league.before_replace): so that a mail
+        # signed with the old token is known for what it is (judge.pipeline.authenticate)
+        store = ws.judge.store
+        store.add_handover(g.name, seat.role, old, store.last_action(g.name) + len(g.entries),
+                           "replaced", scheduler.iso(ws.now))
     g.set_seat(seat, address=wanted, token_hash=hash_token(token), status="active")
     done = Change(seat, token=token)
     if old != wanted:

@@ -36,6 +36,7 @@ from judge import pictures, reports
 from judge.game import adjudicator as adj
 from judge.game import draw, scheduler
 from judge.game.engine import Decision, DecisionKind, Event
+from judge.game.spec import Game
 from judge.hub import Hub
 from judge.loaded import Loaded
 from judge.mail.mailout import Attachment
@@ -271,6 +272,13 @@ def report_of(ws: Workspace, g: Loaded, role: str | None, events: Sequence[Event
                "legal": ([] if decision.kind is DecisionKind.ORDERS
                          else list(game.legal(table.state, role)))}
     clock = g.clock
+    # The deadline of a decision the reader has no part in (another seat's
+    # turn) is named as that seat's, not the reader's.
+    deadline_of: list[str] = []
+    if role is not None and decision is None and not unasked:
+        open_now = adj.open_decisions(game, table)
+        if open_now and not any(role in d.roles for d in open_now):
+            deadline_of = sorted({r for d in open_now for r in d.roles})
     data: dict[str, Any] = {
         "game": game.id,
         "name": g.name,
@@ -278,17 +286,26 @@ def report_of(ws: Workspace, g: Loaded, role: str | None, events: Sequence[Event
         "first": first,
         "events": [e.to_json() for e in events],
         "outcome": table.outcome,
-        "seed_hash": g.row["seed_hash"],
-        "seed": g.row["seed"] if table.outcome is not None else "",
+        "seed_hash": g.row["seed_hash"] if game.draws else "",
+        "seed": g.row["seed"] if table.outcome is not None and game.draws else "",
         "deadline": (scheduler.iso(clock.deadline)
                      if clock is not None and table.outcome is None and not unasked else ""),
         "tz": tz,
+        "deadline_of": deadline_of,
         "owe": owe,
-        "intro": game.introduction(table.state, role) if first and role is not None else "",
+        "intro": intro_text(game, table, role) if first and role is not None else "",
         "orders_in": orders_in_data(ws, g),
         "before": "",
     }
     return data, reports.view_attachment(game, view), str(view.get("phase", ""))
+
+
+def intro_text(game: Game, table: adj.Table, role: str) -> str:
+    """A seat's first report's own part: the game's introduction (its cards'
+    texts), then the standing answers the judge gives for it without asking,
+    and how to change them."""
+    parts = [game.introduction(table.state, role), adj.standing_text(game, table, role)]
+    return "\n\n".join(p.rstrip("\n") for p in parts if p)
 
 
 def report_text(ws: Workspace, g: Loaded, role: str | None, events: Sequence[Event] = (),

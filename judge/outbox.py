@@ -249,7 +249,8 @@ class Outbox:
         now = self.now
         if (
             in_reply_to
-            and self.store.replies_since(to_addr, scheduler.iso(now - timedelta(hours=1)))
+            and self.store.replies_since(to_addr, scheduler.iso(now - timedelta(hours=1)),
+                                         scheduler.iso(now))
             >= self.config.replies_per_hour
         ):
             log.warning("not answering %s: %d replies in the last hour (limits.replies_per_hour)",
@@ -288,28 +289,46 @@ class Outbox:
         self.queued.append(message_id)
         return message_id
 
-    def may_answer(self, address: str) -> bool:
+    def size(self, subject: str, body: str) -> int:
+        """Bytes of the mail :meth:`queue` would send with ``subject`` and
+        ``body`` and no attachment (its text and HTML parts): composed here,
+        in the caller's transaction and budget, so that a mail over
+        ``limits.max_out_bytes`` is refused before anything is queued.
+        Linear in ``body`` (:mod:`judge.mail.mailhtml`)."""
+        mail = OutgoingMail(
+            message_id=make_message_id(self.config.domain, "size"),
+            from_addr=self.config.address, to_addr=self.config.address,
+            subject=redact.mask_secrets(subject), body=body, auto_submitted="auto-generated",
+            date=format_datetime(self.now), html=True)
+        return len(compose(mail)) + 200  # the transport's envelope lines, a longer To
+
+    def may_answer(self, address: str, *, once_an_hour: bool = True) -> bool:
         """Whether a mail from ``address`` may be answered: always for a
         registered address (within ``replies_per_hour``); for an address no
-        game knows, once an hour, and only while fewer than
-        ``limits.strangers_per_hour`` different strangers were answered in
-        the last hour (a flood of forged senders earns no backscatter).
-        A yes counts as the stranger's answer of the hour."""
+        game knows, only while fewer than ``limits.strangers_per_hour``
+        different strangers were answered in the last hour (a flood of
+        forged senders earns no backscatter), and, with ``once_an_hour``,
+        once an hour. Without it (the answer a stranger asked for by name:
+        the code OBSERVE mails) the stranger still counts among the
+        strangers of the hour. A yes counts as the stranger's answer of the
+        hour."""
         if not address:
             return False
         if self.store.is_registered(address):
             return True
         now = self.now
-        since = scheduler.iso(now - timedelta(hours=1))
-        if self.store.users("stranger", since) >= self.config.strangers_per_hour:
+        since, until = scheduler.iso(now - timedelta(hours=1)), scheduler.iso(now)
+        counted = self.store.used("stranger", address, since, until) > 0
+        if not counted and (self.store.users("stranger", since, until)
+                            >= self.config.strangers_per_hour):
             log.warning("not answering %s: %d strangers answered in the last hour "
                         "(limits.strangers_per_hour)", address, self.config.strangers_per_hour)
             return False
-        if not self.store.allow(address, "stranger", scheduler.iso(now), since):
+        if once_an_hour and not self.store.allow(address, "stranger", until, since):
             log.warning("not answering %s: an address no game knows is answered once an "
                         "hour, and it was answered in the last hour", address)
             return False
-        self.store.use("stranger", address, scheduler.iso(now))
+        self.store.use("stranger", address, until)
         return True
 
 

@@ -35,6 +35,7 @@ from judge.session import CommandError, Workspace
 
 if TYPE_CHECKING:
     from judge.hub import Hub
+    from judge.store import Store
 
 log = logging.getLogger("judge")
 
@@ -94,14 +95,15 @@ def prepare(judge: Hub, mail: IncomingMail) -> Prepared:
     signons = [c for c in commands if c.name == "SIGNON"]
     if len(commands) > cfg.max_commands or len(signons) > cfg.max_signons:
         return pre  # refused whole; nothing to check
-    since = scheduler.iso(judge.now() - timedelta(hours=1))
+    now = judge.now()
+    since, until = scheduler.iso(now - timedelta(hours=1)), scheduler.iso(now)
     for command in signons:
         name, role = command.args["game"], command.args["role"]
         stored, registered = judge.store.token_owner(name, role)
         if registered != mail.from_addr:
             continue  # refused by authenticate whatever the token
         if judge.store.used("token-failure", failure_key(mail.from_addr, name, role),
-                            since) >= cfg.token_failures_per_hour:
+                            since, until) >= cfg.token_failures_per_hour:
             pre.locked.add((name.lower(), role.lower()))
             continue
         pre.checked[(name.lower(), role.lower())] = (
@@ -301,9 +303,9 @@ def over_limits(judge: Hub, ws: Workspace, mail: IncomingMail,
     # neither games, seats, nor a report each turn).
     asks = sorted({c.name for c in commands if c.name in ("OBSERVE", "JOIN", "CREATE")})
     if asks and not store.is_registered(mail.from_addr):
-        since = scheduler.iso(now - timedelta(hours=1))
-        if not store.used("stranger-request", mail.from_addr, since):
-            if store.users("stranger-request", since) >= cfg.strangers_per_hour:
+        since, until = scheduler.iso(now - timedelta(hours=1)), scheduler.iso(now)
+        if not store.used("stranger-request", mail.from_addr, since, until):
+            if store.users("stranger-request", since, until) >= cfg.strangers_per_hour:
                 return (f"{cfg.strangers_per_hour} new addresses have sent OBSERVE, JOIN or "
                         "CREATE in the last hour, and the judge takes that many an hour "
                         "(limits.strangers_per_hour); send it again later")
@@ -316,7 +318,8 @@ def over_limits(judge: Hub, ws: Workspace, mail: IncomingMail,
         return (f"it holds {count['JOIN']} JOIN commands, and one mail may hold "
                 f"{cfg.joins_per_mail} (limits.joins_per_mail)")
     if count["CREATE"]:
-        made = store.used("create", mail.from_addr, scheduler.iso(now - timedelta(days=1)))
+        made = store.used("create", mail.from_addr, scheduler.iso(now - timedelta(days=1)),
+                          scheduler.iso(now))
         if made + count["CREATE"] > cfg.creates_per_day:
             return (f"{mail.from_addr} has created {made} game(s) in the last 24 hours, and "
                     f"may create {cfg.creates_per_day} a day (limits.creates_per_day)")
@@ -340,7 +343,8 @@ def over_limits(judge: Hub, ws: Workspace, mail: IncomingMail,
         return (f"its press goes to {total} recipients, and one mail may reach "
                 f"{cfg.press_recipients_per_mail} (limits.press_recipients_per_mail)")
     for seat, n in recipients.items():
-        sent = store.used("press", seat, scheduler.iso(now - timedelta(hours=1)))
+        sent = store.used("press", seat, scheduler.iso(now - timedelta(hours=1)),
+                          scheduler.iso(now))
         if sent + n > cfg.press_per_hour:
             return (f"{seat.split('/')[1]} has sent {sent} press mail(s) in the last hour, and "
                     f"this one would make {sent + n}; a seat may send {cfg.press_per_hour} "
@@ -395,6 +399,8 @@ def _acknowledge(ctx: Ctx) -> None:
     to = session.reply_to
     if to is None and ctx.ws.outbox.may_answer(mail.from_addr):
         to = mail.from_addr
+    elif to is not None and not ctx.ws.outbox.may_answer(to, once_an_hour=False):
+        to = None  # a stranger's asked-for answer (OBSERVE's code): within strangers_per_hour
     if not to:
         return
     session.sections.extend(_where_you_stand(ctx))
@@ -452,6 +458,30 @@ def _where_you_stand(ctx: Ctx) -> list[str]:
             out.append("Still without orders (they hold if you send none): "
                        + ", ".join(missing) + ".")
     return ["\n".join(out)] if out else []
+
+
+def _former_holder(store: Store, game: str, role: str, address: str) -> bool:
+    """Whether ``address`` held seat ``role`` of ``game`` before a REPLACE (or
+    left it in a league game) and holds it no more."""
+    return any(h["role"].lower() == role.lower() and h["address"] == address.lower()
+               for h in store.handovers(game))
+
+
+def _tell_seat_gone(judge: Hub, ws: Workspace, game: str, role: str, address: str,
+                    now: datetime) -> None:
+    """Tell a seat's former player, at most once a day, that the seat is
+    someone else's (their mail signed with its old token was refused)."""
+    if not judge.store.allow(address, f"seat-gone {game}/{role}".lower(), scheduler.iso(now),
+                             scheduler.iso(now - timedelta(days=1))):
+        return
+    ws.outbox.queue(
+        address, f"[{game}] {role} is no longer your seat",
+        reports.render("common/notice.txt.j2", text=(
+            f"A mail from this address signed on as {role} in {game} was not carried out: "
+            f"the GM of {game} has given the seat of {role} to another player, and its old "
+            "token no longer works. If you think this is a mistake, write to the game's GM. "
+            "This notice is sent at most once a day.")),
+        "notice", game=game)
 
 
 def authenticate(judge: Hub, ws: Workspace, mail: IncomingMail,
@@ -514,6 +544,13 @@ def authenticate(judge: Hub, ws: Workspace, mail: IncomingMail,
         if store.is_registered(mail.from_addr):
             targets.add(mail.from_addr)
         now = judge.now()
+        if g is not None and registered is not None and registered != mail.from_addr \
+                and role.upper() != GM and _former_holder(store, g.name, role, mail.from_addr):
+            # The seat's former player, with the token the REPLACE retired: the
+            # new player has nothing to fear from it and is not alarmed; the GM
+            # is, and the former player learns (once a day) why nothing works.
+            targets = {g.row["gm_address"]}
+            _tell_seat_gone(judge, ws, g.name, role, mail.from_addr, now)
         for address in sorted(targets):
             if store.allow(address, "auth-failure", scheduler.iso(now),
                            scheduler.iso(now - timedelta(hours=1))):

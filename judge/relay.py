@@ -56,6 +56,15 @@ DUE_PAGE = 200
 """How many outbox rows (without their text) the relay reads at a time."""
 
 CLAIM_LEASE = timedelta(minutes=10)
+#: The longest a failed mail waits for its next attempt.
+MAX_RETRY_WAIT = timedelta(hours=6)
+
+
+def _ahead(now: str, span: timedelta) -> str:
+    """``now`` plus ``span`` (ISO): a retry or a claim dated later than that
+    was set while the clock ran ahead, and is taken as due or expired (a
+    clock moved back never holds mail back for the time it had run ahead)."""
+    return scheduler.iso(datetime.fromisoformat(now) + span)
 """How long a claim holds: far longer than any send (the SMTP timeout is a
 minute), so a claim runs out only when its relay died or lost its database."""
 
@@ -118,11 +127,12 @@ class Ledger:
         relay holds a live claim on are left out (the others may still be
         taken before the caller claims them: :meth:`claim`)."""
         sql = (f"select {self._MAIL_META} from outbox where status = 'queued' "
-               "and next_attempt <= ? and id > ?")
-        params: list[Any] = [now, after]
+               "and (next_attempt <= ? or next_attempt > ?) and id > ?")
+        params: list[Any] = [now, _ahead(now, MAX_RETRY_WAIT + timedelta(hours=1)), after]
         if claimant is not None:
-            sql += " and (claimed_until = '' or claimed_until < ? or claimed_by = ?)"
-            params += [now, claimant]
+            sql += (" and (claimed_until = '' or claimed_until < ? or claimed_until > ? "
+                    "or claimed_by = ?)")
+            params += [now, _ahead(now, CLAIM_LEASE + timedelta(minutes=1)), claimant]
         sql += " order by id"
         if limit is not None:
             sql += f" limit {int(limit)}"
@@ -158,9 +168,13 @@ class Ledger:
             for mail_id in ids:
                 cursor = self.store._write(
                     "UPDATE outbox SET claimed_by = ?, claimed_until = ? "
-                    "WHERE id = ? AND status = 'queued' AND next_attempt <= ? "
-                    "AND (claimed_until = '' OR claimed_until < ? OR claimed_by = ?)",
-                    [claimant, until, mail_id, now, now, claimant],
+                    "WHERE id = ? AND status = 'queued' "
+                    "AND (next_attempt <= ? OR next_attempt > ?) "
+                    "AND (claimed_until = '' OR claimed_until < ? OR claimed_until > ? "
+                    "OR claimed_by = ?)",
+                    [claimant, until, mail_id, now,
+                     _ahead(now, MAX_RETRY_WAIT + timedelta(hours=1)), now,
+                     _ahead(now, CLAIM_LEASE + timedelta(minutes=1)), claimant],
                 )
                 if cursor.rowcount == 1:
                     took.append(mail_id)
@@ -539,7 +553,7 @@ class Relay:
         now = self.judge.now()
         if isinstance(failure, TemporaryFailure):
             attempts = int(mrow["attempts"]) + 1
-            wait = min(60 * 2**attempts, 6 * 3600)
+            wait = min(60 * 2**attempts, MAX_RETRY_WAIT.total_seconds())
             away = isinstance(failure, ServerUnavailable)
             self.ledger.mark_retry(
                 mrow["id"], attempts, scheduler.iso(now + timedelta(seconds=wait)), str(failure),

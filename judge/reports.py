@@ -133,18 +133,23 @@ def turn_report(data: Mapping[str, Any], view: Mapping[str, JSON]) -> str:
         )
     deadline = (scheduler.local(str(data["deadline"]), str(data["tz"]))
                 if data["deadline"] else "")
+    others = list(data.get("deadline_of") or [])
+    deadline_label = (f"Deadline of {', '.join(others)} (nothing is asked of you now)"
+                      if others else "Deadline")
     text = render(
         "common/report.txt.j2",
         game_name=data["name"],
         title=game.title,
         role=role,
         phase=view.get("phase", ""),
+        phase_title=view.get("phase_title", ""),  # the phase in words, where its name is short
         seed_hash=data["seed_hash"],
         first=data["first"],
         body=body.rstrip("\n"),
         outcome=outcome,
         seed=data["seed"],
         deadline=deadline,
+        deadline_label=deadline_label,
         owe=owe_text(data["owe"]) if role is not None else "",
         intro=str(data["intro"]).rstrip("\n"),
         orders_in=orders_in_text(data["orders_in"]),

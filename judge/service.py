@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -56,6 +57,25 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+#: A reading of a steady clock: (which run of the machine it belongs to,
+#: seconds). Two readings of one run differ by the time that really passed.
+Steady = tuple[str, float]
+
+
+def steady_now() -> Steady:
+    """The system's steady clock: the kernel's boot id and CLOCK_BOOTTIME
+    (seconds since boot, suspended time included, never set by anyone), so
+    that two readings of one boot, in any two processes, say how much time
+    passed whatever the wall clock did."""
+    try:
+        with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as f:
+            boot = f.read().strip()
+    except OSError:
+        boot = ""
+    clock_id = getattr(time, "CLOCK_BOOTTIME", time.CLOCK_MONOTONIC)
+    return boot, time.clock_gettime(clock_id)
+
+
 def _which(mail: IncomingMail) -> str:
     """`` "<subject>" of <date>``, as far as the mail says them (masked, short)."""
     subject = redact.mask_secrets(mail.subject)
@@ -86,6 +106,7 @@ class Judge:
         inbound: InboundTransport,
         outbound: OutboundTransport,
         now: Callable[[], datetime] = utcnow,
+        steady: Callable[[], Steady] | None = None,
     ) -> None:
         self.config = config
         self.store = store
@@ -93,6 +114,12 @@ class Judge:
         #: Where the relay sends mail (tests may swap it).
         self.outbound: OutboundTransport = outbound
         self.now = now
+        #: The steady clock the wall clock is checked against
+        #: (:meth:`check_clock`): the system's with the system's wall clock;
+        #: with a clock of the caller's, that clock itself unless the caller
+        #: gives a steady one too (a simulated clock is its own time).
+        self.steady: Callable[[], Steady] = steady or (
+            steady_now if now is utcnow else (lambda: ("given", now().timestamp())))
         self.faults: Callable[[str], None] | None = None
         #: Where new games get their seed (tests may fix it to replay a game).
         self.seed_source: Callable[[], bytes] = new_seed
@@ -106,6 +133,10 @@ class Judge:
         #: daemon is handling: their later mails wait, so that each game's
         #: (and each sender's) mails are handled in the order they arrived.
         self._elsewhere: set[str] = set()
+        #: The mails the current (or last) cycle read, and the reasons of
+        #: those it set aside in Failed (`judge status` reports them).
+        self.cycle_read = 0
+        self.cycle_failed: list[str] = []
 
     @property
     def background(self) -> BackgroundOutbound | None:
@@ -126,7 +157,8 @@ class Judge:
             self.faults(point)
 
     @classmethod
-    def open(cls, home: Path, now: Callable[[], datetime] = utcnow) -> Judge:
+    def open(cls, home: Path, now: Callable[[], datetime] = utcnow,
+             steady: Callable[[], Steady] | None = None) -> Judge:
         config = cfg.load(home)
         if config.postgres:
             store = Store.open(config.database,
@@ -144,7 +176,7 @@ class Judge:
         except BaseException:
             store.close()
             raise
-        return cls(config, store, inbound, outbound, now)
+        return cls(config, store, inbound, outbound, now, steady)
 
     def close(self) -> None:
         self.relayer.close()  # record what is on its way; the rest goes next time
@@ -409,6 +441,12 @@ class Judge:
         for seat in seats_for(g, owed):
             moment = clock.grace_until if late and clock.grace_until else clock.deadline
             when = scheduler.local(scheduler.iso(moment), seat.tz)
+            # Mails the seat sent since the decision opened that took nothing
+            # for it (every line refused, or for another game): not "nothing".
+            read = [m for m in (ws.judge.store.mails_from_since(
+                        seat.address, scheduler.iso(clock.opened)) if clock.opened else [])
+                    if g.name not in str(m["game"]).split(",")]
+            refused = (scheduler.local(str(read[-1]["received"]), seat.tz) if read else "")
             ws.outbox.queue(
                 seat.address,
                 f"[{g.name}] {'late' if late else 'reminder'}: {clock.phase}",
@@ -420,6 +458,7 @@ class Judge:
                     role=seat.role,
                     when=when,
                     default=defaults.get(seat.role or "", "") or "the game's default",
+                    refused=refused,
                 ),
                 "reminder",
                 game=g.name,
@@ -454,10 +493,12 @@ class Judge:
         keeps its mail; one warning and one line say what waited and why."""
         lines: list[str] = []
         waited: dict[str, list[str]] = {}
+        self.cycle_read = 0
+        self.cycle_failed = []
         with self.relayer.one_pass():
             for part, step in (("the mail", lambda: self._read_mail(lines)),
                                ("the GM's notices", lambda: gmnotice.send_join_digests(self)),
-                               ("the deadlines", lambda: lines.extend(self.run_due())),
+                               ("the deadlines", lambda: lines.extend(self._run_due_if_clock_ok())),
                                ("the outbox", self.relay)):  # fmt: skip
                 try:
                     step()
@@ -478,6 +519,74 @@ class Judge:
             log.warning("%s", line)
             lines.append(line)
         return lines
+
+    #: Keys of the judge's own state (:meth:`judge.store.Store.state`): the
+    #: last reading of the clock a cycle accepted, and why phases wait.
+    CLOCK_LAST = "clock.last"
+    CLOCK_HELD = "clock.held"
+
+    def check_clock(self) -> str:
+        """Why no phase may be processed now, or ``""``.
+
+        Each cycle records its reading of the wall clock with one of the
+        steady clock (:func:`steady_now`). A wall clock that moved forward
+        since the last reading by more than ``limits.max_clock_jump_hours``
+        beyond what the steady clock says passed (a system clock set
+        wrong, a host's clock stepped) would process every phase whose
+        deadline it passed, with default orders: the judge holds them
+        instead, logs it, and says so in ``judge status`` until the
+        operator runs ``judge clock confirm`` (:meth:`confirm_clock`).
+        After a restart of the machine (another boot) the steady clock
+        cannot tell, and a move past the limit holds too. A clock that
+        moved back is taken as it is: the limits count only what lies
+        between their window's start and now, so nothing recorded ahead of
+        it refuses mail."""
+        now = self.now()
+        boot, steady = self.steady()
+        with self.store.atomic():
+            held = self.store.state(self.CLOCK_HELD)
+            if held:
+                return held
+            limit = timedelta(hours=self.config.max_clock_jump_hours)
+            last = json.loads(self.store.state(self.CLOCK_LAST) or "{}")
+            if last and limit > timedelta(0):
+                moved = now - datetime.fromisoformat(last["wall"])
+                passed = (timedelta(seconds=steady - float(last["steady"]))
+                          if boot and last.get("boot") == boot else timedelta(0))
+                if moved > limit and moved - passed > limit:
+                    held = (f"the clock moved forward {moved.total_seconds() / 3600:,.1f} hours "
+                            f"between two cycles (from {last['wall']} to {scheduler.iso(now)})"
+                            f" while {passed.total_seconds() / 3600:,.1f} passed, more than "
+                            f"limits.max_clock_jump_hours ({self.config.max_clock_jump_hours:g})"
+                            "; no phase is processed until the operator runs "
+                            "`judge clock confirm`")
+                    self.store.set_state(self.CLOCK_HELD, held)
+                    log.error("%s", held)
+                    return held
+            self._record_clock(now, boot, steady)
+        return ""
+
+    def _record_clock(self, now: datetime, boot: str, steady: float) -> None:
+        self.store.set_state(self.CLOCK_LAST, json.dumps(
+            {"wall": scheduler.iso(now), "boot": boot, "steady": steady}))
+
+    def confirm_clock(self) -> str:
+        """The operator's word that the clock is right: phases are processed
+        again from now. Returns what was held (``""`` if nothing)."""
+        with self.store.atomic():
+            held = self.store.state(self.CLOCK_HELD) or ""
+            self.store.set_state(self.CLOCK_HELD, None)
+            self._record_clock(self.now(), *self.steady())
+        if held:
+            log.warning("clock confirmed by the operator at %s: phases are processed again",
+                        scheduler.iso(self.now()))
+        return held
+
+    def _run_due_if_clock_ok(self) -> list[str]:
+        held = self.check_clock()
+        if held:
+            return [f"deadlines held: {held}"]
+        return self.run_due()
 
     def _rollback(self) -> None:
         """End a transaction a fault left open (SQLite may keep one after an
@@ -536,6 +645,7 @@ class Judge:
                     self._move(key, ok=False)
                     self._aside.discard(key)
                     continue
+                self.cycle_read += 1
                 if isinstance(raw, OSError):
                     self._set_aside(key, b"", f"the file cannot be read: {raw}", lines)
                     continue
@@ -615,6 +725,7 @@ class Judge:
         if box.queued:
             self.relayer.fresh = True  # the relay has something new to start
         self._aside.add(key)
+        self.cycle_failed.append(reason)
         lines.append(f"{key}: failed: {reason}")
         self._move(key, ok=False)
         self._aside.discard(key)

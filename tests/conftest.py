@@ -82,6 +82,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line for every test skipped because the rulebooks, reference
+    texts or data beside the repository are missing (a plain clone):
+    how many, which files, where they were looked for."""
+    from tests.support import rulebooks
+
+    files: set[str] = set()
+    count = 0
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else ""
+        if reason.startswith(f"Skipped: {rulebooks.SKIP_REASON}: "):
+            count += 1
+            files.add(reason.split(": ", 2)[2].split(" not found", 1)[0])
+    if count:
+        terminalreporter.write_line(
+            f"SKIPPED {count} tests that quote the rulebooks: {', '.join(sorted(files))} "
+            f"not found in {rulebooks.shared()} (a plain clone has no ../shared; set "
+            "JUDGE_SHARED to run them)", yellow=True, bold=True)
+    _postgres_summary(terminalreporter)
+
+
+def _postgres_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line when the tests marked postgres were left out (no server)."""
     # (under pytest-xdist the workers collect and leave them out; this
     # process cannot count them, so it says so whenever there is no server)
     if os.environ.get("JUDGE_TEST_POSTGRES") or os.environ.get("CI"):

@@ -124,7 +124,8 @@ def table(
     state["turns"] = 1
     state["turn_flags"] = {}
     phases = list(flow.PHASES)
-    todo = [{"t": "phase", "phase": ph} for ph in phases[phases.index(phase):]]
+    todo: list[dict[str, Any]] = [
+        {"t": "phase", "phase": ph} for ph in phases[phases.index(phase):]]
     todo[0]["checked"] = True
     g.push(*todo, {"t": "turn_end", "seat": turn})
     state["pioneer_given"] = bool(shown)
@@ -155,6 +156,13 @@ def ask(state: State) -> dict[str, Any] | None:
     """The open ask (the top of the stack), or None."""
     asks: list[dict[str, Any]] = state["asks"]
     return asks[-1] if asks else None
+
+
+def open_ask(state: State) -> dict[str, Any]:
+    """The open ask, for a test that expects one (it fails if there is none)."""
+    top = ask(state)
+    assert top is not None, "no ask is open"
+    return top
 
 
 def decision(state: State) -> Decision:

@@ -363,6 +363,7 @@ class LmtpFront:
                     return _lmtp_reply(exc)
             except smtplib.SMTPException as exc:
                 try:
+                    # None if connecting failed: that AttributeError is caught as a failed reset
                     lmtp.rset()  # type: ignore[union-attr]
                 except Exception:
                     self.local.lmtp = None

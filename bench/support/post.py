@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import format_datetime
 from pathlib import Path
+from typing import TypedDict, Unpack
 
 from bench.support.clock import Clock
 from bench.support.htmlpart import check_alternatives
@@ -28,6 +29,14 @@ def delivered_mail(folder: Path) -> dict[str, bytes]:
             head = email.message_from_bytes(raw.split(b"\r\n\r\n", 1)[0] + b"\r\n\r\n")
             found[str(head["Message-ID"])] = raw
     return found
+
+
+class MailOptions(TypedDict, total=False):
+    """The optional fields of a test mail (:meth:`Post.raw`)."""
+
+    subject: str
+    message_id: str | None
+    headers: dict[str, str] | None
 
 
 @dataclass
@@ -62,9 +71,9 @@ class Post:
         path.write_bytes(raw)
         return path
 
-    def send(self, sender: str, body: str, **kw: object) -> list[str]:
+    def send(self, sender: str, body: str, **kw: Unpack[MailOptions]) -> list[str]:
         """Deliver a mail and run one judge cycle; returns the log lines."""
-        self.deliver(self.raw(sender, body, **kw))  # type: ignore[arg-type]
+        self.deliver(self.raw(sender, body, **kw))
         return self.judge.cycle()
 
     def sent(self) -> list[EmailMessage]:

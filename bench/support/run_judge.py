@@ -32,6 +32,7 @@ _KILL_AT = os.environ.get("JUDGE_TEST_KILL_AT", "")
 if _KILL_AT:
     _point, _, _nth = _KILL_AT.partition(":")
     _seen = [0]
+    # the function under the classmethod (typeshed's bound method has no __func__):
     _open = Judge.open.__func__  # type: ignore[attr-defined]
 
     def _fault(point: str) -> None:
@@ -45,6 +46,7 @@ if _KILL_AT:
         judge.fault = _fault
         return judge
 
+    # the judge of this process dies at the chosen point: Judge.open is replaced on purpose
     Judge.open = classmethod(_open_with_fault)  # type: ignore[method-assign,assignment]
 
 if __name__ == "__main__":

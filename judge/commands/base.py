@@ -11,7 +11,6 @@ pipeline runs, and a test checks that every spec of the grammar has one.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -29,9 +28,6 @@ if TYPE_CHECKING:
 
 GM = "GM"
 
-#: Bidirectional controls (embeddings, overrides, isolates, marks): press
-#: text loses them, so no message can make the judge's mail read backwards.
-BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 @dataclass
@@ -153,3 +149,16 @@ def handles(*names: str) -> Callable[[Handler], Handler]:
         return fn
 
     return bind
+
+
+def check_press_size(ctx: Ctx, subject: str, body: str) -> None:
+    """Refuse a press whose mail would be larger than ``limits.max_out_bytes``
+    (its text and HTML parts together): a mail server would bounce it, and
+    the seat would be marked as bouncing. Nothing is sent or counted."""
+    limit = ctx.judge.config.max_out_bytes
+    size = ctx.ws.outbox.size(subject, body)
+    if size > limit:
+        raise CommandError(
+            f"this press would make a mail of {size:,} bytes, and the judge sends mails of "
+            f"at most {limit:,} bytes (limits.max_out_bytes)",
+            "send a shorter press, or split it into several")

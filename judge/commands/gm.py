@@ -9,10 +9,11 @@ from datetime import UTC, datetime, timedelta
 
 from judge import gmview, grammar, lifecycle, notify
 from judge.commands import league
-from judge.commands.base import BIDI, Ctx, handles
+from judge.commands.base import Ctx, check_press_size, handles
 from judge.game import adjudicator as adj
 from judge.game import scheduler
 from judge.game.engine import RuleError
+from judge.mail.visible import visible
 from judge.session import CommandError, Loaded, Workspace
 from judge.store import Seat
 
@@ -430,18 +431,21 @@ def gm_press(ctx: Ctx, command: grammar.Command) -> None:
     if not targets:
         raise CommandError(f"{s.game} has no player to write to yet")
 
-    text = BIDI.sub("", "\n".join(ln.text for ln in command.body)).strip("\n")
+    text = visible("\n".join(ln.text for ln in command.body)).strip("\n")
     if not text:
         raise CommandError("the press message is empty", "write it between PRESS TO and ENDPRESS")
     to_names = "everyone" if len(targets) == len(seats) else ", ".join(
         sorted(x.role or "" for x in targets))
+
+    body = f"Press from the GM to {to_names}:\n\n{text}\n"
+    check_press_size(ctx, f"[{s.game}] press from the GM", body)
     if public:
         ctx.judge.store.add_public_press(
             s.game, "the GM", str(g.row["phase"]),
             ctx.judge.store.last_action(s.game) + len(g.entries), text,
             scheduler.iso(ctx.ws.now))
     for seat in targets:
-        tell(ctx, s.game, seat.address, "press", f"Press from the GM to {to_names}:\n\n{text}\n")
+        tell(ctx, s.game, seat.address, "press", body)
     ctx.mail.ok(command.line, f"press sent to {to_names}"
                 + (" and kept for the game's public page" if public else ""))
 

@@ -15,8 +15,10 @@ players of its games; to anyone else they are masked (``an...@example.org``).
 
 from __future__ import annotations
 
+import hmac
 import json
 import logging
+import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -337,17 +339,53 @@ def league_(ctx: Ctx, command: grammar.Command) -> None:
     ctx.mail.ok(command.line, f"{s.game} is a game of league {name}")
 
 
+#: A confirmation code (:func:`judge.commands.setup.confirmation_code`).
+_CODE = re.compile(r"[A-Za-z2-7]{10}")
+
+
 @handles("CREATE LEAGUE")
 def create_league_(ctx: Ctx, command: grammar.Command) -> None:
     """CREATE LEAGUE by mail: only an address named in ``judge.creators``
-    (its ``"*"``, anyone may create games, does not open leagues to anyone)."""
+    (its ``"*"``, anyone may create games, does not open leagues to anyone),
+    and only with the proof any privileged act needs, never the From
+    address alone (it is forged at will): the mail is signed on with a
+    token of that address (a SIGNON above the line), or the line carries
+    the code :func:`judge.commands.setup.confirmation_code` mailed to the
+    address when it asked without one."""
+    from judge.commands.setup import confirmation_code
+
     address = ctx.mail.mail.from_addr
     if not address:
         raise CommandError("your mail has no usable From address")
     if address.lower() not in {c.lower() for c in ctx.judge.config.creators}:
         raise CommandError("only the game masters the judge's operator lists may create a "
                            "league by mail", "ask the operator (judge league create)")
-    scoring = (command.args.get("scoring") or "draw-size").lower()
+    name = command.args["league"]
+    scoring_word, code_word = command.args.get("scoring", ""), command.args.get("code", "")
+    if (scoring_word and not code_word and scoring_word.lower() not in league.SCORING
+            and _CODE.fullmatch(scoring_word)):
+        scoring_word, code_word = "", scoring_word  # CREATE LEAGUE <league> <code>
+    if scoring_word and scoring_word.lower() not in league.SCORING:
+        raise CommandError(f"no scoring system {scoring_word.lower()!r}",
+                           "systems: " + ", ".join(league.SCORING))
+    code = confirmation_code(ctx, "league", name, address)
+    signed = ctx.mail.signon is not None and ctx.mail.signon.address.lower() == address.lower()
+    if code_word and not hmac.compare_digest(code_word.upper(), code):
+        raise CommandError(f"{code_word[:20]!r} is not the code sent to this address for "
+                           f"league {name}",
+                           f"send CREATE LEAGUE {name} from this address to have it mailed here")
+    if not code_word and not signed:
+        if ctx.judge.store.league(name) is not None:
+            raise CommandError(f"a league called {name.lower()!r} already exists")
+        ctx.mail.reply_to = ctx.mail.reply_to or address
+        line = f"CREATE LEAGUE {name} {scoring_word.lower() or 'draw-size'} {code}"
+        ctx.mail.sections.append(
+            f"To create league {name}, send this line from this address (it shows the "
+            f"address is yours and asked):\n\n  {line}\n\nIf you did not ask, do nothing: "
+            "no league is created until it is sent.")
+        ctx.mail.ok(command.line, "a code to confirm follows below")
+        return
+    scoring = (scoring_word or "draw-size").lower()
     made = create_league(ctx.judge, command.args["league"], scoring, address)
     ctx.judge.store.use("create", address, scheduler.iso(ctx.ws.now))
     ctx.mail.reply_to = ctx.mail.reply_to or address

@@ -9,11 +9,12 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from judge import grammar, notify, signoff
 from judge.commands import league
-from judge.commands.base import BIDI, Ctx, handles
+from judge.commands.base import Ctx, check_press_size, handles
 from judge.commands.gm import gm_press, set_gm_timezone, status_text
 from judge.game import adjudicator as adj
 from judge.game import scheduler, timing
 from judge.game.engine import Action, DecisionKind, Event, InvalidLine, RuleError
+from judge.mail.visible import visible
 from judge.session import CommandError, Loaded
 
 
@@ -252,8 +253,12 @@ def _queue_line(ctx: Ctx, g: Loaded, role: str, ln: grammar.Line) -> None:
         pass  # understood; it may fit when the turn comes
     ctx.ws.apply(g, adj.enqueue(table, role, [ln.text]), ctx.message_id)
     ctx.mail.touched.add(g.name)
-    n = len(g.need_table().queue.get(role, []))
-    ctx.mail.ok(ln, f"queued as line {n} for your next turn: taken then if it still fits "
+    table = g.need_table()
+    n = len(table.queue.get(role, []))
+    later = g.game.queued_later(table.state, role)
+    when = (f"later in this turn: taken when {later} comes back to you, once what is under "
+            "way now is over," if later else "your next turn: taken then")
+    ctx.mail.ok(ln, f"queued as line {n} for {when} if it still fits "
                 "(QUEUE lists your queued lines, CANCEL removes them)")
 
 
@@ -326,11 +331,13 @@ def policy(ctx: Ctx, command: grammar.Command) -> None:
 def queue(ctx: Ctx, command: grammar.Command) -> None:
     s, g, _seat = ctx.seat_game()
     queued = g.need_table().queue.get(s.role, [])
+    later = g.game.queued_later(g.need_table().state, s.role)
+    waits = f"waits for {later}, later in this turn" if later else "waits for your next turn"
     if not queued:
         text = "You have no queued lines."
     else:
         text = "Your queued lines, in the order they are tried:\n" + "\n".join(
-            f"  {i}. {q['line']}   (waits for your next turn)"
+            f"  {i}. {q['line']}   ({waits})"
             for i, q in enumerate(queued, 1))
     ctx.mail.sections.append(text)
     ctx.mail.ok(command.line, "your queued lines follow below")
@@ -603,7 +610,6 @@ def press_mode(settings: dict[str, object]) -> str:
 @handles("PRESS TO")
 def press(ctx: Ctx, command: grammar.Command) -> None:
     if ctx.mail.signon is not None and ctx.mail.signon.role == "GM":
-
         gm_press(ctx, command)
         return
     s, g, _seat = ctx.seat_game()
@@ -627,16 +633,20 @@ def press(ctx: Ctx, command: grammar.Command) -> None:
                 "seats: " + ", ".join(sorted(x.role for x in seats if x.role)),
             )
         targets = [by[n.lower()] for n in names if by[n.lower()].role != s.role]
-    text = BIDI.sub("", "\n".join(ln.text for ln in command.body)).strip("\n")
+    # invisible format characters (bidi controls, tags, zero-width) go: judge.mail.visible
+    text = visible("\n".join(ln.text for ln in command.body)).strip("\n")
     if not text:
         raise CommandError("the press message is empty", "write it between PRESS TO and ENDPRESS")
     to_names = ", ".join(sorted(x.role or "" for x in targets))
+    sender = "a power" if mode == "grey" else s.role  # grey press hides its sender
+    subject = f"[{s.game}] press from {sender}"
+    body = f"Press from {sender} to {to_names}:\n\n{text}\n"
+    check_press_size(ctx, subject, body)
     ctx.judge.store.use("press", f"{s.game}/{s.role}".lower(), scheduler.iso(ctx.ws.now),
                         len(targets))
     copies = [x.address for x in targets]
     if g.settings(ctx.judge.config.settings).get("gm_copies") == "yes":
         copies.append(g.row["gm_address"])  # the GM's master copy
-    sender = "a power" if mode == "grey" else s.role  # grey press hides its sender
     if public:
         ctx.judge.store.add_public_press(
             s.game, sender, str(g.row["phase"]),
@@ -645,8 +655,8 @@ def press(ctx: Ctx, command: grammar.Command) -> None:
     for address in copies:
         ctx.ws.outbox.queue(
             address,
-            f"[{s.game}] press from {sender}",
-            f"Press from {sender} to {to_names}:\n\n{text}\n",
+            subject,
+            body,
             "press",
             game=s.game,
         )

@@ -110,14 +110,28 @@ def list_(ctx: Ctx, command: grammar.Command) -> None:
     ctx.mail.ok(command.line, "list follows below")
 
 
-def observe_code(ctx: Ctx, game: str, address: str) -> str:
-    """The code that proves a mail to ``address`` was read there: an HMAC of
-    the game and the address under the home's key, so nothing is stored
-    until it comes back."""
-    key = ctx.judge.store.token_key or ctx.ws.get(game).row["seed"].encode()
-    digest = hmac.new(key, f"observe\0{game.lower()}\0{address.lower()}".encode(),
+def confirmation_code(ctx: Ctx, purpose: str, what: str, address: str,
+                      key: bytes | None = None) -> str:
+    """The code that proves a mail to ``address`` was read there, for
+    ``purpose`` (``observe``, ``league``) and ``what`` (the game, the
+    league): an HMAC of the three under the home's key (``key`` where the
+    home has none), so nothing is stored until it comes back. What OBSERVE
+    and CREATE LEAGUE mail a sender, who sends it back to show the From
+    address is theirs."""
+    secret = ctx.judge.store.token_key or key
+    if not secret:
+        raise CommandError("the judge has no key to make a confirmation code with",
+                           "ask its operator")
+    digest = hmac.new(secret, f"{purpose}\0{what.lower()}\0{address.lower()}".encode(),
                       hashlib.sha256).digest()
     return base64.b32encode(digest).decode()[:10]
+
+
+def observe_code(ctx: Ctx, game: str, address: str) -> str:
+    """The code OBSERVE mails to ``address`` for ``game``
+    (:func:`confirmation_code`)."""
+    return confirmation_code(ctx, "observe", game, address,
+                             ctx.ws.get(game).row["seed"].encode())
 
 
 @handles("OBSERVE")

@@ -581,12 +581,22 @@ def _close_one(game: Game, table: Table, wid: str, seed: bytes) -> Step | None:
             extra = {"window": wid, "held": True, "by": got["by"] if got else "hand"}
             try:
                 game.parse(table.state, role, action.text)
-                return _act(game, popped, role, action, seed, "act", extra)
+                step = _act(game, popped, role, action, seed, "act", extra)
             except RuleError as exc:  # no longer fits: dropped, privately
                 ev = private(role, f'Your answer "{action.text}" was not taken: {exc.message}',
                              dropped=action.text)
                 return Step(popped, [Entry("drop", role, {"window": wid, "line": action.text,
                                                           "reason": exc.message})], [ev])
+            default = game.default(table.state, w, role)
+            if extra["by"] == "policy" and (default is None or default.text != action.text):
+                # A standing answer played something for the seat: it is told
+                # what, and how to change it.
+                step.events.append(private(role, (
+                    f"Your standing answer for {w.window} windows ({w.phase}) played for "
+                    f"you: {action.text}. To be asked by hand instead: POLICY {w.window} "
+                    f"ASK; to answer nothing: POLICY {w.window} PASS; POLICY lists yours."),
+                    standing=w.window))
+            return step
         default = game.default(table.state, w, role)
         if default is not None:
             return _act(game, table, role, default, seed, "default", {"window": wid})
@@ -850,6 +860,32 @@ def set_policy(table: Table, role: Role, window: str, answer_text: str, when: st
 def ordered_policies(table: Table, role: Role, window: str) -> list[dict[str, str]]:
     entries = table.policies.get(role, {}).get(window, [])
     return [e for e in entries if e["when"]] + [e for e in entries if not e["when"]]
+
+
+def standing_text(game: Game, table: Table, role: Role) -> str:
+    """``role``'s standing answers, kind by kind in the order they are tried,
+    and how to change them: its first report says what the judge answers for
+    it without asking (DESIGN: response windows)."""
+    if not game.windows:
+        return ""
+    lines = ["Standing answers: the judge answers these windows for you at once, "
+             "without asking you, with the first of your answers that fits (a card "
+             "you do not hold does not fit; then the next is tried):"]
+    for w in game.windows:
+        entries = ordered_policies(table, role, w.kind)
+        if not entries or (len(entries) == 1 and entries[0]["answer"].upper() == "ASK"
+                           and not entries[0]["when"]):
+            lines.append(f"  {w.kind}: you are asked by hand")
+            continue
+        lines.append(f"  {w.kind}:")
+        lines.extend(f"    POLICY {w.kind} {e['answer']}"
+                     + (f" WHEN {e['when']}" if e["when"] else "") for e in entries)
+    lines.append("To change them: POLICY <window> ASK has you asked by hand every time; "
+                 "POLICY <window> PASS answers nothing; POLICY <window> <answer> WHEN "
+                 "<condition> adds or replaces one; POLICY alone lists yours; HELP "
+                 f"{game.id} says what each window is and the answers and conditions it "
+                 "takes.")
+    return "\n".join(lines)
 
 
 def policy_answer(game: Game, table: Table, role: Role, w: Decision) -> list[Action] | None:

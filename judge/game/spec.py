@@ -149,6 +149,11 @@ class GameSpec:
     held before it (more builds than allowed); raises a RuleError."""
     queues_actions: bool = False
     """Lines sent while a seat has nothing to decide wait for its turn."""
+    queued_later: Callable[[State, Role], str] | None = None
+    """Where a line ``role`` queues now is taken when that is later in the
+    turn under way (``"your Play Phase"``: the seat's own turn goes on once
+    what its lines set going is over), else ``""``: its next turn. None:
+    always its next turn."""
     team_victories: bool = False
     """A victory may be shared by a team, not only won by one seat."""
     playthrough_options: Mapping[str, JSON] | None = None
@@ -162,6 +167,10 @@ class GameSpec:
     None: the game has no pictures."""
     adjudicate: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     """One document of ``judge adjudicate`` (offline adjudication)."""
+    draws: bool = True
+    """Whether the rules make random draws (shuffles, deals, dice): only a
+    game that makes them tells its players of the secret seed they come
+    from. Classic Diplomacy makes none."""
 
     @property
     def windows(self) -> tuple[WindowSpec, ...]:
@@ -201,6 +210,7 @@ class Game:
     windows: tuple[WindowSpec, ...]
     queues_actions: bool
     team_victories: bool
+    draws: bool
     playthrough_options: Mapping[str, JSON]
     victory_playthroughs: Sequence[Mapping[str, JSON]]
     kernel: Rules[Any] | None
@@ -226,6 +236,7 @@ class Game:
     unordered: Callable[[State, Role, Sequence[Action]], list[str]]
     phase_after: Callable[[State, str], bool]
     check_held: Callable[[State, Role, Action, Sequence[Action]], None]
+    queued_later: Callable[[State, Role], str]
     policy_holds: Callable[[Mapping[str, JSON], Decision, str], bool]
     standing_answers: Callable[[State, Role], list[StandingAnswer]]
     may_ask: Callable[[State, Decision, Role], bool]
@@ -235,6 +246,7 @@ class Game:
         self.spec = spec
         self.id, self.title, self.aliases = spec.id, spec.title, spec.aliases
         self.options, self.verbs, self.view_schema = spec.options, spec.verbs, spec.view_schema
+        self.draws = spec.draws
         self.windows = spec.windows
         self.queues_actions, self.team_victories = spec.queues_actions, spec.team_victories
         self.playthrough_options = spec.playthrough_options or {}
@@ -258,6 +270,7 @@ class Game:
         self.unordered = spec.unordered or (lambda state, role, held: [])
         self.phase_after = spec.phase_after or (lambda state, phase: False)
         self.check_held = spec.check_held or (lambda state, role, action, held: None)
+        self.queued_later = spec.queued_later or (lambda state, role: "")
         policy = spec.policy or Policy()
         self._condition = policy.condition
         self.policy_holds = policy.holds or (lambda view, decision, condition: False)
@@ -301,8 +314,8 @@ _FROM_RULES: tuple[str, ...] = (
     "pending", "parse", "legal", "view", "outcome", "act", "resolve", "default",
     "turn", "zones", "survivors", "agreed_draw", "concede", "introduction",
     "localize", "scores", "unordered", "phase_after", "check_held",
-    "queues_actions", "team_victories", "playthrough_options",
-    "victory_playthroughs", "kernel",
+    "queues_actions", "queued_later", "team_victories", "playthrough_options",
+    "victory_playthroughs", "kernel", "draws",
 )
 """The record's fields that :func:`record_of` takes from a rules object by
 name; the others (``policy``, ``help``, ``drawing``, ``adjudicate``) are

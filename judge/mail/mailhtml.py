@@ -26,7 +26,13 @@ How the text is read:
   left, right or centred as its cells are in the text. A run whose gaps do
   not line up is lines (its gaps are spacing, not columns);
 * the first line of a paragraph written in capitals ("SUPPLY CENTRES (18 to
-  win)", "UNITS") is a heading.
+  win)", "UNITS") is a heading;
+* what a player may have typed to cost the judge is bounded: a table is at
+  most :data:`TABLE_WIDTH` wide with fewer than :data:`TABLE_COLUMNS`
+  columns, a paragraph over :data:`PRE_PARAGRAPH` characters or a text over
+  :data:`PRE_TEXT` is shown preformatted, and so is the whole text when its
+  layout would pass :data:`RATIO` times its size. Every step is linear in
+  the text (bench/hostile.py times each at N and 10N).
 
 What it writes, for the clients people use: inline CSS only (Gmail drops a
 ``<style>`` element in some cases), no script, no external resource (a
@@ -40,11 +46,13 @@ where the text allows, so it travels as 7bit.
 
 from __future__ import annotations
 
+import functools
 import re
 import struct
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from html import escape
+from itertools import accumulate
 
 __all__ = ["Picture", "png_size", "render"]
 
@@ -60,6 +68,22 @@ _LETTERS = re.compile(r"[^\W\d_]")
 #: An inline picture is shown at most this wide (CSS px); narrower screens
 #: scale it down (max-width:100%).
 PICTURE_WIDTH = 680
+#: A table is at most this many characters wide and has fewer columns than
+#: this (a report's widest is under 80 and 8): wider or more finely cut
+#: lines are a player's own spacing, shown as lines.
+TABLE_WIDTH = 240
+TABLE_COLUMNS = 24
+#: A paragraph longer than this many characters, or a text longer than
+#: :data:`PRE_TEXT`, is shown preformatted (as the text part, in a fixed
+#: font): no report has one, and long free text (a press) is not read for
+#: tables at all.
+PRE_PARAGRAPH = 8_000
+PRE_TEXT = 64_000
+#: The HTML (without its fixed head and pictures) is at most this many times
+#: the characters of the text; a text whose layout would take more (a
+#: hand-typed table of one-letter cells) is shown preformatted instead, so
+#: the HTML part is never more than a small constant times the text part.
+RATIO = 6
 
 
 @dataclass(frozen=True)
@@ -116,19 +140,40 @@ def _table(lines: Sequence[str]) -> _Table | None:
     that some line's gap takes in divides two columns of the table, and
     every gap of every line must fall on one (so "3 centres,  3 units" and
     "12 centres, 12 units" still make one table: the column between them
-    is blank in both, and a gap in the first)."""
+    is blank in both, and a gap in the first).
+
+    Linear in the characters of ``lines``: a table is never wider than
+    :data:`TABLE_WIDTH` nor has more than :data:`TABLE_COLUMNS` columns (no
+    report's is; lines wider or more finely divided are lines), and which
+    blank runs take in a gap, and which gaps fall on a cut, are counted
+    with running sums over the columns, not by trying every pair."""
     width = max(len(x) for x in lines)
+    if width > TABLE_WIDTH:
+        return None
     start = min(_indent(x) for x in lines)
-    padded = [x.ljust(width) for x in lines]
     gaps = [(m.start(1), m.end(1)) for x in lines for m in _GAP.finditer(x)]
     used = bytearray(b" " * width)  # the columns where some line has a character
+    gapped = [0] * (width + 1)  # how many gaps start (+1) and end (-1) at a column
     for x in lines:
         for m in _WORD.finditer(x):
             used[m.start() : m.end()] = b"x" * (m.end() - m.start())
+    for gs, ge in gaps:
+        gapped[gs] += 1
+        gapped[ge] -= 1
+    in_gap = list(accumulate(gapped))  # gaps over each column
+    in_gap_sum = [0, *accumulate(1 if n > 0 else 0 for n in in_gap)]
     cuts = [(m.start(), m.end()) for m in _BLANKS.finditer(used, start)
-            if m.end() < width and any(gs < m.end() and m.start() < ge for gs, ge in gaps)]
-    if not cuts or not all(any(gs < ce and cs < ge for cs, ce in cuts) for gs, ge in gaps):
+            if m.end() < width and in_gap_sum[m.end()] > in_gap_sum[m.start()]]
+    if not cuts or len(cuts) >= TABLE_COLUMNS:
         return None
+    on_cut = [0] * (width + 1)
+    for cs, ce in cuts:
+        on_cut[cs] += 1
+        on_cut[ce] -= 1
+    cut_sum = [0, *accumulate(1 if n > 0 else 0 for n in accumulate(on_cut))]
+    if not all(cut_sum[ge] > cut_sum[gs] for gs, ge in gaps):
+        return None
+    padded = [x.ljust(width) for x in lines]
     spans = [(start, cuts[0][0])]
     spans += [(cuts[i][1], cuts[i + 1][0]) for i in range(len(cuts) - 1)]
     spans.append((cuts[-1][1], width))
@@ -160,14 +205,29 @@ def _heading(line: str) -> bool:
     return len(letters) >= 3 and all(ch.isupper() for ch in letters)
 
 
+#: A run of gapped lines that is no table is tried again without its first
+#: line (a line above a table, with a gap of its own), at most this many
+#: times; then its lines are lines. (Trying every later start would cost
+#: the square of the run.)
+RETRIES = 3
+
+
 def _items(block: Sequence[str]) -> Iterator[_Item]:
     """The lines, tables and preformatted runs of one paragraph."""
     i = 0
+    tried = 0  # starts tried in the current run of gapped lines
+    end = -1  # where the current run ends
     while i < len(block):
-        j = i
-        while j < len(block) and _gapped(block[j]):
-            j += 1
-        table = _table(block[i:j]) if j - i >= 2 else None
+        if i >= end:
+            end = i
+            while end < len(block) and _gapped(block[end]):
+                end += 1
+            tried = 0
+        j = end
+        table = None
+        if j - i >= 2 and tried <= RETRIES:
+            table = _table(block[i:j])
+            tried += 1
         if table is not None:
             yield table
             i = j
@@ -206,19 +266,21 @@ def _wrap(text: str, out: list[str], width: int = WIDTH) -> None:
     """Append ``text`` (HTML: text or a tag) to ``out`` in lines of at most
     ``width`` characters, broken at spaces (a line break is a space to HTML,
     between attributes and inside a style alike); a longer word stays
-    whole."""
+    whole. Linear: the text is walked by index, never cut down copy by
+    copy."""
     if len(text) <= width:
         out.append(text)
         return
-    while len(text) > width:
-        cut = text.rfind(" ", 1, width + 1)
-        if cut <= 0:
-            cut = text.find(" ", width + 1)
-            if cut <= 0:
+    at, end = 0, len(text)
+    while end - at > width:
+        cut = text.rfind(" ", at + 1, at + width + 1)
+        if cut <= at:
+            cut = text.find(" ", at + width + 1)
+            if cut <= at:
                 break
-        out.append(text[:cut])
-        text = text[cut + 1 :]
-    out.append(text)
+        out.append(text[at:cut])
+        at = cut + 1
+    out.append(text[at:])
 
 
 def _pad(indent: int) -> str:
@@ -287,23 +349,66 @@ _HEAD = (
 _TAIL = "</div>\n</body></html>\n"
 
 
+def _write_pre(text: str, out: list[str]) -> None:
+    """``text`` as it is, in a fixed font, wrapped by the client where the
+    screen is narrower (``pre-wrap``); the source keeps the text's lines."""
+    out.append('<pre style="margin:0 0 14px;white-space:pre-wrap;overflow-wrap:anywhere;'
+               'font-family:Menlo,Consolas,monospace;font-size:13px">'
+               + _esc(text.replace("\r\n", "\n").replace("\r", "\n").strip("\n"))
+               + "</pre>")
+
+
 def render(text: str, pictures: Sequence[Picture] = ()) -> str:
     """The HTML alternative of the mail text ``text``, with ``pictures``
     shown after its first paragraph (a report's heading). Pure: the same
-    text and pictures give the same HTML."""
+    text and pictures give the same HTML, and the last few are kept, so
+    that a press to twenty seats (and each mail's kept copy) is laid out
+    once."""
+    return _render(text, tuple(pictures))
+
+
+@functools.lru_cache(maxsize=4)
+def _render(text: str, pictures: tuple[Picture, ...]) -> str:
+    """:func:`render`.
+
+    Linear in ``text``, and never more than :data:`RATIO` times it beyond
+    the fixed head and the pictures: a paragraph over
+    :data:`PRE_PARAGRAPH`, a text over :data:`PRE_TEXT`, or a layout that
+    would pass the ratio is written preformatted."""
     out: list[str] = [_HEAD]
+    if len(text) > PRE_TEXT:
+        for pic in pictures:
+            _write_picture(pic, out)
+        _write_pre(text, out)
+        return "\n".join(out) + "\n" + _TAIL
     for n, block in enumerate(_paragraphs(text)):
-        out.append('<div style="margin:0 0 14px">')
-        for item in _items(block):
-            if isinstance(item, _Table):
-                _write_table(item, out)
-            else:
-                _write_line(item, out)
-        out.append("</div>")
+        if sum(len(x) for x in block) > PRE_PARAGRAPH:
+            _write_pre("\n".join(block), out)
+        else:
+            out.append('<div style="margin:0 0 14px">')
+            for item in _items(block):
+                if isinstance(item, _Table):
+                    _write_table(item, out)
+                else:
+                    _write_line(item, out)
+            out.append("</div>")
         if n == 0:
             for pic in pictures:
                 _write_picture(pic, out)
     if not text.strip():
         for pic in pictures:
             _write_picture(pic, out)
+    body = sum(len(x) + 1 for x in out[1:]) - sum(len(x) + 1 for x in _pictures_html(pictures))
+    if body > RATIO * len(text) + 1_000:
+        out = [_HEAD]
+        for pic in pictures:
+            _write_picture(pic, out)
+        _write_pre(text, out)
     return "\n".join(out) + "\n" + _TAIL
+
+
+def _pictures_html(pictures: Sequence[Picture]) -> list[str]:
+    out: list[str] = []
+    for pic in pictures:
+        _write_picture(pic, out)
+    return out

@@ -88,6 +88,7 @@ from typing import Protocol
 
 from judge.mail import bounds, quoted
 from judge.mail.redact import redact_raw
+from judge.mail.visible import visible
 
 __all__ = [
     "DeliveryReport",
@@ -766,7 +767,7 @@ _MOBILE_TRAILER = re.compile(
 def _normalise(text: str) -> str:
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     text = text.replace("\u2028", "\n").replace("\u2029", "\n").replace("\x85", "\n")
-    text = text.translate(_TRANSLATE)
+    text = visible(text.translate(_TRANSLATE))  # format characters (judge.mail.visible)
     return unicodedata.normalize("NFC", text)
 
 
@@ -1313,7 +1314,7 @@ def _parse(raw: bytes, limits: Limits, sent: SentTexts | None = None) -> Incomin
     from_name, from_addr = _mailbox(_header(msg, "From"))
     _, reply_to = _mailbox(_header(msg, "Reply-To"))
     return_path = _return_path(msg)
-    subject = _WS.sub(" ", _decode_words(_header(msg, "Subject"))).strip()
+    subject = _WS.sub(" ", visible(_decode_words(_header(msg, "Subject")))).strip()
     in_reply_to = _header(msg, "In-Reply-To").strip()
     irt = _MSGID.search(in_reply_to)
     references = tuple(_MSGID.findall(_header(msg, "References")))

@@ -29,23 +29,38 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
     return float(font(round(size), bold).getlength(text))
 
 
+#: No picture shows more of one text than this many characters (a name, a
+#: card's text): a longer one is cut before it is measured, so that no text
+#: a player wrote makes drawing a picture cost more than its size allows.
+MAX_CHARS = 2_000
+
+
 def fit(text: str, width: float, size: float, bold: bool = False) -> tuple[str, float]:
     """``text`` at the largest size down to :data:`SMALLEST` that fits
-    ``width``, cut short with an ellipsis if even that is too wide."""
+    ``width``, cut short with an ellipsis if even that is too wide (the
+    longest start of it that fits, found by halving: a few measurements,
+    not one per character)."""
+    text = text[:MAX_CHARS]
     while size > SMALLEST and text_width(text, size, bold) > width:
         size -= 1
     if text_width(text, size, bold) <= width:
         return text, size
-    while len(text) > 1 and text_width(text + "…", size, bold) > width:
-        text = text[:-1]
-    return text.rstrip() + "…", size
+    lo, hi = 1, len(text) - 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if text_width(text[:mid] + "…", size, bold) <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + "…", size
 
 
 def wrap(text: str, width: float, size: float, bold: bool = False) -> list[str]:
-    """``text`` broken at spaces into lines no wider than ``width``."""
+    """``text`` (its first :data:`MAX_CHARS` characters) broken at spaces
+    into lines no wider than ``width``."""
     lines: list[str] = []
     line = ""
-    for word in text.split():
+    for word in text[:MAX_CHARS].split():
         trial = f"{line} {word}" if line else word
         if line and text_width(trial, size, bold) > width:
             lines.append(line)

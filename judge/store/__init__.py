@@ -362,6 +362,13 @@ def _m12(s: Schema) -> None:
 
 
 def _m13(s: Schema) -> None:
+    # The judge's own small state, by key: the last time a cycle saw and, when
+    # the clock jumped forward, why phases wait for the operator
+    # (judge.service.Judge.check_clock).
+    s.create_table("judge_state", {"key": str, "value": str}, pk="key")
+
+
+def _m14(s: Schema) -> None:
     # Several daemons on one database (PostgreSQL): a daemon finds the mail
     # another one handled by its transport key, and the same delivery never
     # counts twice as handled (a duplicate is recorded as one). SQLite has one
@@ -385,7 +392,8 @@ MIGRATIONS: list[tuple[int, str, Callable[[Schema], None]]] = [
     (10, "outbox: retries that wait for an unreachable server", _m10),
     (11, "press marked public", _m11),
     (12, "outbox: mail queued as its spec, composed after the commit", _m12),
-    (13, "inbox: found by transport key; one handled row per delivery", _m13),
+    (13, "the judge's own state: the clock's last reading, a held clock", _m13),
+    (14, "inbox: found by transport key; one handled row per delivery", _m14),
 ]
 
 
@@ -1237,13 +1245,23 @@ class Store:
         """A mail the relay handed over came back (a 5xx or a delivery report)."""
         self._update("outbox", "id", mail_id, {"status": "bounced", "last_error": error})
 
-    def replies_since(self, address: str, since: str) -> int:
-        """Replies (outbox rows answering a mail) queued to ``address`` at or after ``since``."""
+    def mails_from_since(self, address: str, since: str) -> list[dict[str, Any]]:
+        """Mails read from ``address`` (processed, not set aside) received at
+        or after ``since``, oldest first."""
+        return list(self._query(
+            "select received, game, subject from inbox where from_addr = ? and received >= ? "
+            "and status = 'processed' order by received, id", [address, since]))
+
+    def replies_since(self, address: str, since: str, until: str) -> int:
+        """Replies (outbox rows answering a mail) queued to ``address`` from
+        ``since`` to ``until`` (now): a row dated after ``until`` was written
+        while the clock ran ahead, and counts for nothing (a clock moved
+        back never refuses mail at the true time)."""
         rows = list(
             self._query(
                 "select count(*) as n from outbox where to_addr = ? and created >= ? "
-                "and in_reply_to != ''",
-                [address, since],
+                "and created <= ? and in_reply_to != ''",
+                [address, since, until],
             )
         )
         return int(rows[0]["n"])
@@ -1369,19 +1387,35 @@ class Store:
         """Record that ``who`` caused ``count`` things of ``kind`` at ``at``."""
         self._insert("usage", {"kind": kind, "who": who, "at": at, "count": count})
 
-    def used(self, kind: str, who: str, since: str) -> int:
-        """How many things of ``kind`` ``who`` caused since ``since``."""
+    def used(self, kind: str, who: str, since: str, until: str) -> int:
+        """How many things of ``kind`` ``who`` caused from ``since`` to
+        ``until`` (now; what was recorded while the clock ran ahead of it
+        does not count)."""
         rows = list(self._query(
             "select coalesce(sum(count), 0) as n from usage where kind = ? and who = ? "
-            "and at >= ?", [kind, who, since]))
+            "and at >= ? and at <= ?", [kind, who, since, until]))
         return int(rows[0]["n"])
 
-    def users(self, kind: str, since: str) -> int:
-        """How many different ``who`` caused things of ``kind`` since ``since``."""
+    def users(self, kind: str, since: str, until: str) -> int:
+        """How many different ``who`` caused things of ``kind`` from ``since``
+        to ``until`` (now)."""
         rows = list(self._query(
-            "select count(distinct who) as n from usage where kind = ? and at >= ?",
-            [kind, since]))
+            "select count(distinct who) as n from usage where kind = ? and at >= ? and at <= ?",
+            [kind, since, until]))
         return int(rows[0]["n"])
+
+    def state(self, key: str) -> str | None:
+        """A value of the judge's own state (``judge_state``), or None."""
+        rows = list(self._query("select value from judge_state where key = ?", [key]))
+        return str(rows[0]["value"]) if rows else None
+
+    def set_state(self, key: str, value: str | None) -> None:
+        """Set (or, with None, remove) a value of the judge's own state."""
+        if value is None:
+            self._write("delete from judge_state where key = ?", [key])
+        else:
+            self._write("insert into judge_state (key, value) values (?, ?) "
+                        "on conflict(key) do update set value = excluded.value", [key, value])
 
     def prune_usage(self, before: str) -> None:
         self._write("delete from usage where at < ?", [before])
@@ -1389,12 +1423,14 @@ class Store:
     # ----------------------------------------------------------------- rate limits
 
     def allow(self, address: str, kind: str, now: str, since: str) -> bool:
-        """True (and record ``now``) unless ``address`` had a ``kind`` mail after ``since``.
+        """True (and record ``now``) unless ``address`` had a ``kind`` mail after
+        ``since`` and not after ``now`` (one recorded while the clock ran
+        ahead does not hold the address back).
 
         One statement, so that two daemons asking at once cannot both be
-        allowed: the row is written only where it is absent or older."""
+        allowed: the row is written only where it is absent or not in that span."""
         cursor = self._write(
             "INSERT INTO ratelimit (address, kind, last) VALUES (?, ?, ?) "
             "ON CONFLICT (address, kind) DO UPDATE SET last = excluded.last "
-            "WHERE ratelimit.last <= ?", [address, kind, now, since])
+            "WHERE ratelimit.last <= ? OR ratelimit.last > ?", [address, kind, now, since, now])
         return cursor.rowcount > 0

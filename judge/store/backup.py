@@ -229,20 +229,29 @@ def _set_aside(path: Path, stamp: str) -> list[Path]:
     return moved
 
 
-def _written_to_since(old_db: Path, made: datetime) -> set[str]:
-    """Whom the replaced database says the judge wrote to after ``made``
-    (nothing if it cannot be read: it may be why the backup is restored)."""
+ENDED = ("finished", "cancelled")
+"""A game's status once it is over: finished (with a result, or cancelled
+while it ran) or cancelled before it started. A restore tells no one that
+such a game stands again."""
+
+
+def _replaced_facts(old_db: Path, made: datetime) -> tuple[set[str], dict[str, str]]:
+    """What the replaced database says happened after ``made``: whom the
+    judge wrote to, and the games that were over there (name -> status).
+    Nothing if it cannot be read: it may be why the backup is restored."""
     try:  # read-write, so that closing it folds its -wal file back in and removes it
         conn = sqlite3.connect(old_db)
     except sqlite3.Error:
-        return set()
+        return set(), {}
     try:
         conn.execute("PRAGMA query_only=1")
         rows = conn.execute("select distinct to_addr from outbox where created > ?",
                             [iso(made)]).fetchall()
-        return {str(r[0]) for r in rows if r[0]}
+        ended = conn.execute("select name, status from games where status in (?, ?)",
+                             ENDED).fetchall()
+        return {str(r[0]) for r in rows if r[0]}, {str(n): str(s) for n, s in ended}
     except sqlite3.Error:
-        return set()
+        return set(), {}
     finally:
         conn.close()
 
@@ -278,19 +287,22 @@ def restore(home: Path, source: Path, *, extend_hours: float = 24.0,
         key_tmp = _private_tmp(db_path.parent, ".key")
         key_tmp.write_bytes(key)
         os.replace(key_tmp, home / TOKEN_KEY_FILE)
-    told = _written_to_since(moved[0], info.made) if moved else set()
+    told, ended = _replaced_facts(moved[0], info.made) if moved else (set(), {})
     store = Store.open(db_path)  # brought up to this judge's schema
     try:
-        done += _carry_on(store, config, info.made, moment, extend_hours, told)
+        done += _carry_on(store, config, info.made, moment, extend_hours, told, ended)
     finally:
         store.close()
     return done
 
 
 def _carry_on(store: Store, config: cfg.Config, made: datetime, now: datetime,
-              extend_hours: float, told: set[str]) -> list[str]:
+              extend_hours: float, told: set[str],
+              ended: dict[str, str] | None = None) -> list[str]:
     """In one transaction: move the deadlines that passed since the backup
-    (or fall too soon) and queue the notices."""
+    (or fall too soon) and queue the notices. A game over in the backup is
+    named to no one; one that ended or was cancelled after it (``ended``:
+    the replaced database's) is named as such: the restore undid that too."""
     from judge import reports
     from judge.game import scheduler as sched
     from judge.outbox import Outbox
@@ -314,10 +326,18 @@ def _carry_on(store: Store, config: cfg.Config, made: datetime, now: datetime,
         notices: dict[str, list[str]] = {}
         for name in store.game_names():
             game = store.game(name)
-            if game is None or game["status"] == "finished":
+            if game is None or game["status"] in ENDED:
                 continue
             kept = deadlines.get(name)
-            line = f"{name} stands again as it stood then"
+            after = (ended or {}).get(name)
+            if after is not None:  # over after the backup: say so, and that it is undone
+                what = "cancelled" if after == "cancelled" else "ended"
+                line = (f"{name} was {what} after that moment; the restore undid that with "
+                        f"the rest: {name} is back as it stood then"
+                        + (" (forming: its GM may cancel it again)"
+                           if game["status"] == "forming" else ""))
+            else:
+                line = f"{name} stands again as it stood then"
             if kept is not None:
                 line += (f", at {kept.phase}; its deadline is "
                          f"{kept.deadline.astimezone(UTC).strftime('%Y-%m-%d %H:%M UTC')}")

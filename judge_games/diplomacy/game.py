@@ -45,6 +45,7 @@ class DiplomacyGame(Generic[M]):
         self.view_schema = variant.view_schema
         self.playthrough_options: Mapping[str, JSON] = variant.playthrough_options
         self.victory_playthroughs = variant.victory_playthroughs
+        self.draws = variant.draws
         self._pending_seen: list[tuple[State, tuple[Decision, ...]]] = []
 
     def _phase(self, state: State) -> Phase:

@@ -160,3 +160,6 @@ class DiplomacyVariant(Generic[M]):
     """Options under which random playthroughs end quickly."""
     victory_playthroughs: tuple[Mapping[str, JSON], ...] = ()
     """Option sets under which a seeded random playthrough ends in a victory."""
+    draws: bool = False
+    """Whether the rules make random draws (Diplomacy makes none; a variant
+    that deals or shuffles says so), which the reports then speak of."""

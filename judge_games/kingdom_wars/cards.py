@@ -559,9 +559,11 @@ def _attack_hit(g: Ctx, t: Task) -> None:
     n = 1 + int(rec.get("wine", 0))
     n = S.modify(g, "attack_damage", n, src=user, to=r, uid=t["uid"])
     nature = NATURE.get(rec["card"]["kind"])
-    flow.damage(g, user, r, n, nature, card=rec["card"], via="attack")
     if weapon == "two-bladed-trident":
+        # "After your [Attack] deals damage": below the damage on the stack,
+        # so asked once the damage (and any rescue) is over and reported.
         g.push({"t": "trident", "uid": t["uid"], "target": r})
+    flow.damage(g, user, r, n, nature, card=rec["card"], via="attack")
 
 
 @task("frost")
@@ -621,8 +623,11 @@ def _trident_go(g: Ctx, t: Task) -> None:
         return
     rec = g.s["uses"][t["uid"]]
     other = t["answer"].split()[-1]
+    # "you may discard a card in hand": the user's choice of card, asked
+    # (or written ahead: THEN DISCARD <card>), not left to its keep-order.
     flow.ask_cards(g, rec["user"], "DISCARD", 1, 1, ["hand"], "the Two-bladed Trident: "
-                   "discard a hand card", {"t": "trident_hit", "uid": t["uid"], "to": other})
+                   f"discard a hand card to deal 1 damage to {seat_label(other)}",
+                   {"t": "trident_hit", "uid": t["uid"], "to": other}, chosen=True)
 
 
 @task("trident_hit")

@@ -398,7 +398,8 @@ def _answer_choose(g: Ctx, ask: Ask, role: str, cmd: Cmd) -> None:
 
 def ask_cards(g: Ctx, seat: str, verb: str, least: int, most: int, zones: Sequence[str],
               what: str, then: Task, *, of: str | None = None,
-              filt: dict[str, Any] | None = None, pool: Sequence[str] = ()) -> None:
+              filt: dict[str, Any] | None = None, pool: Sequence[str] = (),
+              chosen: bool = False) -> None:
     """Ask ``seat`` for ``least``..``most`` of its cards (``of``: another seat's
     visible cards, for a card taken from an equipment zone) in ``zones``,
     matching ``filt`` (suit, colour, kind, type); ``then`` runs with ``cards``
@@ -409,9 +410,12 @@ def ask_cards(g: Ctx, seat: str, verb: str, least: int, most: int, zones: Sequen
     none when none fits and none is needed); one the seat answered ahead
     (``USE ... THEN DISCARD <card>``); a discard of a fixed number of the
     seat's own cards, by its keep-order (hand cards first), unless it asked
-    to be asked (``STANDING discard ASK``)."""
+    to be asked (``STANDING discard ASK``), or that the rule leaves to the
+    seat's choice (``chosen``: a cost it may pay, "you may discard a card")."""
     spec = {"verb": verb, "least": least, "most": most, "zones": list(zones),
             "then": dict(then), "of": of or seat, "filt": dict(filt or {}), "pool": list(pool)}
+    if chosen:
+        spec["chosen"] = True
     got = _cards_decided(g, seat, spec)
     if got is not None:
         nxt = dict(then)
@@ -438,7 +442,7 @@ def _cards_decided(g: Ctx, seat: str, spec: dict[str, Any]) -> list[str] | None:
         except RuleError as exc:
             g.only(seat, f'Your answer written ahead, "{text}", does not fit the question on '
                          f"the way ({spec['verb']}): {exc.message}; you are asked.")
-    own = spec["of"] == seat and "pool" not in spec["zones"]
+    own = spec["of"] == seat and "pool" not in spec["zones"] and not spec.get("chosen")
     if (spec["verb"] == "DISCARD" and least == most and own
             and not standing.asks_by_hand(g.s, seat, "discard")):
         hand = [c for c in fits if c in g.hand(seat)]

@@ -146,7 +146,10 @@ class KingdomWars:
             return [Decision(DecisionKind.ORDERS, tuple(state["seats"]),
                              "choosing generals",
                              prompt="GENERALS <main> AND <supporting>: two of the generals "
-                                    "dealt to you, of one kingdom",
+                                    "dealt to you, of one kingdom; with it you may write "
+                                    "REVEAL MAIN, REVEAL DEPUTY or REVEAL BOTH to expose "
+                                    "them at the start of your first turn (Preparation "
+                                    "Phase), else they stay hidden until you expose them",
                              default="the first two of one kingdom")]
         if stage != "play":
             return []
@@ -225,7 +228,8 @@ class KingdomWars:
         except RuleError as exc:
             raise exc.with_line(line) from None
         text = checked.get("line") if checked["verb"] == "CHOOSE_" else canonical(checked)
-        key = "generals" if checked["verb"] == "GENERALS" else None
+        key = ("generals" if checked["verb"] == "GENERALS"
+               else "reveal" if state["stage"] == "generals" else None)
         return Action(str(text), key=key, data=_jsonable(checked))
 
     def _check(self, state: State, role: Role, cmd: dict[str, Any],
@@ -236,9 +240,16 @@ class KingdomWars:
         if stage == "over":
             raise IllegalLine("the game is over")
         if stage == "generals":
+            if cmd["verb"] == "REVEAL":
+                # "Your hidden General card can also be exposed (flipped face up)
+                # at this phase" (Preparation Phase): written with the generals,
+                # done at the start of the seat's first Preparation Phase.
+                return {"verb": "REVEAL", "slots": list(cmd["slots"]), "held": True}
             if cmd["verb"] != "GENERALS":
                 raise IllegalLine("first choose your generals",
-                                  hint="GENERALS <main> AND <supporting>")
+                                  hint="GENERALS <main> AND <supporting>, and REVEAL "
+                                       "MAIN|DEPUTY|BOTH to expose them in your first "
+                                       "Preparation Phase")
             return self._check_generals(state, role, cmd)
         if cmd["verb"] == "GENERALS":
             raise IllegalLine("the generals were chosen at the start")
@@ -360,6 +371,12 @@ class KingdomWars:
             g.only(r, f"Your generals: {DATA.generals[main].name} (main) and "
                       f"{DATA.generals[deputy].name} (supporting), maximum health "
                       f"{new['p'][r]['max_hp']}.")
+            reveal = [a for a in orders.get(r, ()) if a.data.get("verb") == "REVEAL"]
+            if reveal:
+                slots = list(reveal[-1].data["slots"])
+                standing.hold_reveal(new, r, slots)
+                g.only(r, "Your generals named (" + ", ".join(slots) + ") are exposed at the "
+                          "start of your first Preparation Phase.")
         if new["variation"]:
             for i, r in enumerate(new["seats"]):
                 left = new["seats"][i - 1]  # the player whose right-hand neighbour r is
@@ -429,6 +446,17 @@ class KingdomWars:
         if state["stage"] != "over":
             return None
         return Outcome(winners=tuple(state["winners"]), reason=state["end"])
+
+    def queued_later(self, state: State, role: Role) -> str:
+        """A line the seat on turn queues before or during its Play Phase
+        (after a line that opened a window) is taken in that Play Phase, this
+        turn ("Playing the Game": the phases in order, the Play Phase fourth)."""
+        if state["stage"] != "play" or state.get("current") != role:
+            return ""
+        phase = state.get("phase")
+        if phase not in flow.PHASES[:4] or "play" in state["turn_flags"].get("skip", []):
+            return ""
+        return "your Play Phase"
 
     def turn(self, state: State) -> str:
         """A digest each round (one turn of every player)."""

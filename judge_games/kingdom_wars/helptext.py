@@ -17,7 +17,8 @@ VERBS: tuple[VerbSpec, ...] = (
              "GENERALS Cao Cao AND Xu Chu"),
     VerbSpec("REVEAL MAIN|DEPUTY|BOTH",
              "expose generals: written in your Play Phase, one with a passive skill at once, "
-             "any other at the start of your next Preparation Phase", "REVEAL BOTH"),
+             "any other at the start of your next Preparation Phase; written with GENERALS, "
+             "in your first Preparation Phase", "REVEAL BOTH"),
     VerbSpec("USE <card> [ON <seat>...]", "use a card in your Play Phase (one Attack per "
              "phase unless a card or skill says otherwise)", "USE Attack S7 ON C"),
     VerbSpec("USE ... THEN <answer> [THEN <answer>...]",

@@ -120,7 +120,13 @@ def check_play(g: Ctx, seat: str, cmd: Cmd) -> Cmd:
     (cid,) = resolve(g, seat, cmd["refs"], g.hand(seat))
     kind = name_of(cid)
     if g.s["death_match"] and kind == "peach":
-        kind = "attack"  # Death Match: a Peach only as an Attack or a Dodge
+        # "During "Death Match", [Peach] can only be used or played as [Attack]
+        # or [Dodge], it cannot be used for recovering health points."
+        if not cmd.get("on"):
+            raise IllegalLine("in a Death Match a Peach cannot recover health: it is used "
+                              "only as an Attack (or played as a Dodge)",
+                              hint=f"USE {label(cid)} ON <seat> attacks with it")
+        kind = "attack"
     v = vcard(kind, [cid])
     targets = K.check_use(g, seat, v, list(cmd.get("on", [])))
     return {"verb": "USE", "kind": None, "by": None, "cards": [cid], "on": list(cmd.get("on", [])),

@@ -331,6 +331,7 @@ def three_kingdoms(
     return DiplomacyVariant(
         id=ID,
         title="Diplomacy of the Three Kingdoms",
+        draws=True,  # the characters are dealt face down at random (setup)
         aliases=("3k", "threekingdoms", "three-kingdoms"),
         map=board,
         options=OPTIONS,

@@ -215,7 +215,9 @@ def test_example_two_when_the_qin_army_is_eliminated() -> None:
     in Longxi are placed in the city"."""
     s = _example_two()
     put(s, "longxi", "qin", 0)
-    B.stack(s, "longxi", "qin")["ready"] = 1  # type: ignore[index]
+    stack = B.stack(s, "longxi", "qin")
+    assert stack is not None
+    stack["ready"] = 1
     s, _ = play(s, A, "PLAY su-qin FACEDOWN MILITARY shang-jun yiqu 3 TO longxi JOIN 1")
     s, _ = play(s, L, "PASS", dice=[6, 1])
     assert B.controller(s, "longxi") == "yiqu"
@@ -433,7 +435,8 @@ def test_qin_eliminated_ends_the_game_for_the_alliance() -> None:
     deal(s, L, "han-fei")
     s, _ = play(s, A, "PLAY su-qin FACEDOWN MILITARY han-dan zhao 4 TO wei")
     s, events = play(s, L, "PASS", dice=[6, 1])
-    assert GAME.outcome(s).winners == (A,)  # type: ignore[union-attr]
+    outcome = GAME.outcome(s)
+    assert outcome is not None and outcome.winners == (A,)
     assert "Qin is eliminated" in texts(events)
 
 

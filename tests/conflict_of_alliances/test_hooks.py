@@ -394,7 +394,7 @@ def test_zones_lie_in_real_states_and_pools_hold_one_sides_cards() -> None:
                 assert side in SIDES
                 for item in _items(state, z):
                     assert isinstance(item, str) and card_of(side, item).side == side
-                kinds[z.path[2] if z.path[0] == "cards" else str(z.path[0])] += 1
+                kinds[str(z.path[2] if z.path[0] == "cards" else z.path[0])] += 1
                 if z.path[-1] == "deck":
                     assert z.order_hidden
                 elif state["stage"] != "over":

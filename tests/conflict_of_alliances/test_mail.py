@@ -18,7 +18,7 @@ from judge.store import set_kdf_cost
 from judge_games.conflict_of_alliances import GAME
 from judge_games.conflict_of_alliances.data import DATA, slug
 from tests.core.conftest import Post
-from tests.core.helpers import GM_ADDR, token_in
+from tests.core.helpers import GM_ADDR, stored_game, token_in
 
 L, A = "Lianheng", "Alliance"
 ADDR = {L: "zhang.yi@players.example", A: "su.qin@players.example"}
@@ -203,6 +203,6 @@ def test_resign_concedes_a_two_player_game(post: Post) -> None:
                      and "final report" in str(m["Subject"])] for side in (L, A)}
     assert finals[L] and "Alliance resigns; Lianheng wins the game." in finals[L][0]
     assert "The game is over: won by Lianheng" in finals[L][0]
-    assert post.judge.store.game("g1")["status"] == "finished"  # type: ignore[index]
+    assert stored_game(post.judge.store, "g1")["status"] == "finished"
     lines = post.send(ADDR[A], f"SIGNON g1 {A} {tokens[A]}\nSTATUS\n")
     assert "auth-failure" in lines[0]

@@ -67,7 +67,8 @@ def test_sima_cuo_ba_shu_hanzhong_nan_yang_costs_three() -> None:
     Moving with the waterway costs 1 movement point. The total cost is 3 ...
     In the reverse case, moving from Nanyang into Hanzhong against the
     waterway costs 2 movement points"."""
-    assert DATA.border("ba-shu", "hanzhong").kind == "mountain"  # type: ignore[union-attr]
+    border = DATA.border("ba-shu", "hanzhong")
+    assert border is not None and border.kind == "mountain"
     assert DATA.step_cost("ba-shu", "hanzhong") == 2
     assert DATA.step_cost("hanzhong", "nan-yang") == 1
     assert DATA.step_cost("nan-yang", "hanzhong") == 2

@@ -18,7 +18,7 @@ from judge.store import set_kdf_cost
 from judge_games.conflict_of_alliances import GAME
 from tests.contract.test_contract import PROPERTIES
 from tests.core.conftest import Post
-from tests.core.helpers import GM_ADDR, token_in
+from tests.core.helpers import GM_ADDR, stored_game, token_in
 from tests.support.driver import play
 
 #: The fast tier plays the first; the rest are whole games, marked slow.
@@ -70,7 +70,7 @@ def test_a_whole_game_by_mail_verifies(post: Post) -> None:
     post.send(GM_ADDR, f"SIGNON g1 GM {gm}\nSTART\n")
     chooser = random.Random(3)
     for _ in range(3000):
-        if post.judge.store.game("g1")["status"] == "finished":  # type: ignore[index]
+        if stored_game(post.judge.store, "g1")["status"] == "finished":
             break
         state = post.judge.table("g1").state
         decision = GAME.pending(state)[0]
@@ -80,7 +80,7 @@ def test_a_whole_game_by_mail_verifies(post: Post) -> None:
             pool = attacks if attacks and chooser.random() < 0.7 else lines
             post.clock.advance(minutes=11)
             post.send(addr[role], f"SIGNON g1 {role} {tokens[role]}\n{chooser.choice(pool)}\n")
-    assert post.judge.store.game("g1")["status"] == "finished"  # type: ignore[index]
+    assert stored_game(post.judge.store, "g1")["status"] == "finished"
     draws = [d for r in post.judge.store.actions("g1") for d in json.loads(r["draws"])]
     assert any(d[0] == "die:attacker" for d in draws) and any(
         d[0].startswith("shuffle:") for d in draws)

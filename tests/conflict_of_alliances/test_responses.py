@@ -48,7 +48,8 @@ def test_the_window_is_offered_whatever_the_hand() -> None:
     assert decision.roles == (A,)
     assert GAME.legal(s, A) == ["PASS"]
     assert GAME.legal(s, L) == []
-    assert GAME.default(s, decision, A).text == "PASS"  # type: ignore[union-attr]
+    default = GAME.default(s, decision, A)
+    assert default is not None and default.text == "PASS"
     with_cards = _attack(("emergency-mobilization", "elite-crossbowmen"))
     assert GAME.pending(with_cards)[0].phase == decision.phase
     assert GAME.view(with_cards, L) == GAME.view(s, L) | {

@@ -71,10 +71,12 @@ def test_a_saved_state_plays_on_as_it_did(case: dict[str, Any]) -> None:
     assert GAME.view(state, None) == case["view"]
     assert _snapshot(state) == case["before"]
     # The judge reads the open decision from the kernel (judge/game/adjudicator.py).
-    waiting = GAME.kernel.waiting(state)
+    kernel = GAME.kernel
+    assert kernel is not None  # the game is played on the kernel
+    waiting = kernel.waiting(state)
     assert [(depth, tuple(a["roles"])) for depth, a in waiting] == [
         (d.depth, d.roles) for d in GAME.pending(state)]
-    assert GAME.kernel.open_depth(state) == 0 and "asks" not in state
+    assert kernel.open_depth(state) == 0 and "asks" not in state
     for n, move in enumerate(case["moves"]):
         state, events = _play(state, base, move)
         assert [e.to_json() for e in events] == move["events"], f"move {n}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from judge.game.engine import IllegalLine
+from judge.game.engine import IllegalLine, copy_state
 from judge.game.rng import Rng
 from judge_games.conflict_of_alliances import GAME, RULES
 from judge_games.conflict_of_alliances import board as B
@@ -113,7 +113,7 @@ def test_the_end_step_reshuffles_from_the_rng_passed_in_and_the_state_holds_none
     object is parked in it), and the next state is the same whichever copy
     of that Rng is passed."""
     in_flight: list[State] = []
-    real_copy = coa_game.copy_state
+    real_copy = copy_state  # the one the game module calls (it imports it from the engine)
 
     def copy_and_watch(state: State) -> State:
         new = real_copy(state)
@@ -149,7 +149,8 @@ def test_the_last_turn_ends_the_game_and_qin_resource_points_decide() -> None:
     s, _ = play(s, L, "PASS")
     s, events = play(s, A, "PASS")
     assert GAME.outcome(s) is not None
-    assert GAME.outcome(s).winners == (A,)  # type: ignore[union-attr]
+    outcome = GAME.outcome(s)
+    assert outcome is not None and outcome.winners == (A,)
     assert "Qin controls 4 RP against a target of 7" in texts(events)
     assert GAME.pending(s) == []
     s2 = _two_sided()
@@ -158,4 +159,5 @@ def test_the_last_turn_ends_the_game_and_qin_resource_points_decide() -> None:
         put(s2, area, "qin", 1)  # 2 + 2 + 2 + 1 = 7
     s2, _ = play(s2, L, "PASS")
     s2, _ = play(s2, A, "PASS")
-    assert GAME.outcome(s2).winners == (L,)  # type: ignore[union-attr]
+    outcome = GAME.outcome(s2)
+    assert outcome is not None and outcome.winners == (L,)

@@ -42,7 +42,8 @@ def test_competitive_bidding_higher_number_plays_lianheng() -> None:
     s, _ = GAME.act(s, role, GAME.parse(s, role, "PASS"), Dice())
     qin = B.rp_of(s, "qin")
     winner = "Second" if qin >= 12 else "First"
-    assert GAME.outcome(s).winners == (winner,)  # type: ignore[union-attr]
+    outcome = GAME.outcome(s)
+    assert outcome is not None and outcome.winners == (winner,)
 
 
 def test_competitive_bidding_tie_is_decided_by_a_die() -> None:

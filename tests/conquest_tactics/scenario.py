@@ -86,3 +86,10 @@ def texts(events: list[Event], reader: str | None = None) -> str:
 
 def at(state: dict[str, Any], space: str) -> dict[str, Any] | None:
     return Ctx(state).troop_at(space)
+
+
+def troop(state: dict[str, Any], space: str) -> dict[str, Any]:
+    """The troop at ``space``, for a test that expects one there."""
+    found = at(state, space)
+    assert found is not None, f"no troop at {space}"
+    return found

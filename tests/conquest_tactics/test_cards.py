@@ -438,11 +438,11 @@ def test_lookup_forms() -> None:
 def test_the_pool_is_immutable() -> None:
     """The pool and its cards cannot be changed."""
     with pytest.raises(TypeError):
-        POOL.cards["archers"] = POOL.card("archers")  # type: ignore[index]
+        POOL.cards["archers"] = POOL.card("archers")  # type: ignore[index]  # refused, as tested
     with pytest.raises(TypeError):
-        one("Demonhunter").icons["fire"] = 3  # type: ignore[index]
+        one("Demonhunter").icons["fire"] = 3  # type: ignore[index]  # refused, as tested
     with pytest.raises(AttributeError):
-        POOL.card("archers").cost = 1  # type: ignore[misc]
+        POOL.card("archers").cost = 1  # type: ignore[misc]  # a frozen card: refused, as tested
 
 
 def test_quoted_passages_are_the_rulebooks() -> None:

@@ -49,7 +49,7 @@ from judge_games.conquest_tactics import GAME
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics.cards import POOL
 from tests.core.conftest import Post
-from tests.core.helpers import GM_ADDR, token_in
+from tests.core.helpers import GM_ADDR, stored_game, token_in
 from tests.support.bench import load_bench
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -325,7 +325,7 @@ def _play(players: Players, seen: Seen) -> None:
 # --------------------------------------------------------------------------- checks
 
 
-def _grid(text: str) -> list[str]:
+def _grid(text: str) -> list[tuple[str, str]]:
     """The field's rows in a report, top (row 5) to bottom (row 1)."""
     return re.findall(r"^  ([1-5])   (.*)$", text, re.M)
 
@@ -371,7 +371,7 @@ def _finish(players: Players, seen: Seen,
     assert table.outcome is not None
     reason = str(table.outcome["reason"])
     assert re.match(r"(South|North) wins 3-[0-2]: |3-3 Draw", reason), reason
-    assert players.post.judge.store.game(NAME)["status"] == "finished"  # type: ignore[index]
+    assert stored_game(players.post.judge.store, NAME)["status"] == "finished"
     for role in (S, N):
         finals = [m for m in players.outbox.mails if m["To"] == ADDR[role]
                   and "final report" in str(m["Subject"])]

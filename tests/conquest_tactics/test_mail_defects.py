@@ -89,7 +89,7 @@ def test_a_drawn_match_counts_as_a_draw_in_a_league(post: Post, scoring: str,
     outcome = players.table().outcome
     assert outcome is not None and outcome["draw"], outcome
     assert str(outcome["reason"]).startswith("0-0 Draw")
-    assert sorted(outcome["winners"]) == sorted(F.ROLES)  # type: ignore[arg-type]
+    assert sorted(outcome["winners"]) == sorted(F.ROLES)
     for role in (S, N):
         final = [_text(m) for m in players.outbox.mails if m["To"] == ADDR[role]
                  and "final report" in str(m["Subject"])][-1]
@@ -277,5 +277,6 @@ def test_an_instant_circumstance_by_mail_in_the_play_phase(post: Post) -> None:
     log, _ = players.send(S, [f"PLAY second-wind ON {space}"])
     assert not any("failed" in x for x in log), log
     state = players.table().state
-    assert Ctx(state).troop_at(troop["at"])["damage"] == 0  # type: ignore[index]
+    healed = Ctx(state).troop_at(troop["at"])
+    assert healed is not None and healed["damage"] == 0
     assert "second-wind" in state["p"][S]["removed"]

@@ -6,6 +6,8 @@ deployment at one deadline."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from email.message import EmailMessage
 from typing import Any
 
 from judge_games.conquest_tactics import GAME
@@ -27,8 +29,8 @@ from tests.conquest_tactics.test_mail_defects import _free, _start, _to_mobilize
 from tests.core.conftest import Post
 
 
-def _to(mails: list[object], role: str) -> str:
-    return "\n".join(_text(m) for m in mails if m["To"] == ADDR[role])  # type: ignore[index]
+def _to(mails: Sequence[EmailMessage], role: str) -> str:
+    return "\n".join(_text(m) for m in mails if m["To"] == ADDR[role])
 
 
 def _events(post: Post, start: str) -> list[dict[str, object]]:
@@ -62,7 +64,7 @@ def test_mobilize_is_simultaneous_by_mail(post: Post) -> None:
                                      "longsword"]
     assert "Every line was accepted." in _to(mails, S)
     view = GAME.view(state, S)["you"]
-    assert view["held"] == [f"DEPLOY footsoldiers {a} DISCARD aimed-shot"]  # type: ignore[index]
+    assert view["held"] == [f"DEPLOY footsoldiers {a} DISCARD aimed-shot"]
     assert "Footsoldiers" not in _to(mails, N) and "Aimed Shot" not in _to(mails, N)
     north_now = GAME.view(state, N)
     assert north_now["troops"] == north_before["troops"]

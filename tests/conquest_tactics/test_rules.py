@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import pytest
 
-from judge.game.engine import Action, IllegalLine, RuleError
+from judge.game.engine import Action, IllegalLine, RuleError, State
 from judge_games.conquest_tactics import GAME, rules
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics.cards import POOL
 from judge_games.conquest_tactics.table import Ctx, tp_for_turn
-from tests.conquest_tactics.scenario import act, at, control, hand, put, rng, table, texts
+from tests.conquest_tactics.scenario import act, at, control, hand, put, rng, table, texts, troop
 
 
-def refused(state: dict, role: str, line: str, *words: str) -> str:
+def refused(state: State, role: str, line: str, *words: str) -> str:
     with pytest.raises(RuleError) as exc:
         GAME.parse(state, role, line)
     message = f"{exc.value.message} {exc.value.hint}"
@@ -45,7 +45,7 @@ def test_distance_counts_no_diagonals() -> None:
     assert sorted(F.adjacent("C3")) == ["B3", "C2", "C4", "D3"]
 
 
-def _gunget_position() -> dict:
+def _gunget_position() -> State:
     """The line of sight page: South's Archers at C1 (range 2-4), North's
     Gunget around them, South's Footsoldiers at C2 in the last caption."""
     s = table()
@@ -97,7 +97,7 @@ def test_line_of_sight_friendly_troops_do_not_block() -> None:
 # ------------------------------------------------------------------ set-up
 
 
-def _forces() -> dict:
+def _forces() -> State:
     return GAME.setup({"south": "humans", "north": "malice"}, rng())
 
 
@@ -136,7 +136,7 @@ def test_base_in_the_two_nearest_rows() -> None:
     refused(s, "South", "BASE C3", "two nearest rows")
 
 
-def _resolve_forces(south: list[str], north: list[str]) -> tuple[dict, str]:
+def _resolve_forces(south: list[str], north: list[str]) -> tuple[State, str]:
     s = _forces()
     orders = {r: [GAME.parse(s, r, ln) for ln in lines]
               for r, lines in (("South", south), ("North", north))}
@@ -229,8 +229,8 @@ def test_up_the_field() -> None:
 # ------------------------------------------------------------------ Mobilize
 
 
-def _mobilize(**kw: object) -> dict:
-    s = table("mobilize", south="kaborha", **kw)  # type: ignore[arg-type]
+def _mobilize(tp: tuple[int, int] = (5, 5)) -> State:
+    s = table("mobilize", south="kaborha", tp=tp)
     hand(s, "South", "kaborha-tier-1-contender", "kaborha-pit-whelp", "kaborha-runner",
          "kaborha-brawler", "kaborha-brawler")
     return s
@@ -387,7 +387,7 @@ def test_jumping_troops() -> None:
     assert at(s, "B3") is not None
 
 
-def _duel(attacker: str, defender: str, tp: tuple[int, int] = (5, 5)) -> dict:
+def _duel(attacker: str, defender: str, tp: tuple[int, int] = (5, 5)) -> State:
     s = table(tp=tp)
     put(s, "South", attacker, "C3")
     put(s, "North", defender, "C4")
@@ -403,10 +403,10 @@ def test_melee_with_counterattack() -> None:
     s, _ = act(s, "South", "ATTACK C3 C4")
     assert s["p"]["South"]["tp"] == 4  # paid at declaration
     s, _ = act(s, "North", "PASS")
-    assert at(s, "C4")["damage"] == 1  # type: ignore[index]
+    assert troop(s, "C4")["damage"] == 1
     assert s["stage"] == "window" and s["window"] == {"role": "South", "step": "counter"}
     s, ev = act(s, "South", "PASS")
-    assert at(s, "C3")["damage"] == 1  # type: ignore[index]
+    assert troop(s, "C3")["damage"] == 1
     assert "counterattack" in texts(ev)
 
 
@@ -416,7 +416,7 @@ def test_defense_is_subtracted_from_every_damage() -> None:
     s = _duel("kaborha-tier-1-contender", "malice-dread-guard")  # 3 attack; defense 2
     s, _ = act(s, "South", "ATTACK C3 C4")
     s, ev = act(s, "North", "PASS")
-    assert at(s, "C4")["damage"] == 1  # type: ignore[index]
+    assert troop(s, "C4")["damage"] == 1
     assert "3 incoming, defense 2" in texts(ev)
 
 
@@ -431,7 +431,7 @@ def test_ranged_troops_may_not_melee_but_counter() -> None:
     s, _ = act(s, "North", "ATTACK C2 C3")  # North's C2 is South's C4
     s, _ = act(s, "South", "PASS")
     s, _ = act(s, "North", "PASS")
-    assert at(s, "C4")["damage"] == 1  # type: ignore[index]  # the Archers' counter 1
+    assert troop(s, "C4")["damage"] == 1  # the Archers' counter 1
 
 
 def test_ranged_attack_draws_no_counterattack() -> None:
@@ -442,7 +442,7 @@ def test_ranged_attack_draws_no_counterattack() -> None:
     put(s, "North", "malice-ghoul", "C4")
     s, _ = act(s, "South", "ATTACK C2 C4")
     s, _ = act(s, "North", "PASS")
-    assert s["stage"] == "play" and at(s, "C2")["damage"] == 0  # type: ignore[index]
+    assert s["stage"] == "play" and troop(s, "C2")["damage"] == 0
 
 
 def test_the_base_takes_no_damage_under_a_troop() -> None:
@@ -454,7 +454,7 @@ def test_the_base_takes_no_damage_under_a_troop() -> None:
     put(s, "North", "malice-ghoul", "C2")
     s, _ = act(s, "North", "ATTACK C4 C5")  # North names C2 as C4 and C1 as C5
     s, _ = act(s, "South", "PASS")
-    assert at(s, "C1")["damage"] == 1  # type: ignore[index]  # 2 less defense 0+1
+    assert troop(s, "C1")["damage"] == 1  # 2 less defense 0+1
     assert s["bases"]["South"]["damage"] == 0
 
 
@@ -470,14 +470,14 @@ def test_combat_order_and_one_instant_per_window() -> None:
     hand(s, "South", "shield-wall", "shield-wall")
     s, _ = act(s, "North", "ATTACK C2 C3")
     v = GAME.view(s, "South")
-    assert v["you"]["instants"] == ["USE shield-wall FROM C3"]  # type: ignore[index]
+    assert v["you"]["instants"] == ["USE shield-wall FROM C3"]
     s, _ = act(s, "South", "USE shield-wall FROM C3")
     assert s["p"]["South"]["tp"] == 4
-    assert at(s, "C3")["damage"] == 0  # type: ignore[index]  # 2 - shield 2
+    assert troop(s, "C3")["damage"] == 0  # 2 - shield 2
     assert s["window"]["role"] == "North"  # the attacker's window before the counter
     refused(s, "South", "USE shield-wall FROM C3", "nothing is asked")
     s, _ = act(s, "North", "PASS")
-    assert at(s, "C4")["damage"] == 1  # type: ignore[index]
+    assert troop(s, "C4")["damage"] == 1
 
 
 def test_a_cancelled_action_keeps_its_cost() -> None:
@@ -488,7 +488,7 @@ def test_a_cancelled_action_keeps_its_cost() -> None:
     hand(s, "North", "sudden-darkness", "malice-thrall")
     s, _ = act(s, "South", "ATTACK C3 C4")
     s, ev = act(s, "North", "PLAY sudden-darkness DISCARD malice-thrall")
-    assert "no effect" in texts(ev) and at(s, "C4")["damage"] == 0  # type: ignore[index]
+    assert "no effect" in texts(ev) and troop(s, "C4")["damage"] == 0
     assert s["p"]["South"]["tp"] == 4 and s["p"]["North"]["tp"] == 3
 
 
@@ -503,7 +503,7 @@ def test_circumstance_discards_required() -> None:
 # ------------------------------------------------------------------ spells and skills
 
 
-def _caster(troop: str, *spells: str) -> dict:
+def _caster(troop: str, *spells: str) -> State:
     s = table(south="humans", north="malice", tp=(9, 9), initiative="North")
     control(s, "North")
     put(s, "North", troop, "C4")
@@ -549,7 +549,7 @@ def test_spells_once_a_turn_and_face_down_after_use() -> None:
     s, _ = act(s, "South", "PASS")
     assert s["p"]["North"]["knowledge"] == [{"card": "shadow-bolt", "up": False}]
     bolt, infantry = POOL.card("shadow-bolt"), POOL.card("human-infantry-1")
-    assert at(s, "C2")["damage"] == bolt.damage - infantry.defense  # type: ignore[index]
+    assert troop(s, "C2")["damage"] == bolt.damage - infantry.defense
     control(s, "North")
     refused(s, "North", "CAST shadow-bolt C4 FROM C2", "no spell")
 
@@ -562,18 +562,18 @@ def test_an_offensive_spell_at_distance_1_draws_the_counterattack() -> None:
     Counterattack damage". A Shadow Bolt (range 1-3) cast on an adjacent
     troop draws its Counterattack; cast from two spaces away it does not."""
     s = _caster("malice-convert", "shadow-bolt")
-    at(s, "C2")["at"] = "C3"  # type: ignore[index]  # South's infantry next to the caster
+    troop(s, "C2")["at"] = "C3"  # South's infantry next to the caster
     s, _ = act(s, "North", "CAST shadow-bolt C3 FROM C2")  # North's C3 is South's C3
     s, _ = act(s, "South", "PASS")
     infantry = at(s, "C3")
     assert infantry is not None and infantry["damage"] == 3 - 1  # the bolt, less defense 1
     assert s["stage"] == "window" and s["window"] == {"role": "North", "step": "counter"}
     s, _ = act(s, "North", "PASS")
-    assert at(s, "C4")["damage"] == 1  # type: ignore[index]  # the infantry's counter 1
+    assert troop(s, "C4")["damage"] == 1  # the infantry's counter 1
     far = _caster("malice-convert", "shadow-bolt")
     far, _ = act(far, "North", "CAST shadow-bolt C4 FROM C2")
     far, _ = act(far, "South", "PASS")
-    assert far["stage"] == "play" and at(far, "C4")["damage"] == 0  # type: ignore[index]
+    assert far["stage"] == "play" and troop(far, "C4")["damage"] == 0
 
 
 def test_x_cost_of_a_cast_is_its_level() -> None:
@@ -594,7 +594,7 @@ def test_plus_y_skill_cost_is_the_attack_cost_plus_y() -> None:
     assert a.data["cost"] == POOL.card("archers").attack_cost + 1
     s, _ = act(s, "South", "USE aimed-shot C4 FROM C2")
     s, _ = act(s, "North", "PASS")
-    assert at(s, "C4")["damage"] == POOL.card("archers").attack + 1  # type: ignore[index]
+    assert troop(s, "C4")["damage"] == POOL.card("archers").attack + 1
 
 
 def test_one_buff_at_a_time() -> None:
@@ -617,7 +617,7 @@ def test_one_buff_at_a_time() -> None:
 # ------------------------------------------------------------------ Halt and victory
 
 
-def _victories(s: dict, role: str, *cards: str, done: int = 0) -> None:
+def _victories(s: State, role: str, *cards: str, done: int = 0) -> None:
     s["p"][role]["victories"] = [{"card": c, "done": i < done} for i, c in enumerate(cards)]
 
 
@@ -670,7 +670,7 @@ def test_halt_abilities_come_first() -> None:
     put(s, "South", "gunget-blob", "B2", damage=2)
     s["bases"]["South"]["damage"] = 3
     rules.halt(Ctx(s, rng()))
-    assert at(s, "B2")["damage"] == 1  # type: ignore[index]
+    assert troop(s, "B2")["damage"] == 1
     assert s["bases"]["South"]["damage"] == 2
 
 
@@ -684,10 +684,10 @@ def test_views_hide_hands_and_turn_the_board() -> None:
     put(s, "South", "archers", "A1")
     hand(s, "North", "shadow-bolt")
     south, north, public = (GAME.view(s, r) for r in ("South", "North", None))
-    assert "you" not in public and north["you"]["hand"][0]["card"] == "shadow-bolt"  # type: ignore[index]
+    assert "you" not in public and north["you"]["hand"][0]["card"] == "shadow-bolt"
     assert "shadow-bolt" not in repr(south)
-    assert south["troops"][0]["at"] == "A1" and north["troops"][0]["at"] == "E5"  # type: ignore[index]
-    assert "S:Arch1" in north["grid"][1] and "S:Arch1" in south["grid"][-1]  # type: ignore[index]
+    assert south["troops"][0]["at"] == "A1" and north["troops"][0]["at"] == "E5"
+    assert "S:Arch1" in north["grid"][1] and "S:Arch1" in south["grid"][-1]
 
 
 def test_a_pass_to_a_player_without_points_ends_the_play_phase() -> None:
@@ -749,13 +749,13 @@ def test_an_instant_circumstance_played_by_the_player_with_control() -> None:
     put(s, "North", "malice-ghoul", "C4")
     hand(s, "South", "second-wind", "spiteful-retort", "hold-the-line")
     s, _ = act(s, "South", "PLAY second-wind ON C2")
-    assert at(s, "C2")["damage"] == 0  # type: ignore[index]
+    assert troop(s, "C2")["damage"] == 0
     assert s["p"]["South"]["tp"] == 4 and "second-wind" in s["p"]["South"]["removed"]
     control(s, "South")
     s, _ = act(s, "South", "PLAY spiteful-retort ON C4")
     assert s["stage"] == "window" and s["window"]["role"] == "North"
     s, _ = act(s, "North", "PASS")
-    assert at(s, "C4")["damage"] == 2  # type: ignore[index]  # defense 0
+    assert troop(s, "C4")["damage"] == 2  # defense 0
     control(s, "South")
     refused(s, "South", "PLAY hold-the-line", "with none to answer", "instant window")
 
@@ -778,9 +778,9 @@ def test_effect_splash_and_pierce_at_halt() -> None:
     put(s, "North", "malice-thrall", "B3")
     put(s, "North", "malice-thrall", "A1")  # not next to it
     rules.halt(Ctx(s, rng()))
-    assert at(s, "C3")["damage"] == 1  # type: ignore[index]
-    assert at(s, "C4")["damage"] == 1 and at(s, "B3")["damage"] == 1  # type: ignore[index]
-    assert at(s, "A1")["damage"] == 0  # type: ignore[index]
+    assert troop(s, "C3")["damage"] == 1
+    assert troop(s, "C4")["damage"] == 1 and troop(s, "B3")["damage"] == 1
+    assert troop(s, "A1")["damage"] == 0
 
 
 def test_effect_no_counter_of_the_assassin() -> None:
@@ -791,7 +791,7 @@ def test_effect_no_counter_of_the_assassin() -> None:
     put(s, "South", "human-defensive-infantry-1", "C3")  # counter 2
     s, _ = act(s, "North", "ATTACK C2 C3")
     s, _ = act(s, "South", "PASS")
-    assert s["stage"] != "window" and at(s, "C4")["damage"] == 0  # type: ignore[index]
+    assert s["stage"] != "window" and troop(s, "C4")["damage"] == 0
 
 
 def test_effect_deploy_abilities() -> None:
@@ -827,15 +827,15 @@ def test_effect_debuff_and_its_expiry() -> None:
     s = table(initiative="North", tp=(0, 5))
     control(s, "North")
     put(s, "North", "malice-convert", "C4")
-    t = put(s, "South", "human-infantry-1", "C2")
+    put(s, "South", "human-infantry-1", "C2")
     hand(s, "North", "curse-of-weakness")
     s, _ = act(s, "North", "CAST curse-of-weakness C4 FROM C2")
     s, _ = act(s, "South", "PASS")
-    t = at(s, "C2")
-    assert t is not None and t["debuff"]["card"] == "curse-of-weakness"
-    assert Ctx(s).stat(t, "attack") == POOL.card("human-infantry-1").attack - 1
+    cursed = at(s, "C2")
+    assert cursed is not None and cursed["debuff"]["card"] == "curse-of-weakness"
+    assert Ctx(s).stat(cursed, "attack") == POOL.card("human-infantry-1").attack - 1
     rules.halt(Ctx(s, rng()))
-    assert at(s, "C2")["debuff"] is None  # type: ignore[index]
+    assert troop(s, "C2")["debuff"] is None
     assert {"card": "curse-of-weakness", "up": False} in s["p"]["North"]["knowledge"]
 
 

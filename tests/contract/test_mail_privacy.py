@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -62,6 +63,7 @@ from judge.game.rng import Rng
 from judge.game.spec import Game
 from judge.store import set_kdf_cost
 from tests.contract.conftest import contract_games
+from tests.core.helpers import stored_game
 from tests.games import add_report_files
 from tests.games.sealed_bids import GAME as SEALED_BIDS
 from tests.games.sealed_bids import SealedBids, record
@@ -289,7 +291,7 @@ def drive_to_window(homes: list[Home], reader: Role, chooser: random.Random,
     per role, the legal lines of its last decision."""
     lead = homes[0]
     game = lead.game
-    seed = bytes.fromhex(lead.judge.store.game(NAME)["seed"])  # type: ignore[index]
+    seed = bytes.fromhex(stored_game(lead.judge.store, NAME)["seed"])
     assert seed == SEED
     for _ in range(DRIVE_LIMIT):
         _same_game(homes)
@@ -498,15 +500,16 @@ def test_the_comparison_catches_a_leak_in_the_html_part(
     homes, and the scrambled comparison fails on the text/html part."""
     from judge import notify
     from judge.mail import mailhtml
+    from judge.session import Loaded, Workspace
 
     held: list[str] = [""]
     report_of, render = notify.report_of, mailhtml.render
 
-    def reading_the_state(ws: object, g: object, *args: object,
-                          **kw: object) -> tuple[dict[str, object], bytes, str]:
-        state = g.need_table().state  # type: ignore[attr-defined]
+    def reading_the_state(ws: Workspace, g: Loaded, *args: Any,
+                          **kw: Any) -> tuple[dict[str, Any], bytes, str]:
+        state = g.need_table().state
         held[0] = " ".join(sorted(state["hands"]["North"]))
-        return report_of(ws, g, *args, **kw)  # type: ignore[arg-type]
+        return report_of(ws, g, *args, **kw)
 
     def leaky(text: str, pictures: tuple[mailhtml.Picture, ...] = ()) -> str:
         return render(text, pictures).replace("</body>", f"<!-- North: {held[0]} --></body>")

@@ -253,9 +253,10 @@ def drive_to_line(both: list[Run], chooser: random.Random,
         due = adj.open_decisions(game, table)
         assert due, f"{game.id}: nothing to decide and no outcome"
         d = due[0]
-        if adj.open_window(game, table) is not None:
+        window = adj.open_window(game, table)
+        if window is not None:
             for role in sorted(adj.answering_roles(game, table)):
-                if table.answer_of(adj.open_window(game, table).id, role) is None:  # type: ignore[union-attr]
+                if table.answer_of(window.id, role) is None:
                     _both(both, role, "PASS")
         elif d.kind is DecisionKind.ORDERS:
             # Every seat but the last writes a random order; the last one's

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.support.clock import Clock
+from bench.support.clock import Clock as Clock
 from bench.support.post import Post as Post
 from bench.support.post import delivered_mail as delivered_mail
 from judge import config as cfg

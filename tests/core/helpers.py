@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from bench.support.post import CLASSIC_POWERS as CLASSIC_POWERS
 from bench.support.post import GM_ADDR as GM_ADDR
 from bench.support.post import Post
 from bench.support.post import token_in as token_in
 from judge.game import adjudicator as adj
+from judge.store import Store
+
+
+def stored_game(store: Store, name: str) -> dict[str, Any]:
+    """The stored row of the game ``name``, for a test that expects one."""
+    row = store.game(name)
+    assert row is not None, f"no game {name!r} is stored"
+    return row
 
 
 @dataclass

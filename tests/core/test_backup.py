@@ -22,7 +22,7 @@ from judge.game.scheduler import parse_time
 from judge.service import Judge
 from judge.store import backup
 from tests.core.conftest import Clock, Post
-from tests.core.helpers import GM_ADDR, Seats, hand, start_sealed
+from tests.core.helpers import GM_ADDR, Seats, hand, start_sealed, stored_game
 
 
 def _message_id(raw: bytes) -> str:
@@ -46,7 +46,7 @@ def test_play_back_up_play_on_restore_and_carry_on_from_the_backup(
     north = _bid(post, seats, "North")
     post.deliver(north)
     judge.cycle()
-    phase = judge.store.game("g1")["phase"]  # type: ignore[index]
+    phase = stored_game(judge.store, "g1")["phase"]
     saved = tmp_path / "backups" / "judge.tar"
     saved.parent.mkdir()
     made = backup.backup(judge.config.db_path, home, saved, now=clock.now)
@@ -59,7 +59,7 @@ def test_play_back_up_play_on_restore_and_carry_on_from_the_backup(
     post.deliver(east)
     post.deliver(south)
     judge.cycle()
-    assert judge.store.game("g1")["phase"] != phase  # type: ignore[index]
+    assert stored_game(judge.store, "g1")["phase"] != phase
     after = {_message_id(east), _message_id(south)}
     assert after <= {a["message_id"] for a in judge.store.actions("g1")}
     clock.advance(hours=70)  # and the round's deadline passed meanwhile
@@ -72,14 +72,14 @@ def test_play_back_up_play_on_restore_and_carry_on_from_the_backup(
     post = Post(back, home, clock, count=post.count)
     try:
         # The game stands as it stood at the backup: North's bid, not the others.
-        assert back.store.game("g1")["phase"] == phase  # type: ignore[index]
+        assert stored_game(back.store, "g1")["phase"] == phase
         kept = Counter(a["message_id"] for a in back.store.actions("g1"))
         assert kept[_message_id(north)] == 1 and not after & set(kept)
         # The deadline that passed meanwhile moved a day from now, not processed.
         [clock_row] = back.store.deadlines()
         assert parse_time(clock_row["deadline"]) == clock.now + timedelta(hours=24)
         back.cycle()
-        assert back.store.game("g1")["phase"] == phase  # type: ignore[index]
+        assert stored_game(back.store, "g1")["phase"] == phase
         # Everyone is told, and asked to send again what they sent since.
         told = {m["To"]: post.text(m) for m in post.sent()
                 if m["Subject"] == "The judge was restored from a backup"}
@@ -99,7 +99,7 @@ def test_play_back_up_play_on_restore_and_carry_on_from_the_backup(
         for raw in again:
             post.deliver(raw)
         back.cycle()
-        assert back.store.game("g1")["phase"] != phase  # type: ignore[index]
+        assert stored_game(back.store, "g1")["phase"] != phase
         orders = [(a["role"], a["message_id"]) for a in back.store.actions("g1")
                   if a["kind"] == "orders"]
         assert orders == [("North", _message_id(north)), ("East", _message_id(again[0])),
@@ -266,3 +266,50 @@ def test_a_backup_that_cannot_be_restored_changes_nothing(
     assert ("damaged" in out or "cannot be read" in out) if not change else "newer judge" in out
     assert (home / "judge.db").read_bytes() == before
     assert not list(home.glob("judge.db.replaced-*")) and not list(home.glob(".judge-*"))
+
+
+def test_a_restore_never_tells_that_a_cancelled_or_ended_game_stands_again(
+    judge: Judge, post: Post, clock: Clock, home: Path, tmp_path: Path
+) -> None:
+    """Back up; the GM of a forming game cancels it by mail; one more mail;
+    restore. The restore undoes the cancel with the rest, and says so in
+    those words to the game's GM and seat: never that the cancelled game
+    "stands again". A game cancelled before the backup is named to no one;
+    a running game still "stands again"."""
+    from tests.core.helpers import token_in
+
+    start_sealed(post)  # g1: running
+    post.send(GM_ADDR, "CREATE g2 sealed_bids\n")  # g2: forming, cancelled after the backup
+    g2 = token_in(post, GM_ADDR)
+    post.send("anna@players.example", "JOIN g2 North\n")
+    post.send(GM_ADDR, "CREATE g3 sealed_bids\n")  # g3: cancelled before the backup
+    g3 = token_in(post, GM_ADDR)
+    post.send("bert@players.example", "JOIN g3 North\n")
+    post.send(GM_ADDR, f"SIGNON g3 GM {g3}\nCANCEL GAME\n")
+    judge.cycle()
+    saved = tmp_path / "b.tar"
+    backup.backup(judge.config.db_path, home, saved, now=clock.now)
+    clock.advance(minutes=5)
+    post.send(GM_ADDR, f"SIGNON g2 GM {g2}\nCANCEL GAME\n")
+    assert judge.store.game("g2")["status"] == "cancelled"  # type: ignore[index]
+    post.send("late@players.example", "HELP\n")  # one more mail
+    judge.cycle()
+    judge.close()
+    backup.restore(home, saved, now=clock.now)
+    back = Judge.open(home, now=clock)
+    try:
+        back.cycle()
+        notices = {str(m["To"]): Post.text(m) for m in Post(back, home, clock).sent()
+                   if m["Subject"] == "The judge was restored from a backup"}
+    finally:
+        back.close()
+    assert {GM_ADDR, "anna@players.example", "north@players.example",
+            "late@players.example"} <= set(notices)
+    for address in (GM_ADDR, "anna@players.example"):
+        text = " ".join(notices[address].split())
+        assert ("g2 was cancelled after that moment; the restore undid that with the rest: "
+                "g2 is back as it stood then (forming: its GM may cancel it again).") in text
+        assert "g2 stands again" not in text
+    assert "g1 stands again as it stood then" in " ".join(notices[GM_ADDR].split())
+    assert all("g3" not in text for text in notices.values())
+    assert "bert@players.example" not in notices

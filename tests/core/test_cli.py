@@ -13,7 +13,8 @@ from click.testing import CliRunner
 
 from judge.cli import main
 from judge.service import Judge
-from tests.core.conftest import Clock
+from tests.core.conftest import Clock, Post
+from tests.core.helpers import start_classic, stored_game
 
 
 def run(home: Path, *args: str, ok: bool = True) -> str:
@@ -30,7 +31,7 @@ def _finish(home: Path, clock: Clock) -> None:
     for _ in range(200):
         judge = Judge.open(home, now=clock)
         try:
-            if judge.store.game("g")["status"] == "finished":  # type: ignore[index]
+            if stored_game(judge.store, "g")["status"] == "finished":
                 return
             clock.advance(hours=80)
             judge.cycle()
@@ -219,3 +220,22 @@ def test_game_map_as_a_seat_shows_that_seats_hidden_facts_to_the_operator(
     for r, names in seats.items():
         assert len(names) == 2, (r, names)
         assert all(not (names & other) for o, other in seats.items() if o != r)
+
+
+def test_game_show_after_a_seat_ordered_never_says_it_still_owes(post: Post) -> None:
+    """`judge game show --as France` after France has ordered: the report
+    names who orders in the phase, and the one line that speaks of owing
+    ("Still owed ... by") leaves France out; no line says France's orders
+    are still due."""
+    tokens = start_classic(post, "dip")
+    post.send("france@players.example",
+              f"SIGNON dip France {tokens['France']}\nORDERS\nA Par - Bur\nEND\n")
+    post.judge.close()
+    shown = run(post.home, "game", "show", "dip", "--as", "France")
+    assert "On file for France, S1901M: A Par - Bur" in shown
+    assert "You owe" not in shown
+    [owed] = [ln for ln in shown.splitlines() if "owed" in ln.lower() or "due" in ln.lower()]
+    assert owed == ("Still owed for S1901M by: Austria, England, Germany, Italy, Russia, "
+                    "Turkey")
+    assert ("Orders this phase from: Austria, England, France, Germany, Italy, Russia, "
+            "Turkey.") in shown

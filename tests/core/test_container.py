@@ -52,3 +52,24 @@ def test_the_compose_files() -> None:
     assert (ROOT / "deploy" / mail["services"]["judge"]["build"] / "Dockerfile").is_file()
     init = mail["services"]["judge"]["environment"]["JUDGE_INIT_ARGS"]
     assert "imap+plain://judge@mail:143" in init and "smtp+plain://judge@mail:587" in init
+
+
+def test_the_check_without_docker_takes_the_images_steps() -> None:
+    """tests/install/artefacts.py's ``image`` install stands in for the image
+    where Docker cannot run: the wheel installed by root, the entrypoint
+    copied in as the Dockerfile copies it, a user of its own whose home is the
+    volume, JUDGE_HOME set to it. If the Dockerfile changes these, the check
+    must follow."""
+    text = (ROOT / "Dockerfile").read_text()
+    assert "COPY deploy/docker-entrypoint.sh /usr/local/bin/judge-entrypoint" in text
+    assert 'ENTRYPOINT ["judge-entrypoint"]' in text and 'CMD ["serve"]' in text
+    assert "USER judge" in text and "VOLUME /var/lib/judge" in text
+    assert "JUDGE_HOME=/var/lib/judge" in text
+    assert "--home-dir /var/lib/judge" in text
+    assert "pip install --no-cache-dir /wheels/*.whl" in text
+    check = (ROOT / "tests" / "install" / "artefacts.py").read_text()
+    assert '"deploy" / "docker-entrypoint.sh", entry' in check
+    assert 'entry = venv / "bin" / "judge-entrypoint"' in check
+    assert 'volume = work / "var" / "lib" / "judge"' in check
+    assert '"JUDGE_HOME": str(volume)' in check and 'command=["judge-entrypoint"]' in check
+    assert '"--home-dir",\n             str(volume)' in check

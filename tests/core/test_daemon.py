@@ -26,7 +26,7 @@ from judge import store as store_module
 from judge.cli import main
 from judge.service import Judge
 from tests.core.conftest import Clock, Post
-from tests.core.helpers import hand, start_sealed
+from tests.core.helpers import hand, start_sealed, stored_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -252,7 +252,7 @@ def test_a_busy_database_keeps_deadlines_due_and_mail_queued(
     judge.cycle()
     judge.outbox().queue("north@players.example", "a notice", "hello\n", "notice", game="g1")
     [queued] = judge.store.outbox("queued")
-    phase = judge.store.game("g1")["phase"]  # type: ignore[index]
+    phase = stored_game(judge.store, "g1")["phase"]
     clock.advance(hours=80)  # the deadline has passed
     judge.store.set_busy_timeout(0.1)
     writer.execute("BEGIN IMMEDIATE")
@@ -261,11 +261,12 @@ def test_a_busy_database_keeps_deadlines_due_and_mail_queued(
     assert any("the deadlines" in line and "the outbox" in line for line in lines), lines
     [still] = judge.store.outbox("queued")
     assert still["id"] == queued["id"] and still["attempts"] == 0 and still["claimed_by"] == ""
-    assert judge.store.game("g1")["phase"] == phase  # type: ignore[index]
+    assert stored_game(judge.store, "g1")["phase"] == phase
     lines = judge.cycle()
     assert lines and not any("database busy" in line for line in lines), lines
     assert judge.store.outbox("queued") == []
-    assert judge.store.mail_by_message_id(queued["message_id"])["status"] == "sent"  # type: ignore[index]
+    mail = judge.store.mail_by_message_id(queued["message_id"])
+    assert mail is not None and mail["status"] == "sent"
 
 
 def test_serve_once_on_a_busy_database_exits_0_and_says_what_waited(

@@ -68,10 +68,33 @@ def test_the_default_account_is_short_and_follows_one_seat() -> None:
 
 
 def test_diplomacy_first_report_speaks_of_no_dice() -> None:
+    """Classic Diplomacy makes no random draw: its reports speak of no seed
+    (a game that draws tells of its seed), and a report opens with the phase
+    in words, its short name after."""
     text = _run("classic", everything=False)
     first = text.split("report for Austria: S1901M")[1].split("<<<")[0]
-    assert "secret seed" in first
+    assert first.splitlines()[1:3] == ["demo: Diplomacy, report for Austria",
+                                       "Phase: Spring 1901 movement (S1901M)"]
+    assert "seed" not in first and "random" not in first
     assert "dice" not in first.lower()
+
+
+@pytest.mark.parametrize("kind", ["three_kingdoms", "conquest_tactics"])
+def test_a_game_that_draws_tells_of_its_seed(kind: str) -> None:
+    text = _run(kind, everything=False)
+    first = text.split(" - your decision\n", 1)[1].split("<<<")[0]
+    assert first.splitlines()[1].startswith("Phase: set-up")
+    assert "Every random draw of this game comes from a secret seed" in first
+
+
+def test_the_demo_ends_with_what_to_do_next() -> None:
+    text = _run("conquest_tactics", everything=False)
+    ending = text.split("log entries rebuild the stored game", 1)[1]
+    assert "=== what next" in ending
+    assert "judge demo --keep" in ending and "mail/out/new" in ending
+    assert "judge init --home ~/judge" in ending
+    assert "game create mygame --game conquest_tactics" in ending
+    assert "judge --home ~/judge serve" in ending
 
 
 def test_demo_help_lists_the_games_and_the_default_phases() -> None:

@@ -187,12 +187,13 @@ def test_nested_window_suspends_and_reopens_with_depth() -> None:
     assert not window["open"] and s["asks"][0]["serial"] == window["serial"]
     assert rules.ask_for(s, "C") is None and rules.ask_for(s, "B") is not None
     g = Toy(s)
-    assert g.depth(g.top() or {}) == 1 and g.ask_of(window["serial"]) is s["asks"][0]
+    asks = s["asks"]
+    assert g.depth(g.top() or {}) == 1 and g.ask_of(window["serial"]) is asks[0]
 
     answer(rules, Toy, s, "B", "CONFIRM")
     assert s["trace"] == ["objection-B", f"resume-{window['serial']}"]
     assert [(d.depth, d.roles) for d in rules.pending(s, describe)] == [(0, ("C",))]
-    assert rules.ask_for(s, "C") is s["asks"][0] and s["asks"][0]["open"]
+    assert s["asks"][0]["open"] and rules.ask_for(s, "C") is s["asks"][0]
 
     answer(rules, Toy, s, "C", "PASS")
     assert s["trace"][-1] == "window-closed" and s["over"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from judge.game import adjudicator as adj
 from tests.core.conftest import Clock, Post
-from tests.core.helpers import GM_ADDR, hand, start_sealed, token_in
+from tests.core.helpers import GM_ADDR, hand, start_sealed, stored_game, token_in
 
 #: The store and the mail pipeline on SQLite and on PostgreSQL (tests/conftest.py).
 BOTH_BACKENDS = True
@@ -118,7 +118,7 @@ def test_draw_by_unanimous_vote(post: Post) -> None:
     post.send(seats.addresses["South"], f"{seats.signon('South')}\nDRAW\n")
     outcome = post.judge.table("g1").outcome
     assert outcome is not None and outcome["draw"] and len(outcome["winners"]) == 3
-    assert post.judge.store.game("g1")["status"] == "finished"  # type: ignore[index]
+    assert stored_game(post.judge.store, "g1")["status"] == "finished"
     assert "rebuild the stored game" in post.judge.replay_check("g1")
 
 

@@ -17,7 +17,7 @@ from judge.commands import league as league_commands
 from judge.game import scheduler
 from judge.site import publish as site
 from tests.core.conftest import Clock, Post
-from tests.core.helpers import GM_ADDR, Seats, hand, start_sealed, token_in
+from tests.core.helpers import GM_ADDR, Seats, hand, start_sealed, stored_game, token_in
 
 #: The store and the mail pipeline on SQLite and on PostgreSQL (tests/conftest.py).
 BOTH_BACKENDS = True
@@ -105,7 +105,7 @@ def test_end_draw_is_recorded_in_the_league_the_reports_and_the_pages(
         final = [post.text(m) for m in _to(mails, address)]
         assert any("The game is over: a draw shared by East, North (declared by the GM)" in t
                    for t in final), final
-    assert post.judge.store.game("g1")["status"] == "finished"
+    assert stored_game(post.judge.store, "g1")["status"] == "finished"
     assert "log entries rebuild the stored game" in post.judge.replay_check("g1")
     shown = league_commands.show(post.judge, "autumn")
     assert "a draw shared by East, North" in shown
@@ -127,7 +127,7 @@ def test_end_win_and_what_is_refused(post: Post) -> None:
     text = _gm_ack(post, post.new())
     assert "a draw is shared by two seats or more\n      for one seat, END WIN North" in text
     assert "no seat called Atlantis in g1" in text
-    assert post.judge.store.game("g1")["status"] == "active"
+    assert stored_game(post.judge.store, "g1")["status"] == "active"
     post.send(GM_ADDR, f"{seats.gm()}\nEND WIN East\nCANCEL GAME\n")
     text = _gm_ack(post, post.new())
     assert "g1 ends: East wins" in text and "g1 is over already" in text
@@ -191,7 +191,7 @@ def test_cancel_game_before_start_tells_who_joined_once_and_leaves_no_open_game(
         [mine] = _to(mails, address)
         assert mine["Subject"] == "[g2] cancelled before it started"
         assert "has cancelled the game before it started" in post.text(mine)
-    assert post.judge.store.game("g2")["status"] == "cancelled"
+    assert stored_game(post.judge.store, "g2")["status"] == "cancelled"
     assert all(s.token_hash == "" for s in post.judge.store.seats("g2"))
     # No longer open: LIST leaves it out, a JOIN, a START or a second CANCEL is refused.
     post.send("west@players.example", "LIST\nJOIN g2\n")
@@ -202,7 +202,7 @@ def test_cancel_game_before_start_tells_who_joined_once_and_leaves_no_open_game(
     mails = post.new()
     assert _gm_ack(post, mails).count("g2 was cancelled by its GM before it started") == 2
     assert [m["To"] for m in mails] == [GM_ADDR]  # nobody is told twice
-    assert post.judge.store.game("g2")["status"] == "cancelled"
+    assert stored_game(post.judge.store, "g2")["status"] == "cancelled"
     # The pages drop it; its league counts it neither finished nor running.
     site.publish(post.judge, tmp_path / "site", fmt="svg", draw=None, force=True)
     assert not (tmp_path / "site" / "games" / "g2").exists()
@@ -227,7 +227,7 @@ def test_the_operator_cancels_a_game_not_yet_started_from_the_command_line(
     post.judge.cycle()
     mails = post.new()
     assert sorted(m["To"] for m in mails) == sorted(tokens)
-    assert post.judge.store.game("g2")["status"] == "cancelled"
+    assert stored_game(post.judge.store, "g2")["status"] == "cancelled"
     result = CliRunner().invoke(main, ["--home", str(post.home), "game", "end", "g2",
                                        "--cancel"])
     assert result.exit_code == 1 and "was cancelled by its GM before it started" in result.output
@@ -287,11 +287,11 @@ def test_set_changes_the_games_options_before_start_only(post: Post) -> None:
     assert "option rounds is now 5" in text
     assert "option rounds takes a value such as 5 (its default), not 'many'" in text
     assert "no setting 'colour'" in text and "options of this game (before START)" in text
-    assert json.loads(post.judge.store.game("g1")["options"])["rounds"] == 5
+    assert json.loads(stored_game(post.judge.store, "g1")["options"])["rounds"] == 5
     post.send(GM_ADDR, f"SIGNON g1 GM {gm}\nSTART\nSET rounds 4\n")
     text = _gm_ack(post, post.new())
     assert "rounds is an option of the game, fixed when g1 started" in text
-    assert json.loads(post.judge.store.game("g1")["options"])["rounds"] == 5
+    assert json.loads(stored_game(post.judge.store, "g1")["options"])["rounds"] == 5
     assert post.judge.table("g1").state["rounds"] == 5  # the game was set up with it
 
 
@@ -381,7 +381,7 @@ def test_tokens_made_on_the_command_line_are_mailed_to_their_seats(post: Post) -
     post.send("east@players.example", f"SIGNON g1 East {token}\nSET TIMEZONE UTC\n")
     assert "times are now shown in UTC" in post.text(_to(post.new(), "east@players.example")[-1])
     post.send(GM_ADDR, f"SIGNON g1 GM {gm}\nSTART\n")
-    assert post.judge.store.game("g1")["status"] == "active"
+    assert stored_game(post.judge.store, "g1")["status"] == "active"
 
 
 def test_a_listed_creator_creates_a_league_by_mail(post: Post) -> None:
@@ -390,8 +390,11 @@ def test_a_listed_creator_creates_a_league_by_mail(post: Post) -> None:
     assert "only the game masters the judge's operator lists may create a league" in text
     assert post.judge.store.league("spring") is None
     post.judge.config.creators = ["*", "lea@league.example"]
-    post.send("lea@league.example", "CREATE LEAGUE autumn sum-of-squares\n"
-                                    "CREATE LEAGUE winter golf\n")
+    post.send("lea@league.example", "CREATE LEAGUE autumn sum-of-squares\n")
+    text = post.text(post.new()[-1])  # the From address alone proves nothing: a code
+    assert "a code to confirm follows below" in text and post.judge.store.league("autumn") is None
+    line = next(x.strip() for x in text.splitlines() if x.startswith("  CREATE LEAGUE autumn"))
+    post.send("lea@league.example", f"{line}\nCREATE LEAGUE winter golf\n")
     text = post.text(post.new()[-1])
     assert "created league autumn" in text and "LEAGUE autumn" in text
     assert "no scoring system 'golf'" in text
@@ -415,10 +418,10 @@ def test_the_operator_ends_a_game_from_the_command_line(post: Post) -> None:
     assert cli("g1")[0] == 2  # no result given
     code, out = cli("g1", "--win", "North,East")
     assert code == 1 and "one seat wins" in out
-    assert post.judge.store.game("g1")["status"] == "active"
+    assert stored_game(post.judge.store, "g1")["status"] == "active"
     code, out = cli("g1", "--draw", "ALL")
     assert code == 0 and "g1 ends in a draw shared by East, North, South" in out
-    assert post.judge.store.game("g1")["status"] == "finished"
+    assert stored_game(post.judge.store, "g1")["status"] == "finished"
     post.clock.now = datetime.now(UTC) + timedelta(minutes=1)
     post.judge.cycle()
     mails = post.new()

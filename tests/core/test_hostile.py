@@ -11,6 +11,7 @@ import stat
 from datetime import timedelta
 from email.message import EmailMessage
 
+import pytest
 from click.testing import CliRunner
 
 from judge import cli
@@ -168,7 +169,8 @@ def test_a_forged_registered_from_earns_few_replies(post: Post) -> None:
     replies = _to(post.new(), seats.addresses["North"])
     assert len(replies) < 30
     since = (post.clock.now.replace(microsecond=0) - timedelta(hours=1)).isoformat()
-    assert post.judge.store.replies_since(seats.addresses["North"], since) == 20
+    until = post.clock.now.replace(microsecond=0).isoformat()
+    assert post.judge.store.replies_since(seats.addresses["North"], since, until) == 20
 
 
 # --------------------------------------------------------------------------- stale mail
@@ -285,7 +287,8 @@ def test_gm_values_the_code_could_fail_on_are_refused_on_their_line(post: Post) 
     assert text.count("-> not accepted") == 5
 
 
-def test_no_write_lock_is_held_while_tokens_are_checked(post: Post, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_no_write_lock_is_held_while_tokens_are_checked(
+        post: Post, monkeypatch: pytest.MonkeyPatch) -> None:
     """A mail's tokens are checked (scrypt, the slow part) before its
     transaction begins, so a flood of signed mails never holds the write lock
     for the time of their key derivations."""
@@ -299,11 +302,11 @@ def test_no_write_lock_is_held_while_tokens_are_checked(post: Post, monkeypatch)
     during: list[bool] = []
     real = hashlib.scrypt
 
-    def spy(*args: object, **kw: object) -> bytes:
+    def spy(password: bytes, *, salt: bytes, n: int, r: int, p: int, dklen: int) -> bytes:
         during.append(conn.in_transaction)
-        return real(*args, **kw)  # type: ignore[arg-type]
+        return real(password, salt=salt, n=n, r=r, p=p, dklen=dklen)
 
-    monkeypatch.setattr(store_module.hashlib, "scrypt", spy)
+    monkeypatch.setattr(hashlib, "scrypt", spy)  # the module the store calls scrypt from
     post.send(seats.addresses["North"], f"{seats.signon('North')}\nSTATUS\n")
     post.send(seats.addresses["East"], f"SIGNON g1 East {'x' * 16}\nSTATUS\n")  # a wrong one
     assert len(during) == 2 and not any(during)

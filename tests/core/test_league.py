@@ -21,7 +21,7 @@ from bench.support.classic_mail import POWERS, ClassicByMail
 from judge.cli import main
 from judge.game import league as L
 from tests.core.conftest import Clock, Post
-from tests.core.helpers import GM_ADDR, hand, token_in
+from tests.core.helpers import GM_ADDR, hand, stored_game, token_in
 
 #: The store and the mail pipeline on SQLite and on PostgreSQL (tests/conftest.py).
 BOTH_BACKENDS = True
@@ -82,10 +82,10 @@ def test_sum_of_squares_scoring_by_hand() -> None:
 
 def test_win_draw_loss_table_by_hand() -> None:
     assert table(L.standings(GAMES, "wdl")) == [
-        (1, ANN, 1, 1, 1, 4),
-        (2, CAT, 0, 2, 1, 2),
-        (3, BOB, 0, 1, 1, 1),  # bob and dan: same points, wins and games
-        (3, DAN, 0, 1, 1, 1),
+        (1, ANN, 1, 1, 1, F(4)),
+        (2, CAT, 0, 2, 1, F(2)),
+        (3, BOB, 0, 1, 1, F(1)),  # bob and dan: same points, wins and games
+        (3, DAN, 0, 1, 1, F(1)),
     ]
     with pytest.raises(ValueError, match="no scoring system"):
         L.points(G1, "elo")
@@ -192,7 +192,7 @@ def set_up(post: Post, name: str, players: dict[str, str], league: str = "autumn
         post.send(address, f"JOIN {name} {role}\n")
         tokens[role] = token_in(post, address)
     post.send(GM_ADDR, f"SIGNON {name} GM {gm}\nSTART\n")
-    assert post.judge.store.game(name)["status"] == "active"  # type: ignore[index]
+    assert stored_game(post.judge.store, name)["status"] == "active"
     return gm, tokens
 
 
@@ -222,18 +222,20 @@ def test_a_league_of_three_classic_games_by_mail(post: Post, clock: Clock, home:
     cb = ClassicByMail(post.judge, home, clock, name="a1")
     cb.tokens, cb.gm_token = tokens_a, gm_a
     owed: Counter[str] = Counter()
-    while post.judge.store.game("a1")["status"] != "finished":  # type: ignore[index]
+    while stored_game(post.judge.store, "a1")["status"] != "finished":
         owed.update(cb.owing())
         cb.play_phase()
-    assert cb.table().outcome is not None and cb.table().outcome["draw"]  # type: ignore[index]
-    assert len(cb.table().outcome["winners"]) == 7  # type: ignore[index]
+    outcome = cb.table().outcome
+    assert outcome is not None and outcome["draw"]
+    winners = outcome["winners"]
+    assert isinstance(winners, list) and len(winners) == 7
     clock.advance(hours=1)
 
     # Nobody orders for S1901M in b1 and c1, so every seat misses it at the deadline.
     clock.advance(hours=49)
     post.judge.cycle()
     for name in ("b1", "c1"):
-        assert post.judge.store.game(name)["phase"] == "F1901M"  # type: ignore[index]
+        assert stored_game(post.judge.store, name)["phase"] == "F1901M"
     post.new()
     # Italy (russia@) resigns: the GM is offered the first standby.
     post.send(b_players["Italy"], f"SIGNON b1 Italy {tokens_b['Italy']}\nRESIGN\n")
@@ -254,7 +256,8 @@ def test_a_league_of_three_classic_games_by_mail(post: Post, clock: Clock, home:
     for role in ("England", "France", "Italy"):
         post.send(b_players[role] if role != "Italy" else addr("sub2"),
                   f"SIGNON b1 {role} {tokens_b[role]}\nDRAW\n")
-    assert post.judge.table("b1").outcome["winners"] == ["England", "France", "Italy"]  # type: ignore[index]
+    outcome = post.judge.table("b1").outcome
+    assert outcome is not None and outcome["winners"] == ["England", "France", "Italy"]
     clock.advance(hours=1)
 
     # c1: five resign, France and Russia draw.
@@ -262,7 +265,8 @@ def test_a_league_of_three_classic_games_by_mail(post: Post, clock: Clock, home:
         post.send(role_addr[role], f"SIGNON c1 {role} {tokens_c[role]}\nRESIGN\n")
     for role in ("France", "Russia"):
         post.send(role_addr[role], f"SIGNON c1 {role} {tokens_c[role]}\nDRAW\n")
-    assert post.judge.table("c1").outcome["winners"] == ["France", "Russia"]  # type: ignore[index]
+    outcome = post.judge.table("c1").outcome
+    assert outcome is not None and outcome["winners"] == ["France", "Russia"]
 
     # --------------------------------------------------- the values by hand
     a, b, c = F(1, 7), F(1, 3), F(1, 2)  # each seat's share of a1, b1, c1
@@ -341,7 +345,8 @@ def test_a_league_of_three_classic_games_by_mail(post: Post, clock: Clock, home:
     # was walked once: its summary is kept, and STANDINGS walks it no more.
     store = post.judge.store
     for name in ("a1", "b1", "c1"):
-        assert store.league_summary(name)["last_n"] == store.last_action(name)  # type: ignore[index]
+        summary = store.league_summary(name)
+        assert summary is not None and summary["last_n"] == store.last_action(name)
 
     def walk(*_: object) -> L.LogSummary:
         raise AssertionError("a kept summary was made again")

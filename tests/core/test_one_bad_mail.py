@@ -28,7 +28,7 @@ from judge import pipeline
 from judge.mail.mailin import IncomingMail
 from judge.service import Judge
 from tests.core.conftest import Clock, Post
-from tests.core.helpers import Seats, hand, start_sealed
+from tests.core.helpers import Seats, hand, start_sealed, stored_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -89,7 +89,7 @@ def test_a_mail_over_its_time_budget_is_set_aside_and_the_cycle_goes_on(
     post.deliver(good)
     judge.outbox().queue("west@players.example", "a notice", "hello\n", "notice", game="g1")
     clock.advance(hours=80)  # and a deadline is overdue
-    phase = judge.store.game("g1")["phase"]  # type: ignore[index]
+    phase = stored_game(judge.store, "g1")["phase"]
     with caplog.at_level(logging.ERROR, logger="judge"):
         lines = judge.cycle()
     # The slow mail: in Failed, recorded with its reason, nothing of it applied.
@@ -103,7 +103,7 @@ def test_a_mail_over_its_time_budget_is_set_aside_and_the_cycle_goes_on(
     # The same cycle went on: the next mail, the deadline and the outbox.
     assert _status(judge, _message_id(good)) == ["processed"]
     assert _acted(judge, _message_id(good)) == 1
-    assert judge.store.game("g1")["phase"] != phase  # type: ignore[index]
+    assert stored_game(judge.store, "g1")["phase"] != phase
     assert judge.store.outbox("queued") == []
     assert any("failed" in line and "limits.mail_seconds" in line for line in lines), lines
     # Its sender is told, once, that nothing of it was done (its token masked).
@@ -270,7 +270,7 @@ def test_a_read_only_database_leaves_the_mail_and_the_rest_waits(
     message_id = _message_id(raw)
     judge.outbox().queue("west@players.example", "a notice", "hello\n", "notice", game="g1")
     clock.advance(hours=80)
-    phase = judge.store.game("g1")["phase"]  # type: ignore[index]
+    phase = stored_game(judge.store, "g1")["phase"]
     judge.store.db.execute("PRAGMA query_only=1")
     with caplog.at_level(logging.WARNING, logger="judge"):
         lines = judge.cycle()
@@ -279,12 +279,12 @@ def test_a_read_only_database_leaves_the_mail_and_the_rest_waits(
     assert any("readonly" in r.getMessage() for r in caplog.records)
     assert _status(judge, message_id) == [] and len(_folder(post.home)) == 1
     assert _folder(post.home, "Failed") == []
-    assert judge.store.game("g1")["phase"] == phase  # type: ignore[index]
+    assert stored_game(judge.store, "g1")["phase"] == phase
     assert len(judge.store.outbox("queued")) == 1
     judge.store.db.execute("PRAGMA query_only=0")
     judge.cycle()
     assert _status(judge, message_id) == ["processed"] and _acted(judge, message_id) == 1
-    assert judge.store.game("g1")["phase"] != phase  # type: ignore[index]
+    assert stored_game(judge.store, "g1")["phase"] != phase
     assert judge.store.outbox("queued") == [] and _folder(post.home) == []
 
 

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -136,3 +137,61 @@ def _env() -> dict[str, str]:
     import os
 
     return {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "WATCHDOG_USEC")}
+
+
+def test_status_reports_mails_filed_in_failed_and_fails_until_one_is_handled(
+        home: Path, post: Post, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A judge that cycles but files every mail in Failed is not healthy:
+    `judge status` counts the failed mails since the last one handled, names
+    the last reason and exits 1 while the last cycle that read mail failed
+    any (a cycle that reads nothing does not hide it); a mail handled again
+    makes it ok."""
+    from judge import daemon
+    from judge.service import Judge
+
+    real = Judge.handle
+
+    def handle(self: Judge, key: str, raw: bytes) -> str:
+        if b"broken@x.example" in raw:
+            raise ValueError("cards: (folder): no card files")
+        return real(self, key, raw)
+
+    monkeypatch.setattr(Judge, "handle", handle)
+    post.judge.close()
+
+    def status() -> tuple[int, dict[str, Any], str]:
+        got = CliRunner().invoke(main, ["--home", str(home), "status", "--json"])
+        text = CliRunner().invoke(main, ["--home", str(home), "status"])
+        assert text.exit_code == got.exit_code
+        return got.exit_code, json.loads(got.stdout), text.stdout
+
+    post.deliver(post.raw("stranger@x.example", "HELP\n"))
+    daemon.serve(home, once=True, echo=print)
+    code, state, _ = status()
+    assert code == 0 and state["ok"] is True and state["failing"] is False
+    assert state["failed_since_success"] == {"count": 0, "last_at": None, "last_reason": None}
+
+    for _ in range(2):
+        post.deliver(post.raw("broken@x.example", "HELP\n"))
+    daemon.serve(home, once=True, echo=print)
+    code, state, text = status()
+    assert code == 1 and state["ok"] is False and state["failing"] is True
+    assert state["last_mail_cycle"]["read"] == 2 and state["last_mail_cycle"]["failed"] == 2
+    failed = state["failed_since_success"]
+    assert failed["count"] == 2
+    assert failed["last_reason"] == "ValueError: cards: (folder): no card files"
+    assert "health         FAILING" in text
+    assert "failed mails   2 since the last mail handled; the last at " in text
+    assert "ValueError: cards: (folder): no card files" in text
+    assert "last mail      " in text and "2 read, 2 filed in Failed" in text
+
+    daemon.serve(home, once=True, echo=print)  # nothing to read: still failing
+    code, state, _ = status()
+    assert code == 1 and state["failing"] is True
+
+    post.deliver(post.raw("stranger@x.example", "LIST\n"))
+    daemon.serve(home, once=True, echo=print)
+    code, state, text = status()
+    assert code == 0 and state["ok"] is True and state["failing"] is False
+    assert state["failed_since_success"]["count"] == 0
+    assert "health         ok" in text and "failed mails" not in text

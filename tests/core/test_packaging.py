@@ -17,17 +17,32 @@ ROOT = Path(__file__).resolve().parents[2]
 SETUPTOOLS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
 
 
+def _matches(parts: tuple[str, ...], pattern: tuple[str, ...]) -> bool:
+    """A glob as setuptools reads package-data: ``*`` never crosses a ``/``;
+    ``**`` stands for any number of folders, none included."""
+    if not pattern:
+        return not parts
+    if pattern[0] == "**":
+        return any(_matches(parts[i:], pattern[1:]) for i in range(len(parts) + 1))
+    return bool(parts) and fnmatch.fnmatchcase(parts[0], pattern[0]) and _matches(
+        parts[1:], pattern[1:])
+
+
 def _shipped(package: str, relative: str) -> bool:
     """Whether a file at ``relative`` inside ``package``'s folder matches
-    the package-data globs (a ``*`` never crosses a ``/``, as in setuptools)."""
+    the package-data globs. (tests/install/artefacts.py checks the built
+    wheel and sdist themselves, file by file.)"""
     globs = SETUPTOOLS["package-data"].get(package, []) + SETUPTOOLS["package-data"]["*"]
     parts = PurePosixPath(relative).parts
-    for glob in globs:
-        pattern = PurePosixPath(glob).parts
-        if len(pattern) == len(parts) and all(
-                fnmatch.fnmatchcase(p, g) for p, g in zip(parts, pattern, strict=True)):
-            return True
-    return False
+    return any(_matches(parts, PurePosixPath(glob).parts) for glob in globs)
+
+
+def test_the_glob_reading() -> None:
+    assert _matches(("a.yaml",), ("**", "*.yaml"))
+    assert _matches(("cards", "humans.yaml"), ("**", "*.yaml"))
+    assert _matches(("x", "y", "b.yaml"), ("**", "*.yaml"))
+    assert not _matches(("cards", "humans.yaml"), ("*.yaml",))
+    assert not _matches(("cards", "humans.txt"), ("**", "*.yaml"))
 
 
 def test_the_package_list_is_the_source_tree_and_the_data() -> None:
@@ -38,14 +53,23 @@ def test_the_package_list_is_the_source_tree_and_the_data() -> None:
                                          "judge._data.templates": "templates"}
 
 
-@pytest.mark.parametrize("folder", ["templates", "schemas"])
+@pytest.mark.parametrize("folder", ["templates", "schemas", "judge_games", "judge"])
 def test_every_data_file_is_shipped(folder: str) -> None:
-    package = f"judge._data.{folder}"
+    """Every file beside the code (the games' cards, decks, maps; templates,
+    schemas, fonts) matches a package-data glob of its package."""
     files = [p for p in (ROOT / folder).rglob("*")
-             if p.is_file() and p.suffix != ".pyc" and p.name != "__init__.py"]
+             if p.is_file() and p.suffix not in (".py", ".pyc") and "__pycache__" not in p.parts]
     assert files
-    missing = [str(p.relative_to(ROOT)) for p in files
-               if not _shipped(package, p.relative_to(ROOT / folder).as_posix())]
+    missing = []
+    for path in files:
+        if folder in ("templates", "schemas"):
+            package, inside = f"judge._data.{folder}", path.relative_to(ROOT / folder)
+        else:  # the nearest package folder above it
+            owner = next(p for p in path.parents if (p / "__init__.py").is_file())
+            package = ".".join(owner.relative_to(ROOT).parts)
+            inside = path.relative_to(owner)
+        if not _shipped(package, inside.as_posix()):
+            missing.append(str(path.relative_to(ROOT)))
     assert not missing
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from judge.game.engine import State
 from judge.game.rng import Rng
+from judge.game.spec import Game
 from judge_games.classic import GAME
 from judge_games.diplomacy.game import DiplomacyGame
 
@@ -17,7 +18,7 @@ def rng() -> Rng:
 
 
 def state_of(
-    game: DiplomacyGame,
+    game: Game | DiplomacyGame[Any],
     units: dict[str, list[str]] | None,
     phase: str,
     centers: dict[str, list[str]] | None,

@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -92,7 +93,7 @@ def test_the_command_line_lists_the_league_scoring_systems() -> None:
 # ---------------------------------------------------------------------- VIA
 
 
-def _swap(england: str) -> dict[str, object]:
+def _swap(england: str) -> dict[str, Any]:
     """An English army and a German one trading places, a German fleet
     offering the English army a convoy: by land they meet head to head."""
     return RULES.adjudicate_json(

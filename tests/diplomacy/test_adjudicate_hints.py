@@ -10,7 +10,9 @@ import io
 import json
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from judge.game.offline import adjudicate_stream
 
@@ -25,7 +27,8 @@ BOARD = {"game": "classic", "phase": "S1901R",
          "units": {"TURKEY": ["F ANK", "A CON"], "RUSSIA": ["F BLA", "A SEV"]}}
 
 
-def _run(*docs: dict[str, object]) -> tuple[int, list[dict[str, object]]]:
+def _run(*docs: Mapping[str, object]) -> tuple[int, list[dict[str, Any]]]:
+    """The exit status and the answers (JSON documents) to ``docs``."""
     out = io.StringIO()
     status = adjudicate_stream([json.dumps(d) + "\n" for d in docs], out)
     return status, [json.loads(line) for line in out.getvalue().splitlines()]
@@ -52,7 +55,7 @@ def test_a_retreat_to_the_attackers_province_named_by_the_hint_is_void() -> None
                              "orders": {"TURKEY": ["F ARM R SEV"]}})
     assert status == 0, result
     assert result["results"] == {"F ARM": ["void", "disband"]}
-    assert "F SEV" not in result["units"]["TURKEY"]  # type: ignore[index]
+    assert "F SEV" not in result["units"]["TURKEY"]
 
 
 def test_the_hints_vacant_provinces_are_kept() -> None:
@@ -64,7 +67,7 @@ def test_the_hints_vacant_provinces_are_kept() -> None:
            "orders": {"TURKEY": ["F ARM R ANK"]}}
     status, [result] = _run(doc)
     assert status == 0 and result["results"] == {"F ARM": []}, result
-    assert result["units"]["TURKEY"] == ["F ANK", "A CON"]  # type: ignore[index]
+    assert result["units"]["TURKEY"] == ["F ANK", "A CON"]
 
 
 def test_the_exit_status_is_1_when_some_document_is_invalid_and_every_line_answered() -> None:

@@ -8,7 +8,7 @@ import pytest
 from judge.game.engine import AmbiguousLine, IllegalLine, InvalidLine, RuleError
 from judge_games.classic import GAME, RULES
 
-from .helpers import state
+from .helpers import rng, state
 
 OPENING = state()
 BOARD = state(
@@ -198,7 +198,7 @@ def test_too_many_builds_is_not_a_parse_error_but_the_first_ones_count() -> None
     builds are carried out (DATC 4.D.4, 6.I.1)."""
     st = state({"Russia": ["A Mos"]}, phase="W1901A", centers={"Russia": ["Mos", "StP", "War"]})
     acts = [GAME.parse(st, "Russia", x) for x in ("Build A War", "Build A StP", "Waive")]
-    new, _ = GAME.resolve(st, {"Russia": acts}, None)  # type: ignore[arg-type]
+    new, _ = GAME.resolve(st, {"Russia": acts}, rng())
     assert sorted(new["units"]["Russia"]) == ["A Mos", "A StP", "A War"]
 
 

@@ -6,11 +6,13 @@ most three, nearest first, and none when no name is close."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 
 from judge.game.engine import Grade
+from judge.game.spec import Game
 from judge_games.classic import GAME
 from judge_games.diplomacy import DiplomacyGame, load_map, spelling
 from judge_games.diplomacy.orders import UnknownName
@@ -21,7 +23,9 @@ from .helpers import state, state_of
 OPENING = state()
 
 
-def _refusal(game: DiplomacyGame, st: dict[str, object], role: str, line: str) -> UnknownName:
+def _refusal(
+        game: Game | DiplomacyGame[Any], st: dict[str, object], role: str, line: str,
+) -> UnknownName:
     with pytest.raises(UnknownName) as info:
         game.parse(st, role, line)
     err = info.value
@@ -94,7 +98,7 @@ def test_retreats_and_builds() -> None:
     assert _refusal(GAME, winter, "Russia", "Build F Sevstopol").choices == ("Build F Sev",)
 
 
-def _star(tmp_path: Path) -> DiplomacyGame:
+def _star(tmp_path: Path) -> DiplomacyGame[Any]:
     """A map where one army borders five provinces of like names."""
     near = {"Pa": "Burrox", "Pb": "Barron", "Pc": "Harrow", "Pd": "Marrow", "Pe": "Barred"}
     provinces: dict[str, object] = {

@@ -11,11 +11,13 @@ from bench.support.kingdom_wars import (
     ask,
     copy_of,
     hp,
+    open_ask,
     pass_all,
     play,
     table,
     texts,
 )
+from judge.game.engine import Event, State
 
 # Four seats of generals whose skills stay hidden (never exposed in these tests).
 PLAIN = {"A": ("cao-cao", "xu-chu"), "B": ("liu-bei", "guan-yu"),
@@ -35,7 +37,7 @@ def test_attack_deals_one_damage_unless_dodged() -> None:
     "Offset the effect of the target [Attack]"."""
     s = table(PLAIN, hands={"A": [attack()], "B": [copy_of("dodge")]})
     s, _ = play(s, "A", "USE Attack S7 ON B")
-    assert ask(s)["kind"] == "respond" and ask(s)["roles"] == ["B"]
+    assert open_ask(s)["kind"] == "respond" and open_ask(s)["roles"] == ["B"]
     s, ev = answer(s, {"B": ["DODGE"]})
     assert hp(s, "B") == 4 and "seat B dodges the Attack." in texts(ev)
     s = table(PLAIN, hands={"A": [attack()], "B": [copy_of("dodge")]})
@@ -124,8 +126,8 @@ def test_peach_rescues_a_dying_player_two_needed_at_minus_one() -> None:
     s, _ = play(s, "A", "USE Wine")
     s, _ = play(s, "A", "USE Attack S7 ON B")
     s, _ = answer(s, {})
-    assert ask(s)["window"] == "rescue" and ask(s)["need"] == 2
-    assert ask(s)["roles"] == ["A", "B", "C", "D"]  # in turn order from the current player
+    assert open_ask(s)["window"] == "rescue" and open_ask(s)["need"] == 2
+    assert open_ask(s)["roles"] == ["A", "B", "C", "D"]  # in turn order from the current player
     s, _ev = answer(s, {"C": ["PEACH", "PEACH"]})
     assert hp(s, "B") == 1 and s["p"]["B"]["alive"]
 
@@ -169,9 +171,9 @@ def test_duel_the_first_without_an_attack_loses() -> None:
     s = table(PLAIN, hands={"A": [d, attack("clubs", 2)], "B": [attack("clubs", 3)]})
     s, _ = play(s, "A", "USE Duel ON B")
     s, _ = answer(s, {})  # nobody negates the Duel
-    assert ask(s)["roles"] == ["B"] and ask(s)["want"] == "attack"
+    assert open_ask(s)["roles"] == ["B"] and open_ask(s)["want"] == "attack"
     s, _ = answer(s, {"B": ["ATTACK"]})
-    assert ask(s)["roles"] == ["A"]
+    assert open_ask(s)["roles"] == ["A"]
     s, _ = answer(s, {})  # A has an Attack but passes: A loses
     assert hp(s, "A") == 3 and hp(s, "B") == 4
 
@@ -184,14 +186,14 @@ def test_negation_cancels_a_spell_and_a_negation_cancels_a_negation() -> None:
     n2 = copy_of("negation-force")
     s = table(PLAIN, hands={"A": [copy_of("something-out-of-nothing")], "C": [n1], "D": [n2]})
     s, _ = play(s, "A", "USE Something out of Nothing")
-    assert ask(s)["kind"] == "negate" and ask(s)["roles"] == ["A", "B", "C", "D"]
+    assert open_ask(s)["kind"] == "negate" and open_ask(s)["roles"] == ["A", "B", "C", "D"]
     s, _ = answer(s, {"C": ["NEGATE"]})
-    assert ask(s)["kind"] == "negate" and ask(s)["about"]["type"] == "negation"
+    assert open_ask(s)["kind"] == "negate" and open_ask(s)["about"]["type"] == "negation"
     before = len(s["p"]["A"]["hand"])
     s, _ = answer(s, {"D": ["NEGATE"]})  # negates C's Negation
     s, _ = answer(s, {})  # nobody negates D's Negation: it stands, C's is cancelled
     # the first window resumes with D, the one who has not answered it yet
-    assert ask(s)["kind"] == "negate" and ask(s)["roles"] == ["D"]
+    assert open_ask(s)["kind"] == "negate" and open_ask(s)["roles"] == ["D"]
     s, _ev = answer(s, {})
     assert len(s["p"]["A"]["hand"]) == before + 2
 
@@ -222,7 +224,7 @@ def test_negation_force_cancels_the_spell_for_the_whole_force() -> None:
     s, ev = answer(s, {})
     # B's window is settled; C is skipped; D is asked for a Negation, then to dodge
     assert any("whole force" in t for t in texts(ev))
-    assert ask(s)["kind"] == "negate" and ask(s)["about"]["target"] == "D"
+    assert open_ask(s)["kind"] == "negate" and open_ask(s)["about"]["target"] == "D"
 
 
 def test_burning_bridges_discards_a_chosen_card() -> None:
@@ -231,7 +233,7 @@ def test_burning_bridges_discards_a_chosen_card() -> None:
     s = table(PLAIN, hands={"A": [copy_of("burning-bridges")]}, equip={"C": [shield]})
     s, _ = play(s, "A", "USE Burning Bridges ON C")
     s, _ = answer(s, {})
-    assert ask(s)["kind"] == "choose" and ask(s)["options"] == ["TAKE NIO SHIELD C2"]
+    assert open_ask(s)["kind"] == "choose" and open_ask(s)["options"] == ["TAKE NIO SHIELD C2"]
     s, _ = play(s, "A", "TAKE NIO SHIELD C2")
     assert shield in s["discard"] and s["p"]["C"]["equip"]["armor"] is None
 
@@ -265,10 +267,10 @@ def test_raining_arrows_and_barbarian_invasion() -> None:
     assert (hp(s, "B"), hp(s, "C"), hp(s, "D")) == (4, 3, 3)
 
 
-def pass_all_but(s: dict, lines: dict[str, list[str]]) -> tuple[dict, list]:
+def pass_all_but(s: State, lines: dict[str, list[str]]) -> tuple[State, list[Event]]:
     """Settle windows until A is asked to play again, ``lines`` given in the
     windows that ask for cards."""
-    events: list = []
+    events: list[Event] = []
     for _ in range(100):
         a = ask(s)
         if a is None or a["kind"] in ("play", "choose", "cards"):
@@ -312,7 +314,7 @@ def test_borrowed_sword_attack_or_give_the_weapon() -> None:
     s = table(PLAIN, hands={"A": [copy_of("borrowed-sword")]}, equip={"B": [bow]})
     s, _ = play(s, "A", "USE Borrowed Sword ON B D")
     s, _ = answer(s, {})
-    assert ask(s)["roles"] == ["B"]
+    assert open_ask(s)["roles"] == ["B"]
     s, _ = play(s, "B", "PASS")
     assert bow in s["p"]["A"]["hand"]
 
@@ -388,7 +390,7 @@ def test_rest_and_reorganization() -> None:
     s = table(PLAIN, hands={"A": [copy_of("rest-and-reorganization")]})
     s, _ = play(s, "A", "USE Rest and Reorganization")
     s, _ = answer(s, {})
-    assert ask(s)["kind"] == "cards" and ask(s)["least"] == 2
+    assert open_ask(s)["kind"] == "cards" and open_ask(s)["least"] == 2
     line = f"DISCARD {' '.join(_labels(s['p']['A']['hand']))}"
     s, _ = play(s, "A", line)
     assert s["p"]["A"]["hand"] == []
@@ -414,7 +416,7 @@ def test_acedia_skips_the_play_phase_unless_hearts() -> None:
     s = table(PLAIN, judge={"A": [(ac, "acedia")]}, deck_top=[copy_of("attack", "hearts", 10)],
               phase="judgement")
     s, ev = pass_all_but(s, {})
-    assert ask(s)["kind"] == "play"
+    assert open_ask(s)["kind"] == "play"
 
 
 def test_rations_depleted_skips_the_draw_unless_clubs() -> None:
@@ -474,7 +476,7 @@ def test_judgements_go_from_the_last_placed_to_the_first() -> None:
     ac, rd = copy_of("acedia"), copy_of("rations-depleted")
     s = table(PLAIN, judge={"A": [(ac, "acedia"), (rd, "rations-depleted")]},
               phase="judgement")
-    assert ask(s)["about"]["card"]["kind"] == "rations-depleted"
+    assert open_ask(s)["about"]["card"]["kind"] == "rations-depleted"
 
 
 # --------------------------------------------------------------------------- equipment
@@ -532,7 +534,7 @@ def test_nio_shield_and_blue_blade() -> None:
     Blue Blade: "you ignore the effect of target's armor"."""
     s = table(PLAIN, hands={"A": [attack()]}, equip={"B": [copy_of("nio-shield")]})
     s, _ = play(s, "A", "USE Attack S7 ON B")
-    assert hp(s, "B") == 4 and ask(s)["kind"] == "play"
+    assert hp(s, "B") == 4 and open_ask(s)["kind"] == "play"
     s = table(PLAIN, hands={"A": [attack()]}, equip={"A": [copy_of("blue-blade")],
                                                         "B": [copy_of("nio-shield")]})
     s, _ = play(s, "A", "USE Attack S7 ON B")
@@ -567,7 +569,7 @@ def test_silver_lion_helmet() -> None:
     assert hp(s, "B") == 2
     s, _ = play(s, "A", "USE Burning Bridges ON B")
     s, _ = answer(s, {})
-    s, _ = play(s, "A", next(o for o in ask(s)["options"] if "SILVER" in o))
+    s, _ = play(s, "A", next(o for o in open_ask(s)["options"] if "SILVER" in o))
     assert hp(s, "B") == 3
 
 
@@ -617,7 +619,7 @@ def test_rock_cleaving_axe_forces_a_dodged_attack() -> None:
                             "B": [copy_of("dodge")]}, equip={"A": [copy_of("rock-cleaving-axe")]})
     s, _ = play(s, "A", "USE Attack S7 ON B")
     s, _ = answer(s, {"B": ["DODGE"]})
-    assert ask(s)["kind"] == "cards" and ask(s)["roles"] == ["A"]
+    assert open_ask(s)["kind"] == "cards" and open_ask(s)["roles"] == ["A"]
     s, _ = play(s, "A", "DISCARD Peach Wine")
     s, _ = pass_all_but(s, {})
     assert hp(s, "B") == 3
@@ -643,7 +645,7 @@ def test_kirin_bow_discards_a_mount() -> None:
     s = table(PLAIN, hands={"A": [attack()]}, equip={"A": [copy_of("kirin-bow")], "B": [horse]})
     s, _ = play(s, "A", "USE Attack S7 ON B")
     s, _ = answer(s, {})
-    s, _ = play(s, "A", next(o for o in ask(s)["options"] if o != "PASS"))
+    s, _ = play(s, "A", next(o for o in open_ask(s)["options"] if o != "PASS"))
     s, _ = pass_all_but(s, {})
     assert horse in s["discard"] and hp(s, "B") == 3
 
@@ -656,7 +658,7 @@ def test_two_bladed_trident_strikes_a_neighbour() -> None:
               equip={"A": [copy_of("two-bladed-trident")]})
     s, _ = play(s, "A", "USE Attack S7 ON B")
     s, _ = pass_all_but(s, {})
-    assert ask(s)["kind"] == "choose" and "CHOOSE C" in ask(s)["options"]
+    assert open_ask(s)["kind"] == "choose" and "CHOOSE C" in open_ask(s)["options"]
     s, _ = play(s, "A", "CHOOSE C")
     s, _ = play(s, "A", "DISCARD Peach")
     s, _ = pass_all_but(s, {})
@@ -671,8 +673,8 @@ def test_yin_yang_swords_against_the_opposite_gender() -> None:
     s = table(gens, hands={"A": [attack()], "B": [copy_of("dodge")]},
               equip={"A": [copy_of("yin-yang-swords")]}, shown={"A": ["main"], "B": ["main"]})
     s, _ = play(s, "A", "USE Attack S7 ON B")
-    s, _ = pass_all_but(s, {}) if ask(s)["kind"] == "trigger" else (s, [])
-    assert ask(s)["kind"] == "choose" and ask(s)["roles"] == ["A"]
+    s, _ = pass_all_but(s, {}) if open_ask(s)["kind"] == "trigger" else (s, [])
+    assert open_ask(s)["kind"] == "choose" and open_ask(s)["roles"] == ["A"]
     s, _ = play(s, "A", "USE Yin-Yang Swords")
     s, _ = play(s, "B", "PASS")
     assert len(s["p"]["A"]["hand"]) == 1

@@ -66,7 +66,7 @@ def test_the_files_load_into_typed_frozen_records() -> None:
     general = DATA.generals["cao-cao"]
     assert isinstance(general, kw.General)
     with pytest.raises(AttributeError):
-        general.kingdom = "Shu"  # type: ignore[misc]
+        general.kingdom = "Shu"  # type: ignore[misc]  # a frozen record: refused, as tested
     assert isinstance(DATA.skills["berserk"], kw.Skill)
     assert isinstance(DATA.cards["attack"], kw.Card)
     assert isinstance(DATA.deck[0], kw.DeckCard)

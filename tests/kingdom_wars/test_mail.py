@@ -51,7 +51,7 @@ from judge_games.kingdom_wars.commands import canonical, syntax
 from judge_games.kingdom_wars.data import DATA
 from judge_games.kingdom_wars.table import SLOTS, label
 from tests.core.conftest import Post
-from tests.core.helpers import GM_ADDR, token_in
+from tests.core.helpers import GM_ADDR, stored_game, token_in
 
 NAME = "g1"
 SEATS = ("A", "B", "C", "D", "E", "F")
@@ -378,7 +378,7 @@ def test_a_six_seat_game_by_mail_to_a_victory_keeps_every_secret(post: Post) -> 
 
     table = players.table()
     assert table.outcome is not None and table.outcome["winners"]
-    assert post.judge.store.game(NAME)["status"] == "finished"  # type: ignore[index]
+    assert stored_game(post.judge.store, NAME)["status"] == "finished"
     # Every seat got its final report, with the winners.
     finals = {s: [m for m in outbox.mails if m["To"] == ADDR[s]
                   and "final report" in str(m["Subject"])] for s in SEATS}
@@ -512,7 +512,7 @@ def _into_hand(state: State, seat: str, kind: str, keep: tuple[str, ...] = ()) -
     its first card of another kind not in ``keep`` (which goes to the deck);
     returns the copy."""
     hand = state["p"][seat]["hand"]
-    copy = next(c for c in state["deck"] if c.split(".")[0] == kind)
+    copy: str = next(c for c in state["deck"] if c.split(".")[0] == kind)
     out = next(c for c in hand if c.split(".")[0] != kind and c not in keep)
     hand[hand.index(out)] = copy
     state["deck"][state["deck"].index(copy)] = out

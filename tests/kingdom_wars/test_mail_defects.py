@@ -345,7 +345,8 @@ def test_a_window_left_to_its_default_is_no_missed_deadline(post: Post) -> None:
     hp = state["p"][target]["hp"]
     players.send(seat, [_attack_line(state, seat, target)])
     _idle_until(players, lambda s: target in adj.waiting_on(GAME, players.table()), steps=20)
-    assert adj.open_window(GAME, players.table()).window == "dodge"  # type: ignore[union-attr]
+    window = adj.open_window(GAME, players.table())
+    assert window is not None and window.window == "dodge"
     for _ in range(8):  # the window's deadline and grace pass; the target stays silent
         players.tick(hours=6)
     state = players.table().state

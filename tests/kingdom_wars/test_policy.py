@@ -8,16 +8,24 @@ from __future__ import annotations
 
 import pytest
 
-from bench.support.kingdom_wars import answer, ask, copy_of, decision, play, skip_idle, table
+from bench.support.kingdom_wars import (
+    answer,
+    copy_of,
+    decision,
+    open_ask,
+    play,
+    skip_idle,
+    table,
+)
 from judge.game import timing
-from judge.game.engine import Decision, DecisionKind, IllegalLine
+from judge.game.engine import Decision, DecisionKind, IllegalLine, State
 from judge_games.kingdom_wars import GAME, policy
 
 GENS = {"A": ("cao-cao", "xu-chu"), "B": ("liu-bei", "guan-yu"),
         "C": ("zhang-fei", "zhao-yun"), "D": ("lv-bu", "diao-chan")}
 
 
-def holds(state: dict, role: str, window: str, words: str) -> bool:
+def holds(state: State, role: str, window: str, words: str) -> bool:
     cond = GAME.policy_condition(window, words.split())
     return GAME.policy_holds(GAME.view(state, role), decision(state), cond)
 
@@ -85,7 +93,7 @@ def test_peach_a_dying_seat_of_my_kingdom_or_myself() -> None:
     flow.damage(g, "A", "C", 1)
     flow.run(g)
     s, _ = skip_idle(s)  # the trigger windows of seats with no skill for them
-    assert ask(s)["window"] == "rescue"
+    assert open_ask(s)["window"] == "rescue"
     assert holds(s, "B", "rescue", "DYING KINGDOM") and not holds(s, "B", "rescue", "DYING ME")
     assert holds(s, "C", "rescue", "DYING ME") and holds(s, "B", "rescue", "CAN")
     s, _ = answer(s, {"B": ["PEACH"]})

@@ -12,6 +12,7 @@ from bench.support.kingdom_wars import (
     ask,
     copy_of,
     hp,
+    open_ask,
     play,
     rng,
     skip_idle,
@@ -330,7 +331,7 @@ def test_discard_down_to_current_health() -> None:
     exceed your current health points"."""
     cards = [copy_of("attack", "clubs", r) for r in (2, 3, 4, 5)]
     s = table(PLAIN, hands={"A": cards}, hp={"A": 2}, phase="discard")
-    assert ask(s)["kind"] == "cards" and ask(s)["least"] == 2
+    assert open_ask(s)["kind"] == "cards" and open_ask(s)["least"] == 2
     s, _ = play(s, "A", "DISCARD Attack C2 Attack C3")
     assert len(s["p"]["A"]["hand"]) == 2
 
@@ -347,7 +348,7 @@ def test_the_yin_yang_marker_raises_the_hand_limit_by_two() -> None:
     s["p"]["A"]["markers"]["yin-yang"] = 1
     s, _ = play(s, "A", "PASS")
     s, _ = pass_all(s)  # the skill windows before the Discard Phase
-    assert ask(s)["kind"] == "choose"
+    assert open_ask(s)["kind"] == "choose"
     s, _ = play(s, "A", "MARKER Yin-Yang")
     assert len(s["p"]["A"]["hand"]) == 4 and s["p"]["A"]["markers"]["yin-yang"] == 0
 
@@ -384,7 +385,7 @@ def test_preparation_offers_to_expose() -> None:
     """Preparation Phase: "Your hidden General card can also be exposed (flipped
     face up) at this phase"."""
     s = table(PLAIN, phase="preparation")
-    assert ask(s)["kind"] == "reveal"
+    assert open_ask(s)["kind"] == "reveal"
     s, _ev = play(s, "A", "REVEAL BOTH")
     assert s["p"]["A"]["shown"] == [True, True] and s["p"]["A"]["kingdom"] == "Wei"
 
@@ -412,7 +413,7 @@ def test_the_rescue_is_asked_in_turn_order_from_the_current_player() -> None:
     flow.damage(g, "C", "A", 1)
     flow.run(g)
     s, _ = skip_idle(s)  # the trigger windows of seats with no skill for them
-    assert ask(s)["window"] == "rescue" and ask(s)["roles"] == ["C", "D", "A", "B"]
+    assert open_ask(s)["window"] == "rescue" and open_ask(s)["roles"] == ["C", "D", "A", "B"]
 
 
 def test_lines_round_trip() -> None:

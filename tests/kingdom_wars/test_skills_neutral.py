@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from bench.support.kingdom_wars import State, answer, ask, copy_of, hp, pass_all, play, table, texts
-from judge.game.engine import IllegalLine
+from bench.support.kingdom_wars import answer, ask, copy_of, hp, pass_all, play, table, texts
+from judge.game.engine import IllegalLine, State
 from judge_games.kingdom_wars import GAME
 from judge_games.kingdom_wars.table import Ctx, label
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from bench.support.kingdom_wars import State, answer, ask, copy_of, hp, play, table, texts
-from judge.game.engine import Event, IllegalLine
+from bench.support.kingdom_wars import answer, ask, copy_of, hp, open_ask, play, table, texts
+from judge.game.engine import Event, IllegalLine, State
 from judge_games.kingdom_wars import GAME
 from judge_games.kingdom_wars.table import Ctx
 
@@ -180,7 +180,7 @@ def test_empty_fort_drops_an_attack_on_an_empty_hand() -> None:
               hands={"A": [atk, duel]}, shown={"B": ["main"]})
     s, ev = send(s, "A", "USE Attack S7 ON B")
     assert said(ev, "Empty Fort: seat B holds no hand card")
-    assert hp(s, "B") == 3 and ask(s)["kind"] == "play"
+    assert hp(s, "B") == 3 and open_ask(s)["kind"] == "play"
     s, ev = send(s, "A", "USE Duel ON B")
     assert said(ev, "Empty Fort") and hp(s, "B") == 3
 
@@ -203,7 +203,7 @@ def test_empty_fort_hidden_is_offered_and_exposes() -> None:
               hands={"A": [atk], "B": [dodge]}, shown={"B": ["main"]})
     s, _ = play(s, "A", "USE Attack S7 ON B")
     s, _ = reach(s, "B", "respond")
-    assert ask(s)["want"] == "dodge"
+    assert open_ask(s)["want"] == "dodge"
 
 
 @pytest.mark.parametrize("pay", [True, False])
@@ -342,7 +342,7 @@ def test_blazing_blade_points_duel_takes_a_card() -> None:
     s, ev = play(s, "B", "SHOW Peach D2")
     assert said(ev, "seat A shows Dodge HK, seat B shows Peach D2")
     assert king in s["discard"] and two in s["discard"]
-    assert ask(s)["options"] == ["TAKE HAND", "TAKE RED HARE H5"]
+    assert open_ask(s)["options"] == ["TAKE HAND", "TAKE RED HARE H5"]
     s, _ = send(s, "A", "TAKE Red Hare H5")
     assert horse in hand(s, "A")
 
@@ -387,7 +387,7 @@ def test_virtuous_care_lets_a_friend_draw(hidden: bool) -> None:
     s, _ = reach(s, "A", "trigger", "recovered")
     s, _ = play(s, "A", "USE Virtuous Care")
     assert exposed(s, "A")[0]
-    assert ask(s)["options"] == ["CHOOSE B", "PASS"]
+    assert open_ask(s)["options"] == ["CHOOSE B", "PASS"]
     s, _ = send(s, "A", "CHOOSE B")
     assert len(hand(s, "B")) == before + 1
 
@@ -407,7 +407,7 @@ def test_nirvana_rises_from_dying() -> None:
     s, _ = reach(s, "A", "respond")
     s, _ = play(s, "A", "PASS")
     s, _ = reach(s, "A", "respond")
-    assert ask(s)["want"] == "peach"
+    assert open_ask(s)["want"] == "peach"
     assert "USE Nirvana" in legal(s, "A")
     s, _ = send(s, "A", "USE Nirvana")
     p = s["p"]["A"]
@@ -434,7 +434,7 @@ def test_stargazing_arranges_the_top_of_the_deck() -> None:
     s, ev = play(s, "A", "USE Stargazing")
     assert said(ev, "Attack S7", "A") and not said(ev, "Attack S7", "B")
     assert said(ev, "looks at the top 4 cards", "B")
-    assert set(ask(s)["pool"]) == set(top[:4])
+    assert set(open_ask(s)["pool"]) == set(top[:4])
     s, _ = play(s, "A", "PUT Peach H4 Attack S7")
     assert s["deck"][-2:] == [top[0], top[2]]  # the deck's top is its end
     s, _ = play(s, "A", "PUT Duel Dodge H2")

@@ -8,8 +8,17 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from bench.support.kingdom_wars import State, ask, copy_of, hp, pass_all, play, table, texts
-from judge.game.engine import Event, IllegalLine, RuleError
+from bench.support.kingdom_wars import (
+    ask,
+    copy_of,
+    hp,
+    open_ask,
+    pass_all,
+    play,
+    table,
+    texts,
+)
+from judge.game.engine import Event, IllegalLine, RuleError, State
 from judge_games.kingdom_wars import GAME
 
 # Opponents whose skills answer no moment: Wu (B), Shu (C); D stays hidden.
@@ -749,7 +758,7 @@ def test_a_response_window_offers_only_the_skills_that_watch_it() -> None:
               hands={"A": [sooN]}, turn="A")
     s, _ = play(s, "A", f"USE {_label(sooN)}")
     s = advance(s, lambda x: (ask(x) or {}).get("kind") == "negate")
-    assert ask(s)["roles"][0] == "A"
+    assert open_ask(s)["roles"][0] == "A"
     assert "USE No Mercy" not in GAME.legal(s, "A")
     with pytest.raises(IllegalLine):
         GAME.parse(s, "A", "USE No Mercy")

@@ -8,18 +8,19 @@ from __future__ import annotations
 import pytest
 
 from bench.support.kingdom_wars import (
-    GAME,
     answer,
     ask,
     copy_of,
     decision,
     hp,
+    open_ask,
     pass_all,
     play,
     table,
     texts,
 )
 from judge.game.engine import IllegalLine, State
+from judge_games.kingdom_wars import GAME
 from judge_games.kingdom_wars.table import label
 
 OTHERS = {"B": ("liu-bei", "zhao-yun"), "C": ("yuan-shao", "hua-tuo"),
@@ -123,7 +124,7 @@ def test_night_raid_uses_a_black_card_as_burning_bridges() -> None:
     s, ev = play(s, "A", "USE Burning Bridges BY Night Raid WITH Attack C3 ON B")
     assert any("Burning Bridges (Night Raid, Attack C3)" in t for t in texts(ev))
     s, _ = pass_all(s)
-    assert ask(s)["kind"] == "choose" and ask(s)["roles"] == ["A"]
+    assert open_ask(s)["kind"] == "choose" and open_ask(s)["roles"] == ["A"]
     s, _ = play(s, "A", f"TAKE {label(shield)}")
     assert s["p"]["B"]["equip"]["armor"] is None and shield in s["discard"]
 
@@ -150,7 +151,8 @@ def test_self_restraint_skips_the_discard_phase_without_an_attack() -> None:
     s, _ = play(s, "A", "USE Attack S5 ON B")
     s, _ = pass_all(s)
     s, _ = play(s, "A", "PASS")
-    assert ask(s)["kind"] == "cards" and ask(s)["verb"] == "DISCARD" and ask(s)["least"] == 3
+    the_ask = open_ask(s)
+    assert the_ask["kind"] == "cards" and the_ask["verb"] == "DISCARD" and the_ask["least"] == 3
 
 
 # --------------------------------------------------------------------------- Huang Gai
@@ -171,7 +173,7 @@ def test_self_injury_ruse_loses_one_health_then_draws_two() -> None:
     s = table(seats(("huang-gai", "sun-quan")), hands={"A": [peach]}, shown=shown_all(),
               hp={"A": 1}, deck_top=top)
     s, _ = play(s, "A", "USE Self-Injury Ruse")
-    assert ask(s)["window"] == "rescue" and s["p"]["A"]["hand"] == [peach]
+    assert open_ask(s)["window"] == "rescue" and s["p"]["A"]["hand"] == [peach]
     s, _ = answer(s, {"A": ["PEACH"]})
     assert hp(s, "A") == 1 and sorted(s["p"]["A"]["hand"]) == sorted(top[:2])
 
@@ -212,7 +214,7 @@ def test_sow_discord_deals_damage_when_the_suit_named_is_wrong() -> None:
     for named, damage in (("HEARTS", 1), ("CLUBS", 0)):
         s = table(seats(("zhou-yu", "lu-su")), hands={"A": [card]}, shown=shown_all())
         s, _ = play(s, "A", "USE Sow Discord ON B")
-        assert ask(s)["kind"] == "choose" and ask(s)["roles"] == ["B"]
+        assert open_ask(s)["kind"] == "choose" and open_ask(s)["roles"] == ["B"]
         s, ev = play(s, "B", f"CHOOSE {named}")
         s, _ = pass_all(s)
         assert card in s["p"]["B"]["hand"] and not s["p"]["A"]["hand"]
@@ -288,7 +290,7 @@ def test_modesty_drops_its_owner_from_stealing_sheep_and_acedia() -> None:
     s, ev = answer(s, {"B": ["USE Modesty"]})
     assert any("exposes Lu Xun" in t for t in texts(ev))
     s, _ = pass_all(s)
-    assert s["p"]["B"]["hand"] == [c("dodge", "H2")] and ask(s)["kind"] == "play"
+    assert s["p"]["B"]["hand"] == [c("dodge", "H2")] and open_ask(s)["kind"] == "play"
     # exposed, it applies unasked: the Acedia is discarded
     acedia = c("acedia", "H6")
     s = table(gens, hands={"A": [acedia]}, shown=shown_all())
@@ -307,7 +309,7 @@ def test_read_the_tide_red_hand_cards_as_rest_and_reorganization_four_times() ->
         red = next(x for x in s["p"]["A"]["hand"] if x in reds)
         s, _ = play(s, "A", f"USE Rest and Reorganization BY Read the Tide WITH {label(red)}")
         s, _ = pass_all(s)
-        assert ask(s)["kind"] == "cards" and ask(s)["roles"] == ["A"]  # draw 2, discard 2
+        assert open_ask(s)["kind"] == "cards" and open_ask(s)["roles"] == ["A"]  # draw 2, discard 2
         keep = [x for x in s["p"]["A"]["hand"] if x not in reds][:2]
         s, _ = play(s, "A", "DISCARD " + " ".join(label(x) for x in keep))
     red = next(x for x in s["p"]["A"]["hand"] if x in reds)
@@ -421,7 +423,7 @@ def test_unyielding_scars_keep_zhou_tai_alive_while_their_numbers_differ() -> No
     assert "No two Scars share a number: seat A does not enter dying." in texts(ev)
     s, _ = pass_all(s)
     assert hp(s, "A") == 0 and s["p"]["A"]["alive"] and s["p"]["A"]["piles"]["scars"] == [scar1]
-    assert ask(s)["kind"] == "play" and ask(s)["roles"] == ["B"]
+    assert open_ask(s)["kind"] == "play" and open_ask(s)["roles"] == ["B"]
     view = GAME.view(s, "C")
     assert view["seats"][0]["piles"] == {"scars": [label(scar1)]}
     # regaining health to 1 or more discards every Scar
@@ -448,7 +450,7 @@ def test_unyielding_two_scars_of_one_number_mean_dying() -> None:
     s, ev = answer(s, {"A": ["USE Unyielding"]})
     assert hp(s, "A") == -1 and s["p"]["A"]["piles"]["scars"] == [scar1, scar2]
     assert "Two Scars share a number: seat A enters dying." in texts(ev)
-    assert ask(s)["window"] == "rescue"
+    assert open_ask(s)["window"] == "rescue"
     s, ev = answer(s, {"C": ["PEACH"]})  # health 0, one Scar kept: it survives
     s, more = pass_all(s)
     assert s["p"]["A"]["alive"] and hp(s, "A") == 0
@@ -471,9 +473,10 @@ def test_generosity_draws_two_more_then_gives_half_to_the_fewest() -> None:
     s = until_trigger(s, "A", "draw_count")
     s, _ = answer(s, {"A": ["USE Generosity"]})
     assert len(s["p"]["A"]["hand"]) == 6
-    assert ask(s)["kind"] == "choose" and ask(s)["options"] == ["CHOOSE B", "CHOOSE D"]
+    assert open_ask(s)["kind"] == "choose" and open_ask(s)["options"] == ["CHOOSE B", "CHOOSE D"]
     s, _ = play(s, "A", "CHOOSE D")
-    assert ask(s)["kind"] == "cards" and ask(s)["verb"] == "GIVE" and ask(s)["least"] == 3
+    the_ask = open_ask(s)
+    assert the_ask["kind"] == "cards" and the_ask["verb"] == "GIVE" and the_ask["least"] == 3
     s, ev = play(s, "A", "GIVE Attack S5 Attack S7 Attack C2")
     assert sorted(s["p"]["D"]["hand"]) == sorted([c("dodge", "D6"), *hand, top[0]])
     assert "seat A gives 3 cards to seat D (Generosity)." in texts(ev, "B")
@@ -507,16 +510,17 @@ def test_heroic_soul_draw_x_discard_one_or_draw_one_discard_x() -> None:
               shown=shown_all(), phase="preparation", hp={"A": 2}, deck_top=top)
     s = until_trigger(s, "A", "prep_start")
     s, _ = answer(s, {"A": ["USE Heroic Soul ON B"]})
-    assert ask(s)["kind"] == "choose" and ask(s)["options"] == ["CHOOSE DRAW 1",
+    assert open_ask(s)["kind"] == "choose" and open_ask(s)["options"] == ["CHOOSE DRAW 1",
                                                                "CHOOSE DRAW 2"]
     s, _ = play(s, "A", "CHOOSE DRAW 2")
     assert sorted(s["p"]["B"]["hand"]) == sorted([c("dodge", "H2"), *top])
-    assert ask(s)["kind"] == "cards" and ask(s)["roles"] == ["B"] and ask(s)["least"] == 1
+    the_ask = open_ask(s)
+    assert the_ask["kind"] == "cards" and the_ask["roles"] == ["B"] and the_ask["least"] == 1
     s, _ = play(s, "B", "DISCARD Dodge H2")
     assert len(s["p"]["B"]["hand"]) == 2
     # not wounded: not offered
     s = table(seats(("sun-jian", "sun-quan")), shown=shown_all(), phase="preparation")
-    assert not (ask(s)["kind"] == "trigger" and "A" in ask(s)["roles"])
+    assert not (open_ask(s)["kind"] == "trigger" and "A" in open_ask(s)["roles"])
 
 
 # --------------------------------------------------------------------------- Taishi Ci
@@ -531,9 +535,9 @@ def test_righteous_challenge_won_one_more_attack_from_anywhere_with_two_targets(
     s = table(seats(("taishi-ci", "sun-quan")), hands={"A": hand, "C": [c("dodge", "H2")]},
               shown=shown_all())
     s, _ = play(s, "A", "USE Righteous Challenge ON C")
-    assert ask(s)["kind"] == "cards" and ask(s)["roles"] == ["A"]
+    assert open_ask(s)["kind"] == "cards" and open_ask(s)["roles"] == ["A"]
     s, _ = play(s, "A", "PUT Attack S10")
-    assert ask(s)["roles"] == ["C"]
+    assert open_ask(s)["roles"] == ["C"]
     s, ev = play(s, "C", "PUT Dodge H2")
     assert any("seat A wins" in t for t in texts(ev))
     s, _ = play(s, "A", "USE Attack SJ ON C B")  # C at distance 2, two targets
@@ -582,11 +586,11 @@ def test_steady_government_gives_one_back_and_takes_the_rest() -> None:
     s = table(gens, hands={"A": b_hand}, shown=shown_all(), hp={"A": 1})
     s, _ = play(s, "A", "PASS")
     s, _ = pass_all(s)
-    assert ask(s)["kind"] == "cards" and ask(s)["least"] == 3
+    assert open_ask(s)["kind"] == "cards" and open_ask(s)["least"] == 3
     s, _ = play(s, "A", "DISCARD Dodge H2 Dodge D2 Dodge D3")
     assert trigger_for(s, "B", "discard_end")
     s, _ = answer(s, {"B": ["USE Steady Government"]})
-    assert ask(s)["kind"] == "choose" and ask(s)["roles"] == ["B"]
+    assert open_ask(s)["kind"] == "choose" and open_ask(s)["roles"] == ["B"]
     s, _ = play(s, "B", "TAKE DODGE D2")
     s, _ = play(s, "B", "TAKE ALL")
     assert sorted(s["p"]["A"]["hand"]) == sorted([b_hand[1], b_hand[3]])

@@ -11,6 +11,7 @@ from bench.support.kingdom_wars import (
     answer,
     ask,
     copy_of,
+    open_ask,
     pass_all,
     play,
     rng,
@@ -43,7 +44,7 @@ def test_the_discard_phase_follows_the_default_keep_order() -> None:
     chains, atk = copy_of("iron-chains"), copy_of("attack", "spades", 7)
     s = table(PLAIN, hands={"A": [chains, atk, dodge, peach]}, hp={"A": 2}, phase="discard",
               by_hand=False)
-    assert ask(s) is None or ask(s)["roles"] != ["A"] or ask(s)["kind"] != "cards"
+    assert ask(s) is None or open_ask(s)["roles"] != ["A"] or open_ask(s)["kind"] != "cards"
     assert sorted(s["p"]["A"]["hand"]) == sorted([peach, dodge])
     assert chains in s["discard"] and atk in s["discard"]
 
@@ -57,7 +58,7 @@ def test_a_keep_order_and_a_discard_written_in_the_play_phase() -> None:
     chains, atk = copy_of("iron-chains"), copy_of("attack", "spades", 7)
     s = table(PLAIN, hands={"A": [chains, atk, dodge, peach]}, hp={"A": 2}, by_hand=False)
     s, ev = play(s, "A", "STANDING discard KEEP Iron Chains")
-    assert ask(s)["kind"] == "play"  # the Play Phase goes on
+    assert open_ask(s)["kind"] == "play"  # the Play Phase goes on
     assert any("keep-order is Iron Chains, Peach" in t for t in texts(ev, "A"))
     assert not texts(ev, "B")  # nobody else hears of it
     s, ev = play(s, "A", "DISCARD Peach")
@@ -73,7 +74,8 @@ def test_a_seat_that_asks_is_asked_in_its_discard_phase() -> None:
     s = table(PLAIN, hands={"A": cards}, hp={"A": 2}, by_hand=False)
     s, _ = play(s, "A", "STANDING discard ASK")
     s, _ = play(s, "A", "PASS")
-    assert ask(s)["kind"] == "cards" and ask(s)["least"] == 2 and ask(s)["roles"] == ["A"]
+    the_ask = open_ask(s)
+    assert the_ask["kind"] == "cards" and the_ask["least"] == 2 and the_ask["roles"] == ["A"]
 
 
 # --------------------------------------------------------------------------- exposing
@@ -105,7 +107,7 @@ def test_a_hidden_seat_is_not_asked_to_expose_and_a_reveal_waits_for_the_prepara
     the start of the next Preparation Phase."""
     s = table(PLAIN, phase="preparation", by_hand=False)
     s, _ = pass_all(s)  # the skill windows of the phases' moments
-    assert ask(s)["kind"] == "play"  # no question in the Preparation Phase
+    assert open_ask(s)["kind"] == "play"  # no question in the Preparation Phase
     s, ev = play(s, "A", "REVEAL DEPUTY")
     assert s["p"]["A"]["shown"] == [False, False]
     assert any("next Preparation Phase" in t for t in texts(ev, "A"))
@@ -117,7 +119,7 @@ def test_a_hidden_seat_is_not_asked_to_expose_and_a_reveal_waits_for_the_prepara
 def test_a_seat_that_asks_is_asked_to_expose() -> None:
     """``STANDING reveal ASK``: the Preparation Phase asks, as before."""
     s = table(PLAIN, phase="preparation", by_hand=True)
-    assert ask(s)["kind"] == "reveal" and ask(s)["roles"] == ["A"]
+    assert open_ask(s)["kind"] == "reveal" and open_ask(s)["roles"] == ["A"]
 
 
 # --------------------------------------------------------------------------- answers ahead
@@ -135,7 +137,7 @@ def test_stealing_sheep_takes_the_card_written_after_then() -> None:
     assert line.endswith(" ON B THEN TAKE BLUE BLADE S6")
     s, _ = play(s, "A", line)
     s, _ = pass_all(s)  # the Negation window
-    assert ask(s)["kind"] == "play" and blade in s["p"]["A"]["hand"]
+    assert open_ask(s)["kind"] == "play" and blade in s["p"]["A"]["hand"]
 
 
 def test_an_answer_ahead_that_does_not_fit_is_dropped_and_the_question_asked() -> None:
@@ -145,7 +147,7 @@ def test_an_answer_ahead_that_does_not_fit_is_dropped_and_the_question_asked() -
               by_hand=False)
     s, _ = play(s, "A", "USE Stealing Sheep ON B THEN TAKE RED HARE")
     s, ev = pass_all(s)
-    assert ask(s)["kind"] == "choose" and ask(s)["roles"] == ["A"]
+    assert open_ask(s)["kind"] == "choose" and open_ask(s)["roles"] == ["A"]
     assert any('"TAKE RED HARE", does not fit' in t for t in texts(ev, "A"))
 
 
@@ -158,7 +160,7 @@ def test_a_forced_answer_is_not_asked() -> None:
                   by_hand=by_hand)
         s, _ = play(s, "A", "USE Stealing Sheep ON B")
         s, _ = pass_all(s)
-        assert (ask(s)["kind"] == "choose") is asked
+        assert (open_ask(s)["kind"] == "choose") is asked
         assert (copy_of("dodge") in s["p"]["A"]["hand"]) is not asked
 
 
@@ -214,7 +216,7 @@ def test_malformed_standing_lines_are_refused_with_the_right_form(line: str) -> 
 def test_then_goes_with_use_and_a_standing_order_is_no_window_answer() -> None:
     s = table(PLAIN, hands={"A": [copy_of("attack", "spades", 7)]}, by_hand=False)
     s, _ = play(s, "A", "USE Attack S7 ON B")
-    assert ask(s)["kind"] == "respond"
+    assert open_ask(s)["kind"] == "respond"
     with pytest.raises(IllegalLine, match="no answer to this window"):
         GAME.parse(s, "B", "STANDING discard ASK")
 

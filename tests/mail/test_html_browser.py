@@ -25,6 +25,7 @@ import struct
 from collections.abc import Iterator
 from email.message import EmailMessage
 from pathlib import Path
+from typing import TypedDict
 
 import pytest
 
@@ -71,6 +72,32 @@ window.addEventListener('load', function () {
 });
 </script>"""
 
+class MeasuredTable(TypedDict):
+    """One table as MEASURE reports it (pixels)."""
+
+    rows: int
+    cells: list[int]  # the cells of each row
+    cols: dict[str, list[int]]  # by column index: each row's cell's left edge
+    first: str  # the text of the first cell
+    right: float
+
+
+class MeasuredImage(TypedDict):
+    natural: int
+    width: float
+    right: float
+
+
+class Measured(TypedDict):
+    """What MEASURE reports of the page (pixels)."""
+
+    vw: int  # the viewport's width
+    sw: int  # the document's scroll width
+    bw: int  # the body's scroll width
+    tables: list[MeasuredTable]
+    images: list[MeasuredImage]
+
+
 FRAME = """<!DOCTYPE html><html><body style="margin:0">
 <iframe src="page.html" style="border:0;display:block;width:{width}px;height:{height}px">
 </iframe>
@@ -93,13 +120,13 @@ def _frame(page: Path, width: int, height: int) -> Path:
     return outer
 
 
-def _measure(browser: str, page: Path, width: int, profile: Path) -> dict[str, object]:
+def _measure(browser: str, page: Path, width: int, profile: Path) -> Measured:
     got = _run(browser, profile, f"--window-size={max(width, 500)},900", "--hide-scrollbars",
                "--virtual-time-budget=5000", "--dump-dom", _frame(page, width, 900).as_uri())
     assert got.returncode == 0, got.stderr[-2000:]
     found = re.search(r'<div id="measured" style="display: none;">(.*?)</div>', got.stdout)
     assert found, got.stdout[-2000:]
-    result: dict[str, object] = json.loads(found.group(1).replace("&amp;", "&")
+    result: Measured = json.loads(found.group(1).replace("&amp;", "&")
                                            .replace("&lt;", "<").replace("&gt;", ">"))
     return result
 

@@ -708,7 +708,7 @@ def test_a_poll_lists_the_maildir_once_whatever_its_size(tmp_path: Path) -> None
         listed += 1
         return real()
 
-    box._new_files = counting  # type: ignore[method-assign]
+    box._new_files = counting  # type: ignore[method-assign]  # counted in place of the box's
     for key, _raw in box.fetch():
         box.done(key, ok=True)
     assert listed == 1

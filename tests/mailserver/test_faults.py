@@ -35,6 +35,7 @@ from bench.support.mailplayers import (
     text_of,
 )
 from bench.support.mailservers import MailServers, wait_for
+from judge.mail.imap import ImapInbound
 from judge.service import RELAY_WINDOW, Judge
 from tests.core.conftest import Clock
 
@@ -89,10 +90,12 @@ def test_imap_server_restarted_mid_poll(servers: MailServers, judge: Judge, mail
                 servers.restart_dovecot()
 
     judge.fault = restart_after_fourth_commit
-    connects = judge.inbound.connects  # type: ignore[attr-defined]
+    inbound = judge.inbound
+    assert isinstance(inbound, ImapInbound)  # the judge reads its mail from Dovecot here
+    connects = inbound.connects
     mail.cycle_until(lambda: servers.count("judge") == 0, "the INBOX to empty")
     judge.fault = None
-    assert judge.inbound.connects > connects  # type: ignore[attr-defined]
+    assert inbound.connects > connects
     # Acknowledgements sent while Dovecot was away were refused for now by
     # the SMTP front (4xx: LMTP down) and wait in the outbox for their retry.
     for _ in range(3):
@@ -147,7 +150,8 @@ def test_uidvalidity_changed(servers: MailServers, home: Path, clock: Clock) -> 
     judge.close()
     assert servers.count("judge") == 2  # the 3rd (handled, not moved) and the 4th
     mark = Judge.open(home, now=clock)
-    key = mark.inbound.settings.mailbox_key  # type: ignore[attr-defined]
+    assert isinstance(mark.inbound, ImapInbound)
+    key = mark.inbound.settings.mailbox_key
     old_validity, _ = mark.store.imap_mark(key) or (0, 0)
     mark.close()
 

@@ -20,6 +20,8 @@ import judge_games
 from judge.game import registry
 from judge.pictures import geometry
 from judge.pictures.layout import LAKE, VOID, Point
+from judge_games.diplomacy.picture import DiplomacyDrawing
+from judge_games.three_kingdoms.picture import ThreeKingdomsDrawing
 
 GAMES = Path(judge_games.__file__).resolve().parent
 REAL = ["classic", "three_kingdoms", "warring_states"]
@@ -89,8 +91,8 @@ def strays(g: geometry.Geometry, water: set[str], land: Image.Image) -> dict[str
 
 def _map(game: str) -> tuple[geometry.Geometry, set[str]]:
     drawing = registry.drawing(game)
-    assert drawing is not None
-    g: geometry.Geometry = drawing.geometry  # type: ignore[attr-defined]
+    assert isinstance(drawing, DiplomacyDrawing | ThreeKingdomsDrawing), drawing
+    g: geometry.Geometry = drawing.geometry
     water: set[str] = drawing.water() if hasattr(drawing, "water") else set()
     # a river space runs over the land (Natural Earth's land has no rivers
     # cut out of it): it is held to the land, as a land region is
@@ -139,9 +141,9 @@ def test_each_unit_stands_on_its_side_of_the_coast(game: str) -> None:
     g, water = _map(game)
     land = _land(game, g.size)
     drawing = registry.drawing(game)
-    assert drawing is not None
+    assert isinstance(drawing, DiplomacyDrawing | ThreeKingdomsDrawing), drawing
     for pid in g.names():
-        x, y = drawing.where(pid)  # type: ignore[attr-defined]
+        x, y = drawing.where(pid)
         on_land = land.getpixel((round(x), round(y))) == 255
         assert on_land == (pid not in water), pid
 

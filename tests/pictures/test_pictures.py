@@ -15,14 +15,16 @@ from judge.game import registry
 from judge.game.draw import picture
 from judge.pictures import NoPicture, geometry
 from judge.pictures.layout import Plan, build
+from judge_games.diplomacy.picture import DiplomacyDrawing
 from tests.pictures.goldens import GOLDEN
 
 DIPLOMACY = ["classic", "warring_states"]
 
 
-def drawing(game_id: str):  # type: ignore[no-untyped-def]
+def drawing(game_id: str) -> DiplomacyDrawing:
+    """The drawing of a Diplomacy-family game."""
     found = registry.drawing(game_id)
-    assert found is not None
+    assert isinstance(found, DiplomacyDrawing), found
     return found
 
 
@@ -42,10 +44,10 @@ def test_borders_are_shared_edges_and_no_other_land_regions_touch(game_id: str) 
     borders = set(d.borders())
     edges, corners = geometry.touching(g)
     water = d.water()
-    for b in sorted(borders):
-        if b in g.crossings:
+    for border in sorted(borders):
+        if border in g.crossings:
             continue
-        assert b in edges, f"the border {b[0]}-{b[1]} is not a shared edge"
+        assert border in edges, f"the border {border[0]}-{border[1]} is not a shared edge"
     for a, b in sorted(corners):
         if a in water or b in water:
             continue

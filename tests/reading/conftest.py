@@ -10,9 +10,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Unpack
 
 import pytest
 
+from bench.support.post import MailOptions
 from judge import config as cfg
 from judge.game import adjudicator as adj
 from judge.game import registry
@@ -57,12 +59,12 @@ class Table:
     def signon(self, role: str) -> str:
         return f"SIGNON {NAME} {role} {self.tokens[role]}"
 
-    def raw(self, role: str, body: str, **kw: object) -> bytes:
+    def raw(self, role: str, body: str, **kw: Unpack[MailOptions]) -> bytes:
         self.sent += 1
         kw.setdefault("message_id", f"<r{self.sent}.{role.lower()}@players.example>")
-        return self.post.raw(address(role), body, **kw)  # type: ignore[arg-type]
+        return self.post.raw(address(role), body, **kw)
 
-    def send(self, role: str, body: str, **kw: object) -> list[str]:
+    def send(self, role: str, body: str, **kw: Unpack[MailOptions]) -> list[str]:
         """A plain text mail from ``role``'s address (not signed on: the
         body says SIGNON where it should); one judge cycle."""
         self.post.deliver(self.raw(role, body, **kw))

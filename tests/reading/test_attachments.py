@@ -41,7 +41,9 @@ def outlook_logo(t: Table) -> EmailMessage:
     msg.set_content(_orders(t) + "\nAnna\n")
     msg.add_alternative(f"<html><body><p>{_orders(t)}</p><img src='cid:logo001'>"
                         "</body></html>", subtype="html")
-    html = msg.get_payload()[1]  # type: ignore[index]
+    parts = msg.get_payload()
+    assert isinstance(parts, list)
+    html = parts[1]
     assert isinstance(html, EmailMessage)
     html.add_related(PNG, maintype="image", subtype="png", cid="<logo001>", filename="image001.png")
     return msg

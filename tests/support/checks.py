@@ -68,6 +68,8 @@ def _retrieve(uri: str) -> Resource[Any]:
     try:
         contents = reports.load_schema(name)
     except FileNotFoundError as exc:
+        # referencing builds its classes with its own attrs decorator, which mypy
+        # does not read, so it sees no fields:
         raise NoSuchResource(ref=uri) from exc  # type: ignore[call-arg]
     return Resource.from_contents(contents, default_specification=DRAFT202012)
 
@@ -78,6 +80,7 @@ def view_validator(schema_name: str) -> jsonschema.protocols.Validator:
     schema = reports.load_schema(schema_name)
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
     cls.check_schema(schema)
+    # (referencing's fields are invisible to mypy, as in _retrieve)
     registry: Registry[Any] = Registry(retrieve=_retrieve)  # type: ignore[call-arg]
     return cls(schema, registry=registry, format_checker=cls.FORMAT_CHECKER)
 

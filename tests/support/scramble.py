@@ -29,9 +29,16 @@ import copy
 import json
 import random
 from collections.abc import Sequence
+from typing import Protocol
 
 from judge.game.engine import JSON, Role, State, Zone
-from judge.game.spec import Game
+
+
+class Zoned(Protocol):
+    """What scrambling needs of a game: its zones (a :class:`judge.game.spec.Game`
+    has them, and so has a bare game record)."""
+
+    def zones(self, state: State) -> list[Zone]: ...
 
 
 class ZoneError(AssertionError):
@@ -80,12 +87,12 @@ def hidden_from(zones: Sequence[Zone], reader: Role | None) -> list[Zone]:
     return [z for z in zones if reader is None or reader not in z.seen_by]
 
 
-def scramble(game: Game, state: State, reader: Role | None, rng: random.Random) -> State:
+def scramble(game: Zoned, state: State, reader: Role | None, rng: random.Random) -> State:
     """Another state that differs from ``state`` only in what ``reader`` may
     not see, by ``game.zones(state)`` (see the module docstring). ``state``
     itself is left as it is."""
     zones = game.zones(state)
-    new = json.loads(json.dumps(state))  # a state is plain JSON: the quick deep copy
+    new: State = json.loads(json.dumps(state))  # a state is plain JSON: the quick deep copy
     pools: dict[str, list[Zone]] = {}
     for zone in hidden_from(zones, reader):
         pools.setdefault(zone.pool, []).append(zone)

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from bench.support.three_kingdoms import State, position, rng
-from judge.game.engine import Action, Event, Role, RuleError
+from bench.support.three_kingdoms import position, rng
+from judge.game.engine import Action, Event, Role, RuleError, State
 from judge_games.three_kingdoms import GAME, rules
 from judge_games.three_kingdoms.board import KINGDOMS
 from tests.datc.caseformat import Case, CaseSyntax, PhaseCase, load_all, parse_cases

@@ -19,6 +19,7 @@ from judge.game.spec import Game
 from judge.service import Judge
 from judge_games.warring_states import GAME
 from tests.core.conftest import Clock
+from tests.core.helpers import stored_game
 
 from .helpers import play, rng, state
 
@@ -127,7 +128,7 @@ def test_judge_game_create_and_play_to_the_year_limit(tmp_path: Path) -> None:
     for _ in range(50):
         judge = Judge.open(home, now=clock)
         try:
-            if judge.store.game("g")["status"] == "finished":  # type: ignore[index]
+            if stored_game(judge.store, "g")["status"] == "finished":
                 break
             clock.advance(hours=80)
             judge.cycle()
