@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from judge import config as cfg
-from judge.store.peek import peek
+from judge.store.peek import peek, peek_store
 
 log = logging.getLogger("judge")
 
@@ -143,7 +143,7 @@ def _postgres_figures(config: cfg.Config, now: datetime, queued: bool) -> dict[s
             raise
         return {"database_error": str(exc).strip()}
     try:
-        figures = store.queue_figures(queued)
+        figures = peek_store(store, queued=queued)
     except Exception as exc:
         if not is_fault(exc):
             raise

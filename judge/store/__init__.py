@@ -1215,25 +1215,6 @@ class Store:
         rows = list(self._query("select * from outbox where message_id = ?", [message_id]))
         return rows[0] if rows else None
 
-    def queue_figures(self, queued: bool = False) -> dict[str, Any]:
-        """What ``judge status`` shows of the database: the queued outbox
-        (how many, the oldest; each row when ``queued``) and the next deadline."""
-        row = next(self._query(
-            "select count(*) as n, min(created) as oldest from outbox where status = 'queued'"))
-        out: dict[str, Any] = {"outbox_queued": int(row["n"]), "oldest_queued": row["oldest"]}
-        if queued:
-            out["queued"] = [
-                {"id": r["id"], "to": r["to_addr"], "subject": r["subject"],
-                 "attempts": r["attempts"], "next_attempt": r["next_attempt"],
-                 "last_error": r["last_error"]}
-                for r in self._query("select id, to_addr, subject, attempts, next_attempt, "
-                                     "last_error from outbox where status = 'queued' order by id")]
-        nd = list(self._query("select game, phase, deadline from deadlines "
-                              "order by deadline limit 1"))
-        out["next_deadline"] = ({"game": nd[0]["game"], "phase": nd[0]["phase"],
-                                 "at": nd[0]["deadline"]} if nd else None)
-        return out
-
     def mail_by_token(self, token: str) -> dict[str, Any] | None:
         """The outbox row whose Message-ID starts ``<token@`` (any domain;
         letters in either case, as SQLite's ``like`` compares them)."""
