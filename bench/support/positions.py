@@ -116,6 +116,7 @@ def conquest_tactics_steps() -> list[dict[str, Any]]:
     import random
 
     from judge_games.conquest_tactics import GAME
+    from judge_games.conquest_tactics.rules import MOBILIZE_VERBS
 
     rng = Rng(bytes(32))
     state = GAME.setup({}, rng)
@@ -125,7 +126,9 @@ def conquest_tactics_steps() -> list[dict[str, Any]]:
     for _ in range(CT_STEPS):
         role = GAME.pending(state)[0].roles[0]
         lines = [x for x in GAME.legal(state, role)  # one line a step: no phase-long lines
-                 if x not in ("DEPLOY ALL", "PASS ALL") and (state["stage"], x) != ("up", "DONE")]
+                 if x not in ("DEPLOY ALL", "PASS ALL") and (state["stage"], x) != ("up", "DONE")
+                 # and Up the Field's moves only (the Mobilize lines it lists wait for it)
+                 and not (state["stage"] == "up" and x.split()[0] in MOBILIZE_VERBS)]
         wanted = next((found for verbs in CT_PREFERS
                        if (found := [x for x in lines if x.split()[0] in verbs])), lines)
         state, _ = GAME.act(state, role, GAME.parse(state, role, pick.choice(wanted)), rng)

@@ -142,20 +142,14 @@ def game_lines(ctx: Ctx, lines: Sequence[grammar.Line], block: bool,
             and role in adj.answering_roles(game, table)):
         _answer(ctx, g, role, lines)
         return
-    refused = False
     for ln in lines:
         table = g.need_table()
         if role in adj.acting_roles(game, table):
             try:
                 action = game.parse(table.state, role, ln.text)
-                if refused and action.data.get("ends_part"):
-                    ctx.mail.error(ln, "not taken: a line before it in this mail was refused",
-                                   f"send {action.text} again once the lines before it are in")
-                    continue
                 ctx.ws.apply(g, adj.act(game, table, role, action, g.seed), ctx.message_id)
             except RuleError as exc:
                 _refuse(ctx, ln, exc)
-                refused = True
                 continue
             ctx.mail.touched.add(s.game)
             ctx.mail.ok(ln, f"done: {action.text}")
@@ -251,7 +245,8 @@ def _queue_line(ctx: Ctx, g: Loaded, role: str, ln: grammar.Line) -> None:
         return
     except RuleError:
         pass  # understood; it may fit when the turn comes
-    ctx.ws.apply(g, adj.enqueue(table, role, [ln.text]), ctx.message_id)
+    mark = g.game.plan_mark(table.state, role, ln.text)
+    ctx.ws.apply(g, adj.enqueue(table, role, [ln.text], mark=mark), ctx.message_id)
     ctx.mail.touched.add(g.name)
     table = g.need_table()
     n = len(table.queue.get(role, []))

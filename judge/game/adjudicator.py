@@ -203,10 +203,14 @@ class Table:
 
 def _queued(raw: Any) -> dict[str, str]:
     """A queued line (tables written before lines were bound to a decision kind
-    held bare strings, all meant for the writer's next turn)."""
+    held bare strings, all meant for the writer's next turn; a ``mark`` is
+    what the line was written against, :attr:`judge.game.spec.GameSpec.plan_mark`)."""
     if isinstance(raw, str):
         return {"line": raw, "for": FOR_ACTION}
-    return {"line": str(raw["line"]), "for": str(raw.get("for", FOR_ACTION))}
+    out = {"line": str(raw["line"]), "for": str(raw.get("for", FOR_ACTION))}
+    if raw.get("mark"):
+        out["mark"] = str(raw["mark"])
+    return out
 
 
 def _policies(raw: Mapping[str, Any]) -> dict[str, list[dict[str, str]]]:
@@ -765,12 +769,16 @@ def concede(game: Game, table: Table, role: Role) -> Step | None:
 # --------------------------------------------------------------------------- queues
 
 
-def enqueue(table: Table, role: Role, lines: Sequence[str], kind: str = FOR_ACTION) -> Step:
+def enqueue(table: Table, role: Role, lines: Sequence[str], kind: str = FOR_ACTION,
+            mark: str = "") -> Step:
     """Hold lines for ``role``'s next decision of ``kind`` (its next turn);
-    :func:`drain` tries them in order then. Hidden like held orders."""
+    :func:`drain` tries them in order then. Hidden like held orders. ``mark``
+    (the game's :attr:`~judge.game.spec.GameSpec.plan_mark` now) is what they were
+    written against: while it is unchanged they are taken."""
     new = table.bookkeeping_copy()
-    new.queue.setdefault(role, []).extend({"line": ln, "for": kind} for ln in lines)
-    return Step(new, [Entry("queue", role, {"lines": list(lines), "for": kind})], [])
+    extra = {"mark": mark} if mark else {}
+    new.queue.setdefault(role, []).extend({"line": ln, "for": kind, **extra} for ln in lines)
+    return Step(new, [Entry("queue", role, {"lines": list(lines), "for": kind, **extra})], [])
 
 
 def unqueue(table: Table, role: Role, numbers: Sequence[int] | None) -> Step:
@@ -941,7 +949,17 @@ def _queued_step(game: Game, table: Table, seed: bytes) -> Step | None:
         if index is None:
             continue
         popped = table.bookkeeping_copy()
-        line = popped.queue[role].pop(index)["line"]
+        entry = popped.queue[role].pop(index)
+        line = entry["line"]
+        if entry.get("mark") and entry["mark"] != game.plan_mark(table.state, role, line):
+            # The line was written against a game the other side has changed
+            # since: the plan stops here, and the seat is asked (its lines
+            # dropped one a step).
+            why = ("your plan stopped: since you wrote it your opponent changed a card on "
+                   "a space it names, so you are asked again")
+            ev = private(role, f'Your queued line "{line}" was dropped: {why}', dropped=line)
+            return Step(popped, [Entry("drop", role, {"line": line, "index": index,
+                                                      "reason": why})], [ev])
         try:
             action = game.parse(popped.state, role, line)
             step = _act(game, popped, role, action, seed, "act",
@@ -1038,7 +1056,8 @@ def apply_entry(game: Game, table: Table | None, row: Mapping[str, Any], seed: b
         record["asked"] = True
         return Step(new, [Entry("asked", None, payload)], [])
     if kind == "queue":
-        return enqueue(table, role, payload["lines"], payload.get("for", FOR_ACTION))
+        return enqueue(table, role, payload["lines"], payload.get("for", FOR_ACTION),
+                       str(payload.get("mark", "")))
     if kind == "unqueue":
         return unqueue(table, role, [i + 1 for i in payload["indices"]])
     if kind == "policy":

@@ -142,10 +142,7 @@ class Action:
     another inside a simultaneous order set: a later order with the same key
     replaces the earlier one (Diplomacy keys orders by unit, so "the last order
     for a unit wins"); ``None`` means the action never replaces another.
-    ``data`` is the game's own JSON-serialisable payload; ``data["ends_part"]``
-    true marks a line that ends its writer's part of a decision (a Mobilize's
-    ``DONE``): the judge does not take it after a refused line of the same
-    mail, which the writer may want to send again first.
+    ``data`` is the game's own JSON-serialisable payload.
     """
 
     text: str

@@ -154,6 +154,11 @@ class GameSpec:
     turn under way (``"your Play Phase"``: the seat's own turn goes on once
     what its lines set going is over), else ``""``: its next turn. None:
     always its next turn."""
+    plan_mark: Callable[[State, Role, str], str] | None = None
+    """What a seat's line queued now is written against: the queued line is
+    taken only while this is unchanged; when it has changed the seat's plan
+    stops there (its queued lines are dropped, and it is asked). None: a
+    queued line is taken whenever it still fits."""
     team_victories: bool = False
     """A victory may be shared by a team, not only won by one seat."""
     playthrough_options: Mapping[str, JSON] | None = None
@@ -237,6 +242,7 @@ class Game:
     phase_after: Callable[[State, str], bool]
     check_held: Callable[[State, Role, Action, Sequence[Action]], None]
     queued_later: Callable[[State, Role], str]
+    plan_mark: Callable[[State, Role, str], str]
     policy_holds: Callable[[Mapping[str, JSON], Decision, str], bool]
     standing_answers: Callable[[State, Role], list[StandingAnswer]]
     may_ask: Callable[[State, Decision, Role], bool]
@@ -271,6 +277,7 @@ class Game:
         self.phase_after = spec.phase_after or (lambda state, phase: False)
         self.check_held = spec.check_held or (lambda state, role, action, held: None)
         self.queued_later = spec.queued_later or (lambda state, role: "")
+        self.plan_mark = spec.plan_mark or (lambda state, role, line: "")
         policy = spec.policy or Policy()
         self._condition = policy.condition
         self.policy_holds = policy.holds or (lambda view, decision, condition: False)
@@ -314,7 +321,7 @@ _FROM_RULES: tuple[str, ...] = (
     "pending", "parse", "legal", "view", "outcome", "act", "resolve", "default",
     "turn", "zones", "survivors", "agreed_draw", "concede", "introduction",
     "localize", "scores", "unordered", "phase_after", "check_held",
-    "queues_actions", "queued_later", "team_victories", "playthrough_options",
+    "queues_actions", "queued_later", "plan_mark", "team_victories", "playthrough_options",
     "victory_playthroughs", "kernel", "draws",
 )
 """The record's fields that :func:`record_of` takes from a rules object by

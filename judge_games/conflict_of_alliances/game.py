@@ -30,6 +30,8 @@ A state saved before the game ran on the kernel is upgraded as it is read
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -60,7 +62,7 @@ from judge_games.conflict_of_alliances import helptext, policy
 from judge_games.conflict_of_alliances import ops as O
 from judge_games.conflict_of_alliances.commands import Cmd, op_text, syntax, text
 from judge_games.conflict_of_alliances.data import DATA, SIDES, slug
-from judge_games.conflict_of_alliances.kernel import RULES, CoAState, Ctx
+from judge_games.conflict_of_alliances.kernel import PLAN_NOTE, RULES, CoAState, Ctx
 from judge_games.conflict_of_alliances.turns import board, finish, upgrade
 
 LIANHENG, ALLIANCE = SIDES
@@ -236,7 +238,7 @@ class ConflictOfAlliances:
                              "BID the Lianheng target you would play for", "a bid of 0")
         if kind in ("action", "step", "continue"):
             prompt = {
-                "action": "PLAY a card face up or face down, or PASS",
+                "action": "PLAY a card face up or face down, or PASS" + PLAN_NOTE,
                 "step": "MILITARY, REINFORCE or SKIP",
                 "continue": "ATTACK, RETREAT, STAY or ADVANCE",
             }[kind]
@@ -520,6 +522,20 @@ class ConflictOfAlliances:
         return new, g.events
 
     # ------------------------------------------------------------------ legal lines
+
+    def plan_mark(self, state: State, role: Role, line: str) -> str:
+        """Plays written ahead are a plan: each is taken at its writer's next
+        action phase ("The players take turns in alternation") unless since
+        it was written a card played changed an area the line names (the
+        counters in it, its control): the plan stops there and the writer
+        is asked. Public facts only. A choice of the judge's, not the
+        rulebook's: face to face each play is seen before the next."""
+        areas = upgrade(state).get("areas", {})
+        named = [w for w in dict.fromkeys(line.lower().split()) if w in areas]
+        if not named:
+            return ""
+        text = json.dumps({a: areas[a] for a in named}, sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def legal(self, state: State, role: Role) -> list[str]:
         """Lines ``role`` could send now, each of which parses: all of them

@@ -34,9 +34,14 @@ from judge.game import flow
 from judge.game.engine import State
 from judge.game.rng import Rng
 
+PLAN_NOTE = (". You may write your next plays after this one, a plan: each is taken at "
+             "your next action phase unless since you wrote it a card played changed an area "
+             "the line names (its counters, its control); then the plan stops there and you "
+             "are asked")
+"""What the action request says of plays written ahead (``plan_mark`` in game.py)."""
 PROMPTS = {
     "bid": "BID the Lianheng target you would play for",
-    "action": "PLAY a card face up or face down, or PASS",
+    "action": "PLAY a card face up or face down, or PASS" + PLAN_NOTE,
     "step": "MILITARY, REINFORCE or SKIP",
     "window": "RESPOND, DEFEND or PASS",
     "losses": "LOSE: choose the counters you lose",

@@ -19,6 +19,7 @@ window     RESPONSE   CAST/USE an instant, PLAY an instant circumstance,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -66,11 +67,22 @@ from judge_games.conquest_tactics.table import (
 STAGE_NAMES = {"deploy": "deployment", "up": "Up the Field", "mobilize": "Mobilize",
                "play": "Play", "follow": "Play (after a move)", "window": "an instant"}
 """The decisions' names in the reports, by the kind of the kernel's ask."""
+_SPACE = re.compile(r"\b[A-E][1-5]\b")
+UP_NOTE = (". You may write your whole Up the Field and your Mobilize in this mail: your "
+           "moves, then Mobilize lines (the DEPLOY, UPGRADE, EQUIP, LEARN and PLAY lines "
+           "listed fit the field as it stands now), then DONE; the first Mobilize line passes "
+           "the rest of Up the Field, and they are held for the Mobilize")
+"""What the Up the Field request says of the Mobilize written ahead."""
+PLAN_NOTE = (". You may write more lines after this one, a plan: each is taken when you "
+             "next have control, unless since you wrote it an action of your opponent has "
+             "changed the card on a space the line names (moved, damaged, healed, equipped, "
+             "destroyed); then the plan stops there and you are asked")
+"""What the Play request says of lines written ahead (:meth:`ConquestTactics.plan_mark`)."""
 PROMPTS = {"deploy": "DEPLOY <troop> <space> for each starting troop, or DEPLOY ALL",
            "up": "MOVE <from> <to> one space ahead, PASS, or DONE (pass for the rest of Up "
-                 "the Field); Mobilize lines written now are held for the Mobilize",
+                 "the Field)" + UP_NOTE,
            "play": "MOVE, ATTACK, CAST, USE, PLAY, REDEEM, RECYCLE, PASS, or PASS ALL "
-                   "(pass for the rest of the Play phase)",
+                   "(pass for the rest of the Play phase)" + PLAN_NOTE,
            "follow": "the troop that moved may ATTACK, CAST, USE or PLAY; or STOP"}
 DEFAULTS = {"deploy": "DEPLOY ALL: every troop at once, those of range 2 or more "
                       "in your row 1, the rest in row 2, each row from the centre out",
@@ -350,6 +362,21 @@ class ConquestTactics:
         return list(dict.fromkeys(out))
 
     # ------------------------------------------------------------------ views
+
+    def plan_mark(self, state: State, role: Role, line: str) -> str:
+        """Lines written ahead for the Play phase are a plan: each is taken
+        when its writer next has control while no action of the opponent
+        has changed the card on a space the line names since it was
+        written (rules.touched: moved there or away, deployed, upgraded,
+        damaged, healed, equipped, buffed, debuffed, destroyed; in Play, Up
+        the Field or the Mobilize); at the first that has, the
+        plan stops and the writer is asked. Play: "one player at a time
+        will have control", and the plan's writer did not see what the
+        other did with it. A choice of the judge's, not the rulebook's: face
+        to face each action is seen before the next is chosen."""
+        spaces = [F.from_frame(w, role) for w in _SPACE.findall(line.upper())]
+        s = RULES.current(state)
+        return " ".join(f"{sp}:{rules.touched(s, role, sp)}" for sp in spaces if sp)
 
     def view(self, state: State, role: Role | None) -> dict[str, JSON]:
         state = RULES.current(state)

@@ -18,8 +18,6 @@ def candidates(state: dict[str, Any], role: str) -> list[str]:
     p = state["p"].get(role)
     if p is None or stage == "over":
         return []
-    mine = [t for t in g.troops(role)]
-    foes = [t for t in g.troops(F.other(role))]
     if stage == "decks":
         return ["STARTER", *(f"STARTER {f}" for f in POOL.starters),
                 *(canonical(d) for d in POOL.starters.values())]
@@ -31,29 +29,52 @@ def candidates(state: dict[str, Any], role: str) -> list[str]:
         return ["DEPLOY ALL", *(f"DEPLOY {c} {s}" for c in dict.fromkeys(p["forces"])
                 for s in ("A1", "B1", "C1", "D1", "E1", "A2", "B2", "C2", "D2", "E2"))]
     if stage == "up":
-        return rules.up_lines(g, role)
+        # Up the Field: "if a player is done moving the Troops he wants to
+        # during this phase, he may Pass"; a Mobilize line written now passes
+        # and is held for the Mobilize, so the request lists those too.
+        return rules.up_lines(g, role) + mobilize_lines(state, role)[1:]
     if stage == "window":
         return rules.instant_lines(g, role)
+    if stage == "mobilize":
+        return mobilize_lines(state, role)
+    return _play_lines(state, role)
+
+
+def mobilize_lines(state: dict[str, Any], role: str) -> list[str]:
+    """Mobilize: DONE, then what the hand could deploy, upgrade, equip,
+    learn or play (each also with a discard), as the field stands now."""
+    g = Ctx(state)
+    p = state["p"][role]
+    mine = [t for t in g.troops(role)]
+    foes = [t for t in g.troops(F.other(role))]
     hand = list(dict.fromkeys(p["hand"]))
     zone = [F.to_frame(s, role) for s in F.deployment_zone(role)]
-    if stage == "mobilize":
-        out = ["DONE"]
-        for c in hand:
-            k = card(c)
-            spare = [x for x in p["hand"] if x != c]
-            dis = f" DISCARD {spare[0]}" if spare else ""
-            if k.type == "troop":
-                out += [f"DEPLOY {c} {s}{d}" for s in zone for d in ("", dis)]
-                out += [f"UPGRADE {F.to_frame(t['at'], role)} {c}{d}" for t in mine
-                        for d in ("", dis)]
-            elif k.type == "equipment":
-                out += [f"EQUIP {c} {F.to_frame(t['at'], role)}{d}" for t in mine
-                        for d in ("", dis)]
-            elif k.type in ("spell", "skill"):
-                out += [f"LEARN {c}{d}" for d in ("", dis)]
-            elif k.type == "circumstance" and k.kind == "mobilization":
-                out.append(_circ(c, p["hand"], mine + foes, role))
-        return out
+    out = ["DONE"]
+    for c in hand:
+        k = card(c)
+        spare = [x for x in p["hand"] if x != c]
+        dis = f" DISCARD {spare[0]}" if spare else ""
+        if k.type == "troop":
+            out += [f"DEPLOY {c} {s}{d}" for s in zone for d in ("", dis)]
+            out += [f"UPGRADE {F.to_frame(t['at'], role)} {c}{d}" for t in mine
+                    for d in ("", dis)]
+        elif k.type == "equipment":
+            out += [f"EQUIP {c} {F.to_frame(t['at'], role)}{d}" for t in mine
+                    for d in ("", dis)]
+        elif k.type in ("spell", "skill"):
+            out += [f"LEARN {c}{d}" for d in ("", dis)]
+        elif k.type == "circumstance" and k.kind == "mobilization":
+            out.append(_circ(c, p["hand"], mine + foes, role))
+    return out
+
+
+def _play_lines(state: dict[str, Any], role: str) -> list[str]:
+    g = Ctx(state)
+    stage = state["stage"]
+    p = state["p"][role]
+    mine = [t for t in g.troops(role)]
+    foes = [t for t in g.troops(F.other(role))]
+    hand = list(dict.fromkeys(p["hand"]))
     follow = state["follow"] if stage == "follow" else None
     actors = [t for t in mine if follow is None or t["uid"] == follow]
     out = ["STOP"] if follow else ["PASS", "PASS ALL"]

@@ -26,6 +26,8 @@ calls its frame.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -453,6 +455,7 @@ def do_up(g: Ctx, role: str, cmd: dict[str, Any]) -> None:
         assert t is not None
         t["at"] = b
         t["flags"]["up"] = True
+        mark_touched(g, role, [a, b])
         s["passes"] = 0
         g.pub(f"{role}'s {card(t['card']).name} moves up the field, {F.mark(a)} to "
               f"{F.mark(b)}.")
@@ -536,7 +539,11 @@ def reveal_mobilize(g: Ctx) -> None:
             except RuleError as exc:
                 g.only(role, f'Your Mobilize line "{text}" was not carried out: {exc.message}')
                 continue
+            before = board(g)
             do_mobilize(g, role, cmd)
+            after = board(g)
+            mark_touched(g, role, sorted(sp for sp in {*before, *after}
+                                         if before.get(sp) != after.get(sp)))
 
 
 def end_mobilize(g: Ctx) -> None:
@@ -581,10 +588,47 @@ def play_over(g: Ctx) -> bool:
     return bool(s["passes"] >= 1 and g.p(s["actor"])["tp"] <= 0)
 
 
+def board(g: Ctx) -> dict[str, str]:
+    """Each occupied space and a digest of the card on it (a troop: its
+    card, owner, damage, equipment, buff, debuff, modifiers; a base: its
+    damage): public facts only."""
+    out: dict[str, str] = {}
+    for t in g.s["troops"].values():
+        out[t["at"]] = json.dumps([t["uid"], t["card"], t["owner"], t["damage"],
+                                   sorted(t["equip"].items()), t["buff"], t["debuff"],
+                                   len(t["mods"])], default=str)
+    for role, b in g.s["bases"].items():
+        if b["alive"] and b["at"] and b["at"] not in out:
+            out[b["at"]] = json.dumps([role, b["damage"]])
+    return {k: hashlib.sha256(v.encode()).hexdigest()[:12] for k, v in out.items()}
+
+
+def mark_touched(g: Ctx, role: str, spaces: Sequence[str]) -> None:
+    """Count an action of ``role``'s that changed the cards on ``spaces``,
+    for the other side (its plan written ahead stops at a line naming one)."""
+    s = g.s
+    other = F.other(role)
+    counts = dict(s.get("touched", {}).get(other, {}))
+    for sp in dict.fromkeys(spaces):
+        counts[sp] = int(counts.get(sp, 0)) + 1
+    s["touched"] = {**s.get("touched", {}), other: counts}
+
+
+def touched(state: State, role: str, space: str) -> int:
+    """How many actions of the other side have changed the card on
+    ``space`` (absolute), as ``role`` counts them."""
+    return int(state.get("touched", {}).get(role, {}).get(space, 0))
+
+
 def end_action(g: Ctx) -> None:
     """The action is over: control goes to the player with the most points
     (the Play phase goes on from the window the action answered)."""
     s = g.s
+    a = s["action"]
+    if a is not None and a.get("before") is not None:
+        now, then = board(g), a["before"]
+        mark_touched(g, a["role"], sorted(sp for sp in {*now, *then}
+                                          if now.get(sp) != then.get(sp)))
     s["action"] = None
     s["follow"] = None
     s["stage"] = "play"
@@ -628,8 +672,8 @@ def can_pay(g: Ctx, role: str, cost: int, discarded: Sequence[str]) -> None:
 def check_mobilize(g: Ctx, role: str, cmd: dict[str, Any]) -> dict[str, Any]:
     verb = cmd["verb"]
     p = g.p(role)
-    if verb == "DONE":  # not taken after a refused line of the same mail (ends_part)
-        return {"verb": "DONE", "spaces": [], "ends_part": True}
+    if verb == "DONE":  # taken after a refused line of the same mail too: the writer said so
+        return {"verb": "DONE", "spaces": []}
     out: dict[str, Any] = {"verb": verb, "spaces": [], "discard": []}
     if verb == "DEPLOY":
         cid = find(cmd["name"], [c for c in p["hand"] if card(c).type == "troop"],
@@ -990,6 +1034,7 @@ def begin_action(g: Ctx, role: str, cmd: dict[str, Any]) -> None:
         assert t is not None
         p["tp"] -= 1
         t["at"] = b
+        mark_touched(g, role, [a, b])
         g.pub(f"{role}'s {card(t['card']).name} moves {F.mark(a)} to {F.mark(b)} "
               f"({p['tp']} TP left).")
         s["stage"] = "follow"
@@ -1018,7 +1063,8 @@ def begin_action(g: Ctx, role: str, cmd: dict[str, Any]) -> None:
               + f" ({cmd['cost']} TP; {p['tp']} left).")
     elif verb in ("REDEEM", "RECYCLE"):
         _spend_trophy(g, role, cmd)
-    s["action"] = dict(cmd, role=role, shield=0, cancel=False, step="defend")
+    s["action"] = dict(cmd, role=role, shield=0, cancel=False, step="defend",
+                       before=board(g))
     s["passes"] = 0
     if at is not None and _hostile(g, role, cmd) and _enemy_at(g, role, at):
         g.call(window(F.other(role), "defend"))

@@ -14,6 +14,8 @@ import pytest
 
 from bench.support.maildir import open_post, whole
 from judge.game import adjudicator as adj
+from judge.game.engine import RuleError
+from judge.game.rng import Rng
 from judge.store import set_kdf_cost
 from judge_games.conflict_of_alliances import GAME
 from judge_games.conflict_of_alliances.data import DATA, slug
@@ -206,3 +208,70 @@ def test_resign_concedes_a_two_player_game(post: Post) -> None:
     assert stored_game(post.judge.store, "g1")["status"] == "finished"
     lines = post.send(ADDR[A], f"SIGNON g1 {A} {tokens[A]}\nSTATUS\n")
     assert "auth-failure" in lines[0]
+
+
+def _plan(state: dict[str, Any], side: str) -> tuple[str, str]:
+    """Two plays of ``side`` face down, of two cards, on areas the other does
+    not name, neither a battle; the second still fits after the first and a
+    pass of the other side."""
+    legal = [x for x in GAME.legal(state, side) if " FACEDOWN " in x and " ATTACK " not in x]
+    other = A if side == L else L
+    for first in legal:
+        after, _ = GAME.act(state, side, GAME.parse(state, side, first), Rng(bytes(32), 0))
+        if GAME.pending(after)[0].roles != (other,):
+            continue
+        after, _ = GAME.act(after, other, GAME.parse(after, other, "PASS"), Rng(bytes(32), 0))
+        named = {w for w in first.split() if w in state["areas"]}
+        for second in legal:
+            words = second.split()
+            mine = {w for w in words if w in state["areas"]}
+            if words[1] == first.split()[1] or not mine or mine & named:
+                continue
+            try:
+                GAME.parse(after, side, second)
+            except RuleError:
+                continue
+            return first, second
+    raise AssertionError("no two plays to plan")
+
+
+@pytest.mark.parametrize("changed", [False, True])
+def test_plays_written_ahead_run_until_an_area_they_name_changes(post: Post,
+                                                                  changed: bool) -> None:
+    """Action step: "The players take turns in alternation". A play written
+    after the one asked for is a plan: taken at the writer's next action
+    phase while the areas it names are as they were when it was written.
+    When a card played has changed one of them (here: an army added in the
+    stored state, as a reinforcement there does), the plan stops: the line
+    is dropped, its writer is told why and asked. The request says so."""
+    tokens = _start(post)
+    state = post.judge.table("g1").state
+    side = str(state["active"])
+    other = A if side == L else L
+    request = [whole(m) for m in post.new() if m["To"] == ADDR[side]][-1]
+    assert "You may write your next plays after this one, a plan" in request
+    first, second = _plan(state, side)
+    post.send(ADDR[side], f"SIGNON g1 {side} {tokens[side]}\n{first}\n{second}\n")
+    ack = [whole(m) for m in post.new() if m["To"] == ADDR[side]]
+    assert any("queued as line 1" in t for t in ack), ack
+    if changed:
+        table = post.judge.table("g1")
+        area = next(w for w in second.split() if w in table.state["areas"])
+        stacks = table.state["areas"][area]["stacks"]
+        force = next(iter(stacks), "qi")
+        stacks.setdefault(force, {"ready": 0, "tired": 0, "generals": {}})["ready"] += 1
+        post.judge.store.update_game("g1", table_json=table.dumps())
+    post.send(ADDR[other], f"SIGNON g1 {other} {tokens[other]}\nPASS\n")
+    mails = [whole(m) for m in post.new() if m["To"] == ADDR[side]]
+    after = post.judge.table("g1").state
+    if changed:
+        assert any(f'Your queued line "{second}" was dropped: your plan stopped' in t
+                   for t in mails), mails
+        assert adj.decision_for(GAME, post.judge.table("g1"), side) is not None
+        assert after["active"] == side
+    else:
+        assert not any("plan stopped" in t for t in mails)
+        table = post.judge.table("g1")
+        assert not table.queue.get(side)  # the second play was taken
+        assert adj.decision_for(GAME, table, side) is None
+        assert after["active"] == other or after["turn"] > state["turn"]

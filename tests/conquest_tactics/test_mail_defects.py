@@ -181,19 +181,24 @@ def test_discard_numbers_the_hand_as_the_last_report_lists_it(post: Post) -> Non
                                "3 Fireball (level 1), 4 Archers (level 1), 5 Longsword")
 
 
-def test_done_after_a_refused_line_does_not_end_the_mobilize(post: Post) -> None:
+def test_done_after_a_refused_line_ends_the_mobilize(post: Post) -> None:
     """A Mobilize mail whose first line is refused and whose last is DONE:
-    the DONE is not taken (the player may want to send the refused line
-    again), the Mobilize stays open for it, and the reply says why."""
+    the DONE is taken, as written (Mobilize: "Players can choose to pay
+    Tactical Points to deploy additional Troops"; a player ends its part when
+    it says so). The Mobilize does not wait for the deadline on that seat;
+    the acknowledgement says which line was refused and that DONE was done,
+    and the refused card is still in hand."""
     players = _to_mobilize(post)
     (a,) = _free(players.table().state, 1)
+    hand = list(players.table().state["p"][S]["hand"])
     _, mails = players.send(S, [f"DEPLOY footsoldier {a}", "DONE"])
-    assert not players.table().state["p"][S]["done"]
+    held = rules.held_ctx(players.table().state, S).p(S)  # held until both have mobilized
+    assert held["done"]
+    assert held["hand"] == hand
     ack = next(_text(m) for m in mails if m["To"] == ADDR[S] and "read as follows" in _text(m))
-    assert "DONE" in ack and "not taken: a line before it in this mail was refused" in ack
-    assert S in adj.waiting_on(GAME, players.table())
-    players.send(S, [f"DEPLOY footsoldiers {a}", "DONE"])
-    assert players.table().state["p"][S]["done"]
+    assert re.search(r'"DEPLOY footsoldier [A-E]\d"\n\s+\S', ack), ack
+    assert "done: DONE" in ack, ack
+    assert S not in adj.waiting_on(GAME, players.table())
 
 
 # --------------------------------------------------------------------------- deployment

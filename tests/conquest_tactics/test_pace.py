@@ -10,11 +10,14 @@ from collections.abc import Sequence
 from email.message import EmailMessage
 from typing import Any
 
-from judge_games.conquest_tactics import GAME
+import pytest
+
+from judge.game.engine import DecisionKind, copy_state, live
+from judge_games.conquest_tactics import GAME, rules
 from judge_games.conquest_tactics import field as F
 from judge_games.conquest_tactics.cards import POOL
 from judge_games.conquest_tactics.table import Ctx
-from tests.conquest_tactics.scenario import asked_anew
+from tests.conquest_tactics.scenario import asked_anew, control
 from tests.conquest_tactics.test_mail import (
     ADDR,
     FORCES,
@@ -25,8 +28,17 @@ from tests.conquest_tactics.test_mail import (
     _set_up,
     _text,
 )
-from tests.conquest_tactics.test_mail_defects import _free, _start, _to_mobilize, _until
+from tests.conquest_tactics.test_mail_defects import (
+    _free,
+    _request,
+    _start,
+    _to_mobilize,
+    _until,
+)
 from tests.core.conftest import Post
+from tests.support.bench import load_bench
+
+BENCH = load_bench("pace")
 
 
 def _to(mails: Sequence[EmailMessage], role: str) -> str:
@@ -173,6 +185,39 @@ def test_mobilize_lines_written_ahead_survive_up_the_field(post: Post) -> None:
     troop = Ctx(state).troop_at(where)
     assert troop is not None and troop["card"] == "footsoldiers" and troop["owner"] == mover
     assert not _events(post, "Your queued line")
+
+
+def test_the_up_the_field_request_lists_the_mobilize_it_would_take(post: Post) -> None:
+    """Up the Field, then Mobilize ("Players can choose to pay Tactical
+    Points to deploy additional Troops or Equipment"; "a Spell or Skill can
+    be added to your Knowledge Pool in the Mobilize phase"): the Up the
+    Field request says the whole Up the Field and Mobilize may be written in
+    its reply and lists, among its choices, the Mobilize lines that fit the
+    field as it stands, each one the game takes now (held for the
+    Mobilize); a line of that list written after a move is carried out in
+    the Mobilize."""
+    players, _ = _start(post, "south=humans north=malice")
+    _set_up(players, FORCES)
+    _until(players, lambda s: s["stage"] == "up")
+    state = players.table().state
+    mover = str(state["mover"])
+    request = _request(players, mover, "Up the Field")
+    assert "You may write your whole Up the Field and your Mobilize in this mail" in request
+    listed = BENCH.listed_lines(request)
+    ahead = [x for x in listed if x.split()[0] in ("DEPLOY", "LEARN", "UPGRADE", "EQUIP")]
+    assert ahead and any(x.startswith("MOVE ") for x in listed)
+    assert sorted(listed) == sorted(GAME.legal(state, mover))
+    for line in ahead:
+        assert GAME.parse(state, mover, line).data.get("ahead") is True  # held for the Mobilize
+    line = next(x for x in ahead if " DISCARD " not in x)
+    words = line.split()
+    used = words[2] if words[0] == "UPGRADE" else words[1]
+    move = next(x for x in listed if x.startswith("MOVE ") and x.split()[2] not in words)
+    held = state["p"][mover]["hand"].count(used)
+    players.send(mover, [move, line, "DONE"])
+    _until(players, lambda s: s["stage"] not in ("up", "mobilize"))
+    assert players.table().state["p"][mover]["hand"].count(used) == held - 1
+    assert not _events(post, f'Your Mobilize line "{line}" was not carried out')
 
 
 def test_done_passes_the_rest_of_up_the_field(post: Post) -> None:
@@ -391,3 +436,96 @@ def test_troops_are_taken_in_the_order_placed_however_the_state_was_stored() -> 
     s["troops"] = dict(sorted(s["troops"].items()))  # as json.dumps(sort_keys=True) leaves it
     assert list(s["troops"])[:3] == ["t1", "t10", "t11"]
     assert [t["uid"] for t in Ctx(s).troops()] == made == [f"t{i}" for i in range(1, 12)]
+
+
+# --------------------------------------------------------------------------- a plan written ahead
+
+
+def _settled(state: dict[str, Any], actor: str) -> dict[str, Any]:
+    """``actor``'s action carried through its windows, every instant passed."""
+    from tests.conquest_tactics.scenario import act
+
+    for _ in range(10):
+        due = live(GAME.pending(state))
+        if not due or (state["stage"] == "play" and due[0].kind is DecisionKind.ACTION):
+            return state
+        state, _ = act(state, due[0].roles[0], "PASS")
+    raise AssertionError("the action never settled")
+
+
+def test_an_opponents_action_is_counted_on_the_spaces_it_changed() -> None:
+    """Play: "one player at a time will have control". An action of North's
+    is counted, for South, on every space whose card it changed: its attack
+    on South's troop (the target damaged) and the Counterattack on North's
+    attacker; a move of North's on the spaces it left and entered. Nothing
+    is counted for North, and no other space."""
+    from tests.conquest_tactics.scenario import act, control, put, table
+
+    state = table("play", tp=(5, 5))
+    put(state, S, "footsoldiers", "C3")
+    put(state, N, "footsoldiers", "C4")
+    put(state, N, "footsoldiers", "A4")
+    control(state, N)
+    line = f"ATTACK {F.to_frame('C4', N)} {F.to_frame('C3', N)}"
+    before = GAME.plan_mark(state, S, "ATTACK C3 C4")
+    assert before == "C3:0 C4:0"
+    state, _ = act(state, N, line)
+    state = _settled(state, N)
+    assert rules.touched(state, S, "C3") == 1 and rules.touched(state, S, "C4") == 1
+    assert rules.touched(state, S, "A4") == 0
+    assert not state.get("touched", {}).get(N)
+    assert GAME.plan_mark(state, S, "ATTACK C3 C4") == "C3:1 C4:1"
+    assert GAME.plan_mark(state, S, "ATTACK B3 B4") == "B3:0 B4:0"
+    control(state, N)
+    state, _ = act(state, N, f"MOVE {F.to_frame('A4', N)} {F.to_frame('A3', N)}")
+    assert rules.touched(state, S, "A4") == 1 and rules.touched(state, S, "A3") == 1
+
+
+@pytest.mark.parametrize("changed", [False, True])
+def test_a_plan_runs_until_the_opponent_changes_a_card_it_names(post: Post,
+                                                                changed: bool) -> None:
+    """A line written ahead in the Play phase is part of a plan: it is taken
+    when its writer next has control (Play: "one player at a time will have
+    control") unless since it was written an action of the opponent has
+    changed the card on a space it names. When one has (here: the count of
+    such actions on that space raised in the stored state, as an attack
+    there does), the plan stops: the line is dropped, the writer is told why
+    and asked. The Play request says so."""
+    players, _ = _start(post, "south=humans north=malice")
+    _set_up(players, FORCES)
+    _until(players, lambda s: s["stage"] == "play")
+    table = players.table()
+    for role in (S, N):  # points enough for both to act (set in the stored state)
+        table.state["p"][role]["tp"] = 6
+    table.state["serial"] += 1
+    asked_anew(table.state)
+    post.judge.store.update_game(NAME, table_json=table.dumps())
+    state = players.table().state
+    first = str(state["actor"])
+    other = F.other(first)
+    request = _request(players, first, "Play")
+    assert "You may write more lines after this one, a plan" in request
+    mine = copy_state(state)
+    control(mine, other)
+    move = next(x for x in GAME.legal(mine, other) if x.startswith("MOVE "))
+    _, mails = players.send(other, [move, "STOP"])  # the other side's plan
+    assert "queued as line 2" in _to(mails, other)
+    if changed:
+        table = players.table()
+        space = F.from_frame(move.split()[2], other)
+        table.state["touched"] = {other: {space: 1}}
+        post.judge.store.update_game(NAME, table_json=table.dumps())
+    since = len(players.outbox.mails)
+    players.send(first, ["PASS"])  # control to the other side for one action
+    to_other = _to(players.outbox.mails[since:], other)
+    asked = _asked(players, other, "Play", since)
+    if changed:
+        assert f'Your queued line "{move}" was dropped: your plan stopped' in to_other, to_other
+        assert 'Your queued line "STOP" was dropped: your plan stopped' not in to_other
+        assert asked and players.table().state["actor"] == other
+    else:
+        assert "plan stopped" not in to_other and not asked
+        dest = F.from_frame(move.split()[2], other)
+        assert dest is not None
+        moved = Ctx(players.table().state).troop_at(dest)
+        assert moved is not None and moved["owner"] == other

@@ -28,6 +28,8 @@ from typing import Any
 from judge.game.engine import Decision, Event, live
 from judge.game.rng import Rng
 from judge_games.conquest_tactics import GAME
+from judge_games.conquest_tactics.game import PLAN_NOTE, UP_NOTE
+from judge_games.conquest_tactics.rules import MOBILIZE_VERBS
 from judge_games.conquest_tactics.table import RULES
 
 DATA = Path(__file__).parent / "data" / "saved_states.json"
@@ -44,7 +46,12 @@ GAMES: tuple[tuple[int, dict[str, Any]], ...] = (
 
 
 def _decision(d: Decision) -> dict[str, Any]:
-    return {"kind": str(d.kind), "roles": list(d.roles), "phase": d.phase, "prompt": d.prompt,
+    # The Play request's word on a plan written ahead, and the Up the Field
+    # request's on the Mobilize written ahead, came after the port: the
+    # decisions are the same.
+    prompt = d.prompt.replace(PLAN_NOTE, "").replace(
+        UP_NOTE, "; Mobilize lines written now are held for the Mobilize")
+    return {"kind": str(d.kind), "roles": list(d.roles), "phase": d.phase, "prompt": prompt,
             "default": d.default, "window": d.window, "depth": d.depth,
             "context": d.context}
 
@@ -53,8 +60,17 @@ def _events(events: list[Event]) -> list[Any]:
     return [e.to_json() for e in events]
 
 
+def _unplanned(state: dict[str, Any]) -> dict[str, Any]:
+    """``state`` without what came after the port for plans written ahead
+    (``touched``, the action's ``before``: no rule reads them)."""
+    out = {k: v for k, v in state.items() if k != "touched"}
+    if isinstance(out.get("action"), dict):
+        out["action"] = {k: v for k, v in out["action"].items() if k != "before"}
+    return out
+
+
 def _bare(state: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in state.items() if k not in KERNEL_KEYS}
+    return {k: v for k, v in _unplanned(state).items() if k not in KERNEL_KEYS}
 
 
 def _digest(value: Any) -> str:
@@ -85,7 +101,7 @@ def play(seed: int, options: dict[str, Any], keep: set[str], *,
             step["decisions"] = [_decision(d) for d in pending]
             step["counter"] = rng.counter
             if whole:
-                step["whole"] = json.loads(json.dumps(state))
+                step["whole"] = _unplanned(json.loads(json.dumps(state)))
         d = live(pending)[0]
         if stage in ("decks", "forces"):
             state, events = GAME.resolve(state, {}, rng)
@@ -93,6 +109,8 @@ def play(seed: int, options: dict[str, Any], keep: set[str], *,
         else:
             role = d.roles[0]
             legal = GAME.legal(state, role)
+            if stage == "up":  # the Mobilize lines listed in Up the Field came after the port
+                legal = [x for x in legal if x.split()[0] not in MOBILIZE_VERBS]
             step["legal"] = _digest(legal)
             default = GAME.default(state, d, role)
             if default is not None and pick.random() < 0.3:
@@ -139,7 +157,7 @@ def test_a_state_saved_before_the_port_loads() -> None:
             if "saved" not in step:
                 continue
             state = step["saved"]
-            assert RULES.current(state) == now[step["n"]]["whole"], state["stage"]
+            assert _unplanned(RULES.current(state)) == now[step["n"]]["whole"], state["stage"]
             assert not set(KERNEL_KEYS) & set(state)
             seen.add(state["stage"])
             assert [_decision(d) for d in GAME.pending(state)] == step["decisions"]

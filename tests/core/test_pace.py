@@ -39,10 +39,84 @@ def test_reading_times() -> None:
 
 
 def test_listed_lines() -> None:
+    # A compact line stands for every line made by taking one word at each
+    # bar (judge/game/choices.py); both headings of the request are read.
     text = ("You owe: an action (A: Play Phase): play a card or pass.\n"
-            "Your choices include (and 3 more):\n  USE Attack ON B\n  PASS\n\nDeadline: x\n")
-    assert BENCH.listed_lines(text) == ["USE Attack ON B", "PASS"]
+            "Your choices (x|y: send one of them):\n  PASS\n  USE Attack HQ ON B|F\n"
+            "  REVEAL MAIN|DEPUTY|BOTH\n\nDeadline: x\n")
+    assert BENCH.listed_lines(text) == ["PASS", "USE Attack HQ ON B", "USE Attack HQ ON F",
+                                        "REVEAL MAIN", "REVEAL DEPUTY", "REVEAL BOTH"]
+    assert BENCH.listed_lines("You owe: x\nYour choices:\n  SHOW Dodge D9\n") == [
+        "SHOW Dodge D9"]
     assert BENCH.listed_lines("no request here\n") == []
+
+
+@pytest.fixture(scope="module")
+def requests() -> dict[str, list[tuple[str, list[str]]]]:
+    """Every request of one round of each game, as the judge mailed it, with
+    the lines the game took from its reader at that moment."""
+    BENCH.set_kdf_cost(2**8)
+    seen: dict[str, list[tuple[str, list[str]]]] = {g: [] for g in BENCH.GAMES}
+    deliver = BENCH._deliver
+
+    def spy(run: Any, room: Any, mails: Any, by_address: Any) -> None:
+        table = room.table()
+        rules = BENCH.Game_of(run.game)
+        for m in mails:
+            p = by_address.get(m.to)
+            if m.asks and p is not None and table is not None:
+                d = BENCH.adj.decision_for(rules, table, p.role)
+                legal = list(rules.legal(table.state, p.role)) if d is not None else []
+                seen[run.game].append((m.text, legal))
+        deliver(run, room, mails, by_address)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(BENCH, "_deliver", spy)
+        for game in BENCH.GAMES:
+            BENCH.play(game, 4, 11, 1, max_rounds=1)
+    return seen
+
+
+@pytest.mark.parametrize("game", ["kingdom_wars", "conquest_tactics", "conflict_of_alliances"])
+def test_the_players_read_the_choices_of_current_requests(
+        requests: dict[str, list[tuple[str, list[str]]]], game: str) -> None:
+    """The bench's players pick from what a request mail lists: every
+    request of the judge's current templates that lists choices is read as
+    exactly the lines the game takes (none missed, none made up). Fails when
+    the requests' wording changes and the bench reads no choices."""
+    with_choices = [(text, legal) for text, legal in requests[game] if "\nYour choices" in text]
+    assert len(with_choices) >= 3, game
+    for text, legal in with_choices:
+        listed = BENCH.listed_lines(text)
+        assert listed, text
+        assert sorted(listed) == sorted(legal), text
+
+
+def test_reading_model() -> None:
+    """The default players skip about 15% of their readings and one seat of
+    each game is away 48 hours once, reading nothing; ``steady`` keeps every
+    reading."""
+    players = BENCH._players("kingdom_wars", 6, 3, 1, False, BENCH.HUMAN)
+    away = [p for p in players.values() if p.away is not None]
+    assert len(away) == 1
+    begins, ends = away[0].away
+    assert ends - begins == timedelta(hours=48)
+    p = away[0]
+    moment = BENCH.START
+    kept = total = 0
+    for _ in range(600):
+        moment = BENCH.next_reading(moment + timedelta(minutes=1), p.offset)
+        total += 1
+        if p.reads_at(moment):
+            kept += 1
+            assert not begins <= moment < ends
+    assert 0.78 < kept / (total - 6) < 0.92  # six readings fall in the absence
+    p.arrived = [begins]
+    assert p.next_reading() >= ends
+    steady = BENCH._players("kingdom_wars", 6, 3, 1, False, BENCH.STEADY)
+    assert all(q.away is None for q in steady.values())
+    q = steady["A"]
+    assert all(q.reads_at(BENCH.START + timedelta(hours=h)) for h in range(200))
 
 
 @pytest.mark.slow
@@ -62,6 +136,7 @@ def test_one_short_game(runs: dict[str, Any], game: str) -> None:
     # of its player (a session of 5 minutes a mail, however many players read at once).
     assert run.blocking > 0 and run.mails_in > 0
     assert run.mails_in <= run.blocking
+    assert run.unparsed == 0 and run.listed_picks > 0
     for offset, moment in run.sent_at:
         local = moment.astimezone(timezone(timedelta(hours=offset)))
         after = min((local - local.replace(hour=h, minute=0, second=0)).total_seconds()
