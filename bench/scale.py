@@ -54,9 +54,23 @@ before the poll.
 ``ms_per_mail_1000x10`` (the two shapes, whatever their sizes), and the rest
 of the figures.
 
+``--database URL`` runs the same on PostgreSQL (each home on a schema of
+its own there, dropped at the end); ``cpu_ms_per_mail_*`` (the daemon's CPU,
+user and system, less that of the empty poll, per mail) compares one daemon
+on either back-end. ``--daemons N`` (with ``--database``) instead runs N
+daemons (``judge serve``, each with a home of its own on the same inbox,
+outbox and database) on the large shape until every mail is handled and
+relayed, one of them killed with SIGKILL every ``--kill-every`` mails and
+another started in its place; ``--json`` then prints ``mails``, ``seconds``,
+``lost``, ``doubled``, ``out_of_order`` (pairs of a game's mails handled in
+the other order than they arrived) and ``cpu_ms_per_mail`` (of the daemons,
+not of the database server), and the exit status is 1 if any mail was lost,
+doubled or out of order.
+
 Usage::
 
     python bench/scale.py [--games 1000] [--mails 10000] [--kdf-n 256] [--json]
+    python bench/scale.py --database postgresql://... [--daemons 3 --kill-every 1000]
 """
 
 from __future__ import annotations
@@ -64,6 +78,7 @@ from __future__ import annotations
 import argparse
 import email
 import email.policy
+import itertools
 import json
 import os
 import random
@@ -102,14 +117,50 @@ SETTINGS = {"window_min_minutes": "0"}
 OPTIONS: dict[str, dict[str, str]] = {"conflict_of_alliances": {"scenario": "qin-dominates"}}
 
 
-def write_config(home: Path) -> None:
+#: The PostgreSQL server of ``--database`` (None: SQLite), and the schemas
+#: the run made in it (each home gets one of its own, dropped at the end).
+DATABASE: str | None = None
+SCHEMAS: list[str] = []
+
+
+def fresh_database() -> str:
+    """A new, empty schema on ``--database``'s server, as the URL a home names."""
+    import secrets
+    from urllib.parse import quote
+
+    import psycopg
+
+    assert DATABASE is not None
+    schema = "judge_scale_" + secrets.token_hex(5)
+    with psycopg.connect(DATABASE, autocommit=True) as conn:
+        conn.execute(f"create schema {schema}")
+    SCHEMAS.append(schema)
+    sep = "&" if "?" in DATABASE else "?"
+    return f"{DATABASE}{sep}options={quote(f'-csearch_path={schema}')}"
+
+
+def drop_databases() -> None:
+    if DATABASE is None or not SCHEMAS:
+        return
+    import psycopg
+
+    with psycopg.connect(DATABASE, autocommit=True) as conn:
+        for schema in SCHEMAS:
+            conn.execute(f"drop schema if exists {schema} cascade")
+    SCHEMAS.clear()
+
+
+def write_config(home: Path, database: str | None = None) -> None:
     """A home of its own: ``judge init``, with the reply limit lifted (one
-    player sends many mails in an hour here)."""
+    player sends many mails in an hour here); its database ``database`` (a
+    URL), else the SQLite file."""
     cfg.init_home(home)
     path = home / "judge.toml"
     text = path.read_text(encoding="utf-8")
-    path.write_text(re.sub(r"replies_per_hour = \d+", "replies_per_hour = 1000000", text),
-                    encoding="utf-8")
+    text = re.sub(r"replies_per_hour = \d+", "replies_per_hour = 1000000", text)
+    if database:
+        text = text.replace('database = "judge.db"', f'database = "{database}"', 1)
+    path.write_text(text, encoding="utf-8")
 
 
 def open_judge(home: Path) -> Judge:
@@ -232,10 +283,8 @@ def capture(judge: Judge, name: str, started_at: int) -> dict[str, Any]:
     """What the game ``name`` is, in the database, beyond what every started
     game of its kind shares: its table and phase, the log after the start,
     the snapshots, the deadline, and the seats' bookkeeping."""
-    db = judge.store.db
-
     def rows(sql: str) -> list[dict[str, Any]]:
-        return [dict(r) for r in db.query(sql, [name])]
+        return [dict(r) for r in judge.store._query(sql, [name])]
 
     return {
         "game": rows("select table_json, phase, status, updated from games where name = ?")[0],
@@ -252,32 +301,33 @@ def clone(judge: Judge, name: str, stand: dict[str, Any]) -> None:
     """Make the started game ``name`` stand where the script's game stood
     (``stand``, from :func:`capture`): its rows copied, the script game's
     name turned into ``name`` wherever it is written."""
-    conn = judge.store.db.conn
+    store = judge.store
 
     def own(v: Any) -> Any:
         return v.replace(TEMPLATE, name) if isinstance(v, str) else v
 
     def insert(table: str, row: dict[str, Any]) -> None:
-        row = {k: own(v) for k, v in row.items()} | {"game": name}
+        # (PostgreSQL's tables without a numbered key carry a rowid of their own)
+        row = {k: own(v) for k, v in row.items() if k != "rowid"} | {"game": name}
         keys = ", ".join(row)
-        conn.execute(f"insert into {table} ({keys}) values ({', '.join('?' * len(row))})",
+        store._write(f"insert into {table} ({keys}) values ({', '.join('?' * len(row))})",
                      list(row.values()))
 
     with judge.store.atomic():
         g = stand["game"]
-        conn.execute("update games set table_json = ?, phase = ?, status = ?, updated = ? "
+        store._write("update games set table_json = ?, phase = ?, status = ?, updated = ? "
                      "where name = ?", [own(g["table_json"]), g["phase"], g["status"],
                                         g["updated"], name])
         for row in stand["actions"]:
             insert("actions", {k: v for k, v in row.items() if k != "seq"})
         for row in stand["snapshots"]:
             insert("snapshots", row)
-        conn.execute("delete from deadlines where game = ?", [name])
+        store._write("delete from deadlines where game = ?", [name])
         for row in stand["deadlines"]:
             insert("deadlines", row)
         for role, seat in stand["seats"].items():
             sets = ", ".join(f"{k} = ?" for k in seat)
-            conn.execute(f"update seats set {sets} where game = ? and role = ?",
+            store._write(f"update seats set {sets} where game = ? and role = ?",
                          [own(v) for v in seat.values()] + [name, role])
 
 
@@ -299,7 +349,7 @@ def build(path: Path, games: int, per_game: int, scripts: dict[str, Script],
     ``per_game`` mails: a game on the k-th is first made to stand where the
     script's game stood after k stretches (:func:`clone`), then gets the
     mails of that stretch."""
-    write_config(path)
+    write_config(path, fresh_database() if DATABASE else None)
     judge = open_judge(path)
     home = Home(path, {})
     start: dict[str, int] = {}
@@ -340,8 +390,9 @@ def build(path: Path, games: int, per_game: int, scripts: dict[str, Script],
     return home
 
 
-def serve_once(home: Path) -> tuple[float, float]:
-    """Run one ``judge serve --once`` on ``home``; (seconds, peak RSS in MB)."""
+def serve_once(home: Path) -> tuple[float, float, float]:
+    """Run one ``judge serve --once`` on ``home``; (seconds, peak RSS in MB,
+    CPU seconds of the process, user and system)."""
     start = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-c", "from judge.cli import main; main()", "--home", str(home),
@@ -354,7 +405,102 @@ def serve_once(home: Path) -> tuple[float, float]:
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         raise SystemExit(f"serve --once failed ({proc.returncode}): {err.decode()[-2000:]}")
-    return seconds, usage.ru_maxrss / 1024
+    return seconds, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
+
+
+def daemon_home(home: Path, i: int) -> Path:
+    """The home of daemon ``i`` (0: ``home`` itself): its own folder (its
+    lock, its heartbeat), the same database, inbox, outbox and token key."""
+    if i == 0:
+        return home
+    own = home.with_name(f"{home.name}-daemon{i}")
+    own.mkdir()
+    text = (home / "judge.toml").read_text(encoding="utf-8")
+    for box in ("in", "out"):
+        text = text.replace(f'path = "mail/{box}"', f'path = "{home / "mail" / box}"')
+    (own / "judge.toml").write_text(text, encoding="utf-8")
+    shutil.copy2(home / "token.key", own / "token.key")
+    return own
+
+
+def serve_many(home: Home, daemons: int, kill_every: int) -> dict[str, Any]:
+    """``daemons`` ``judge serve`` processes on one inbox and one database
+    until every mail is handled and every reply relayed; one of them is
+    killed (SIGKILL) each ``kill_every`` mails and another started in its
+    place. Returns the seconds, the daemons' CPU seconds, how many were killed."""
+    import signal
+
+    text = (home.path / "judge.toml").read_text(encoding="utf-8")
+    (home.path / "judge.toml").write_text(
+        re.sub(r"poll_seconds = \d+", "poll_seconds = 1", text), encoding="utf-8")
+    homes = [daemon_home(home.path, i) for i in range(daemons)]
+    processed = home.path / "mail" / "in" / ".Processed" / "cur"
+    cpu = 0.0
+
+    def start(h: Path) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
+            [sys.executable, "-c", "from judge.cli import main; main()", "--home", str(h),
+             "serve"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def reap(proc: subprocess.Popen[bytes]) -> float:
+        _, _, usage = os.wait4(proc.pid, 0)
+        proc.returncode = 0
+        return usage.ru_utime + usage.ru_stime
+
+    def handled() -> int:
+        return sum(1 for _ in processed.iterdir()) if processed.is_dir() else 0
+
+    began = time.perf_counter()
+    procs = [start(h) for h in homes]
+    kills = 0
+    try:
+        while handled() < home.mails:
+            if kill_every and handled() >= (kills + 1) * kill_every:
+                victim = kills % daemons
+                procs[victim].send_signal(signal.SIGKILL)
+                cpu += reap(procs[victim])
+                procs[victim] = start(homes[victim])
+                kills += 1
+            time.sleep(0.2)
+        judge = open_judge(home.path)
+        try:
+            while judge.store.outbox("queued"):
+                time.sleep(0.5)
+        finally:
+            judge.close()
+        seconds = time.perf_counter() - began
+    finally:
+        for proc in procs:
+            proc.send_signal(signal.SIGTERM)
+        for proc in procs:
+            cpu += reap(proc)
+    return {"seconds": seconds, "cpu_seconds": cpu, "kills": kills}
+
+
+def tally(home: Home) -> dict[str, int]:
+    """Mails lost (never handled), doubled (handled more than once) and
+    out-of-order pairs (a game's mail handled before one that arrived
+    before it), from the inbox's rows (numbered as they were written)."""
+    judge = open_judge(home.path)
+    try:
+        rows = [r for r in judge.store.inbox() if r["message_id"].startswith("<m")]
+    finally:
+        judge.close()
+    handled: dict[str, list[int]] = {}
+    for r in rows:
+        if r["status"] == "processed":
+            handled.setdefault(r["message_id"], []).append(int(r["id"]))
+    per_game: dict[str, list[tuple[int, int]]] = {}
+    for message_id, ids in handled.items():
+        n, name = message_id[2:].split("@")[0].split(".", 1)
+        per_game.setdefault(name, []).append((int(n), min(ids)))
+    out_of_order = 0
+    for seq in per_game.values():
+        seq.sort()
+        out_of_order += sum(1 for a, b in itertools.pairwise(seq) if b[1] < a[1])
+    return {"lost": home.mails - len(handled),
+            "doubled": sum(len(ids) - 1 for ids in handled.values()),
+            "out_of_order": out_of_order}
 
 
 def game_years(home: Home) -> float:
@@ -391,8 +537,18 @@ def check(home: Home) -> dict[str, Any]:
 
 def db_bytes(home: Path) -> int:
     """The bytes the database holds (its pages less the free ones: the file
-    keeps pages freed by the relay, and reuses them)."""
+    keeps pages freed by the relay, and reuses them; on PostgreSQL, its
+    tables' and indexes' files)."""
     import sqlite3
+
+    if DATABASE:
+        judge = open_judge(home)
+        try:
+            return sum(int(next(judge.store._query(
+                "select pg_total_relation_size(?::regclass) as n", [t]))["n"])
+                for t in judge.store.table_names())
+        finally:
+            judge.close()
 
     conn = sqlite3.connect(home / "judge.db")
     try:
@@ -405,22 +561,34 @@ def db_bytes(home: Path) -> int:
 
 
 def measure(work: Path, label: str, games: int, per_game: int,
-            scripts: dict[str, Script], windows: int = 1) -> dict[str, Any]:
+            scripts: dict[str, Script], windows: int = 1, daemons: int = 0,
+            kill_every: int = 0) -> dict[str, Any]:
+    """One shape: one ``serve --once`` (``daemons`` 0), else ``daemons``
+    daemons serving until every mail is handled (:func:`serve_many`)."""
     home = build(work / label, games, per_game, scripts, windows)
     before = db_bytes(home.path)
     years_before = game_years(home)
-    idle, _ = serve_once(home.path)  # start-up and an empty poll
+    idle, _, idle_cpu = serve_once(home.path)  # start-up and an empty poll
     staged = home.path / "mail" / "stage"
     for f in sorted(staged.iterdir()):
         f.rename(home.path / "mail" / "in" / "new" / f.name)
-    seconds, rss = serve_once(home.path)
+    many: dict[str, Any] = {}
+    if daemons:
+        many = serve_many(home, daemons, kill_every)
+        seconds, rss, cpu = many["seconds"], 0.0, many["cpu_seconds"]
+        idle, idle_cpu = 0.0, daemons * idle_cpu + many["kills"] * idle_cpu
+        many |= tally(home)
+    else:
+        seconds, rss, cpu = serve_once(home.path)
     after = db_bytes(home.path)
-    seen = check(home)
+    seen = check(home) if not daemons else {"queued_after": 0}
     years = game_years(home) - years_before
     return {
         "games": games, "mails": home.mails, "seconds": seconds, "peak_rss_mb": rss,
         "idle_seconds": idle,
         "ms_per_mail": 1000 * (seconds - idle) / home.mails,
+        "cpu_ms_per_mail": 1000 * (cpu - idle_cpu) / home.mails,
+        **many,
         "db_mb_before": before / 2**20, "db_mb_after": after / 2**20,
         "game_years": years,
         "db_kb_per_game_year": (after - before) / 1024 / years if years else None,
@@ -435,26 +603,59 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mails", type=int, default=10_000, help="mails of the large shape")
     parser.add_argument("--kdf-n", type=int, default=2**8,
                         help="scrypt N of the throw-away homes' tokens")
+    parser.add_argument("--database", metavar="URL",
+                        help="a postgresql:// URL: every home on a schema of its own there "
+                             "(made and dropped by the run); default: SQLite files")
+    parser.add_argument("--daemons", type=int, default=0,
+                        help="N daemons (`judge serve`) on one inbox and one database until "
+                             "every mail of the large shape is handled, instead of one "
+                             "`serve --once` (the small shape is then not run)")
+    parser.add_argument("--kill-every", type=int, default=0, metavar="MAILS",
+                        help="with --daemons: SIGKILL one daemon every MAILS mails handled")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--keep", action="store_true", help="keep the homes (their path is "
                         "printed)")
     args = parser.parse_args(argv)
     if args.games < 2 or args.mails < args.games:
         parser.error("at least 2 games and a mail per game")
+    if args.daemons and not args.database:
+        parser.error("--daemons needs --database (SQLite has one daemon per database)")
+    global DATABASE
+    DATABASE = args.database
     set_kdf_cost(args.kdf_n)
     per_game = args.mails // args.games
     small_games = max(2, args.games // 100)
     small_per_game = per_game * 10
     work = Path(tempfile.mkdtemp(prefix="judge-scale-"))
     try:
-        scripts = {kind: script(kind, small_per_game, work, per_game) for kind in KINDS}
-        small = measure(work, "small", small_games, small_per_game, scripts)
-        large = measure(work, "large", args.games, per_game, scripts, windows=10)
+        if args.daemons:
+            scripts = {kind: script(kind, per_game * 10, work, per_game) for kind in KINDS}
+            large = measure(work, "large", args.games, per_game, scripts, windows=10,
+                            daemons=args.daemons, kill_every=args.kill_every)
+        else:
+            scripts = {kind: script(kind, small_per_game, work, per_game) for kind in KINDS}
+            small = measure(work, "small", small_games, small_per_game, scripts)
+            large = measure(work, "large", args.games, per_game, scripts, windows=10)
     finally:
         if args.keep:
             print(f"homes kept in {work}", file=sys.stderr)
         else:
             shutil.rmtree(work, ignore_errors=True)
+            drop_databases()
+    if args.daemons:
+        many = {k: large[k] for k in ("mails", "games", "kills", "lost", "doubled",
+                                      "out_of_order")}
+        many |= {"database": "postgresql", "daemons": args.daemons,
+                 "seconds": round(large["seconds"], 2),
+                 "cpu_ms_per_mail": round(large["cpu_ms_per_mail"], 2)}
+        if args.json:
+            print(json.dumps(many))
+        else:
+            print(f"{many['daemons']} daemons on PostgreSQL: {many['mails']} mails over "
+                  f"{many['games']} games in {many['seconds']} s, {many['kills']} killed; "
+                  f"lost {many['lost']}, doubled {many['doubled']}, out of order "
+                  f"{many['out_of_order']}; {many['cpu_ms_per_mail']} ms of daemon CPU a mail")
+        return 0 if not (many["lost"] or many["doubled"] or many["out_of_order"]) else 1
     result = {
         "seconds": round(large["seconds"], 2),
         "peak_rss_mb": round(large["peak_rss_mb"], 1),
@@ -462,6 +663,9 @@ def main(argv: list[str] | None = None) -> int:
         "games": large["games"],
         "ms_per_mail_10x100": round(small["ms_per_mail"], 2),
         "ms_per_mail_1000x10": round(large["ms_per_mail"], 2),
+        "database": "postgresql" if args.database else "sqlite",
+        "cpu_ms_per_mail_10x100": round(small["cpu_ms_per_mail"], 2),
+        "cpu_ms_per_mail_1000x10": round(large["cpu_ms_per_mail"], 2),
         "shape_ratio": round(large["ms_per_mail"] / small["ms_per_mail"], 3),
         "small": small,
         "large": large,

@@ -96,12 +96,7 @@ def _outbox_row(judge: Hub, raw: bytes, original_id: str) -> dict[str, Any] | No
                 continue
             row = judge.store.mail_by_message_id(f"<{token}@{judge.config.domain}>")
             if row is None:  # the domain may have changed since it was sent
-                rows = list(
-                    judge.store.db.query(
-                        "select * from outbox where message_id like ? limit 1", [f"<{token}@%"]
-                    )
-                )
-                row = rows[0] if rows else None
+                row = judge.store.mail_by_token(token)
             if row is not None:
                 return row
     if original_id:

@@ -127,6 +127,10 @@ class Config:
     address: str = "judge@localhost"
     domain: str = "localhost"
     database: str = "judge.db"
+    """An SQLite file (relative to the home) or a ``postgresql://`` URL."""
+    database_secret: dict[str, Any] = field(default_factory=dict)
+    """Where the PostgreSQL password is (``password_env`` or ``password_file``
+    of ``[judge]``); empty: the URL (or libpq's own files) carry it."""
     creators: list[str] = field(default_factory=lambda: ["*"])
     poll_seconds: float = 30.0
     keep_sent_days: float = 30.0
@@ -182,7 +186,13 @@ class Config:
 
     @property
     def db_path(self) -> Path:
+        """The SQLite file (meaningless for PostgreSQL: see :attr:`postgres`)."""
         return self.home / self.database
+
+    @property
+    def postgres(self) -> bool:
+        """Whether ``judge.database`` names a PostgreSQL database (a URL)."""
+        return self.database.startswith(("postgresql://", "postgres://"))
 
     def path(self, rel: str) -> Path:
         p = Path(rel)
@@ -285,6 +295,7 @@ def load(home: Path) -> Config:
         address=str(j.get("address", "judge@localhost")),
         domain=str(j.get("domain", "localhost")),
         database=str(j.get("database", "judge.db")),
+        database_secret={k: j[k] for k in ("password_env", "password_file") if k in j},
         creators=[str(c).lower() for c in j.get("creators", ["*"])],
         poll_seconds=float(j.get("poll_seconds", 30)),
         keep_sent_days=float(j.get("keep_sent_days", 30)),

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from judge import config as cfg
-from judge.store.peek import peek
+from judge.store.peek import peek, peek_store
 
 log = logging.getLogger("judge")
 
@@ -116,7 +116,9 @@ def status(home: Path, stale_seconds: float | None = None,
         "last_mail_cycle": beat_state.get("mail_cycle"),
         "failed_since_success": {"count": 0, "last_at": None, "last_reason": None},
     }
-    if config.db_path.exists():
+    if config.postgres:  # this daemon's heartbeat (its home), the shared database's queue
+        out.update(_postgres_figures(config, now, queued))
+    elif config.db_path.exists():
         looked = peek(config.db_path, queued=queued)
         out.update(looked)
         if looked["oldest_queued"]:
@@ -126,6 +128,31 @@ def status(home: Path, stale_seconds: float | None = None,
     out["ok"] = (age is not None and age <= limit and "database_error" not in out
                  and "clock_held" not in out and not out["failing"])
     return out
+
+
+def _postgres_figures(config: cfg.Config, now: datetime, queued: bool) -> dict[str, Any]:
+    """The database's part of :func:`status` on PostgreSQL (shared by every
+    daemon; the heartbeat above is this home's daemon's own)."""
+    from judge.mailconfig import database_password
+    from judge.store import Store, is_fault
+
+    try:
+        store = Store.open(config.database, busy_timeout=5, password=database_password(config))
+    except Exception as exc:
+        if not is_fault(exc):
+            raise
+        return {"database_error": str(exc).strip()}
+    try:
+        figures = peek_store(store, queued=queued)
+    except Exception as exc:
+        if not is_fault(exc):
+            raise
+        return {"database_error": str(exc).strip()}
+    finally:
+        store.close()
+    if figures["oldest_queued"]:
+        figures["oldest_queued_age_seconds"] = _age(now, figures["oldest_queued"])
+    return figures
 
 
 def describe(state: dict[str, Any]) -> str:

@@ -105,6 +105,14 @@ def secret(section: dict[str, Any], home: Path, what: str) -> str:
     raise ConfigError(f"no password_env or password_file for the {what} server")
 
 
+def database_password(config: Config) -> str | None:
+    """The PostgreSQL password ``[judge]`` points to (``password_env`` or
+    ``password_file``), or None: the URL (or libpq's own files) carry it."""
+    if not config.database_secret:
+        return None
+    return secret(config.database_secret, config.home, "database")
+
+
 def _cafile(section: dict[str, Any], home: Path) -> str | None:
     if "cafile" not in section:
         return None

@@ -166,7 +166,7 @@ class Ledger:
             return took
         with self.store.atomic():
             for mail_id in ids:
-                cursor = self.store.db.conn.execute(
+                cursor = self.store._write(
                     "UPDATE outbox SET claimed_by = ?, claimed_until = ? "
                     "WHERE id = ? AND status = 'queued' "
                     "AND (next_attempt <= ? OR next_attempt > ?) "

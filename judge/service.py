@@ -87,6 +87,15 @@ class Crash(Exception):
     """Raised by fault injection in tests to simulate a crash at a named step."""
 
 
+class Elsewhere(Exception):
+    """Another daemon sharing the database (PostgreSQL) is handling this mail
+    now, or handled it already (``handled``): this one leaves it alone."""
+
+    def __init__(self, handled: bool) -> None:
+        super().__init__("handled by another daemon" if handled else "claimed by another daemon")
+        self.handled = handled
+
+
 class Judge:
     """One judge: its config, database and transports."""
 
@@ -120,6 +129,10 @@ class Judge:
         #: Mails recorded as failed whose move to Failed has not happened yet
         #: (a fault of the disk): moved, never handled again.
         self._aside: set[str] = set()
+        #: In this look at the inbox, the games and senders of mails another
+        #: daemon is handling: their later mails wait, so that each game's
+        #: (and each sender's) mails are handled in the order they arrived.
+        self._elsewhere: set[str] = set()
         #: The mails the current (or last) cycle read, and the reasons of
         #: those it set aside in Failed (`judge status` reports them).
         self.cycle_read = 0
@@ -147,11 +160,15 @@ class Judge:
     def open(cls, home: Path, now: Callable[[], datetime] = utcnow,
              steady: Callable[[], Steady] | None = None) -> Judge:
         config = cfg.load(home)
-        backup.check_database(config.db_path, config.home)  # never a new one in its place
-        try:
-            store = Store.open(config.db_path)
-        except DatabaseError as exc:
-            raise backup.damaged(config.db_path, exc, config.home) from exc
+        if config.postgres:
+            store = Store.open(config.database,
+                               password=mailconfig.database_password(config))
+        else:
+            backup.check_database(config.db_path, config.home)  # never a new one in its place
+            try:
+                store = Store.open(config.db_path)
+            except DatabaseError as exc:
+                raise backup.damaged(config.db_path, exc, config.home) from exc
         try:  # the token key, and the transports the config names: Maildir, stdout, IMAP, SMTP
             store.token_key = load_token_key(config.home / TOKEN_KEY_FILE)
             inbound = mailconfig.open_inbound(config, store)
@@ -273,6 +290,8 @@ class Judge:
         # Parsing and the token checks (scrypt) hold no write lock.
         pre = pipeline.prepare(self, mail) if not (mail.drop or mail.refuse) else None
         with self.store.atomic():
+            if self.store.postgres:
+                self._claim(key, mail, raw, pre)
             handled = pipeline.handle(self, mail, raw, pre)
             self.store.record_inbox(handled.inbox_row(mail, key, self.now(), raw))
             self.fault("applied")
@@ -282,6 +301,23 @@ class Judge:
         line = f"{mail.message_id} from {mail.from_addr or '?'}: {handled.line}"
         log.debug(line)  # the daemon (or the demo) prints it: once
         return line
+
+    def _claim(self, key: str, mail: IncomingMail, raw: bytes,
+               pre: pipeline.Prepared | None) -> None:
+        """With several daemons on one database: claim this mail for this
+        transaction, or raise :class:`Elsewhere` when another daemon has it,
+        handled it, or holds an earlier mail of one of its games or of its
+        sender (that one must be handled first)."""
+        order = {f"from:{mail.from_addr}"}
+        for command in pre.commands if pre is not None else ():
+            game = command.args.get("game")
+            if isinstance(game, str) and game:
+                order.add(f"game:{game.lower()}")
+        if order & self._elsewhere or not self.store.claim_mail(raw):
+            self._elsewhere |= order
+            raise Elsewhere(handled=False)
+        if self.store.handled_key(key):
+            raise Elsewhere(handled=True)
 
     def sent_texts(self, address: str, message_ids: Sequence[str]) -> list[str]:
         """What a reply from ``address`` may quote of the judge's own mails
@@ -347,6 +383,8 @@ class Judge:
         for drow in self.store.deadlines():
             name = drow["game"]
             with self.store.atomic():
+                if not self.store.try_lock_game(name):
+                    continue  # another daemon is at this game now; it sees to its clock
                 ws = self.workspace()
                 g = ws.find(name)
                 if g is None or g.status != "active" or g.table is None or g.clock is None:
@@ -553,10 +591,9 @@ class Judge:
     def _rollback(self) -> None:
         """End a transaction a fault left open (SQLite may keep one after an
         I/O error or a full disk), so that the next work starts clean."""
-        conn = self.store.db.conn
-        if conn.in_transaction:
+        if self.store.in_transaction():
             try:
-                conn.execute("ROLLBACK")
+                self.store.rollback_open()
             except Exception as exc:
                 log.warning("could not roll back after a database fault: %s", exc)
 
@@ -600,6 +637,7 @@ class Judge:
         of the mail: it stays where it is and the reading stops."""
         mails = self.inbound.fetch()
         count = 0
+        self._elsewhere = set()
         try:
             for key, raw in mails:
                 count += 1
@@ -619,6 +657,10 @@ class Judge:
                         line = self.handle(key, raw)
                 except Crash:
                     raise
+                except Elsewhere as exc:
+                    if exc.handled:  # its daemon died before moving it, or is moving it now
+                        self._move_theirs(key)
+                    continue
                 except budget.OverBudget as exc:
                     reason = str(exc)
                     told = "the judge could not finish reading it in the time it gives one mail"
@@ -687,6 +729,15 @@ class Judge:
         lines.append(f"{key}: failed: {reason}")
         self._move(key, ok=False)
         self._aside.discard(key)
+
+    def _move_theirs(self, key: str) -> None:
+        """Move a mail another daemon handled (it may be moving it too)."""
+        try:
+            self.inbound.done(key, True)
+        except (KeyError, OSError) as exc:
+            if is_fault(exc):
+                raise
+            log.debug("mail %s: moved by its own daemon meanwhile (%s)", key, exc)
 
     def _move(self, key: str, ok: bool) -> None:
         """Move a handled mail out of the inbox, within a mail's budget; a

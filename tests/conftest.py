@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 _ROOT = str(Path(__file__).resolve().parent.parent)
@@ -31,14 +32,53 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+#: The back-ends a test module that sets ``BOTH_BACKENDS = True`` runs on
+#: (through the ``database`` fixture): SQLite, and PostgreSQL (marked postgres).
+BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if ("database" in metafunc.fixturenames and getattr(metafunc.module, "BOTH_BACKENDS", False)
+            and metafunc.definition.get_closest_marker("sqlite_only") is None):
+        metafunc.parametrize("database", BACKENDS, indirect=True)
+
+
+@pytest.fixture
+def database(request: pytest.FixtureRequest) -> Iterator[str]:
+    """What ``judge.database`` is set to: ``"judge.db"`` (SQLite), or the URL
+    of a fresh PostgreSQL schema when the test runs on that back-end."""
+    if getattr(request, "param", "sqlite") == "sqlite":
+        yield "judge.db"
+        return
+    from tests.support.postgres import fresh_database
+
+    with fresh_database() as url:
+        yield url
+
+
+_NO_POSTGRES: list[int] = []
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark every test that measures with pytest-benchmark ``benchmark``:
     .ci/run runs those in one process of their own after the rest (spread
     over the CPUs by pytest-xdist, under which pytest-benchmark measures
-    nothing)."""
+    nothing).
+
+    Without a PostgreSQL server (outside CI) the tests marked postgres are
+    left out, and the run's summary says so in one line; under CI they stay
+    and fail (tests/support/postgres.py)."""
     for item in items:
         if "benchmark" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.benchmark)
+    if os.environ.get("JUDGE_TEST_POSTGRES") or os.environ.get("CI"):
+        return
+    left = [item for item in items if item.get_closest_marker("postgres") is not None]
+    if left:
+        kept = [item for item in items if item.get_closest_marker("postgres") is None]
+        config.hook.pytest_deselected(items=left)
+        items[:] = kept
+        _NO_POSTGRES.append(len(left))
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
@@ -59,3 +99,16 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             f"SKIPPED {count} tests that quote the rulebooks: {', '.join(sorted(files))} "
             f"not found in {rulebooks.shared()} (a plain clone has no ../shared; set "
             "JUDGE_SHARED to run them)", yellow=True, bold=True)
+    _postgres_summary(terminalreporter)
+
+
+def _postgres_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line when the tests marked postgres were left out (no server)."""
+    # (under pytest-xdist the workers collect and leave them out; this
+    # process cannot count them, so it says so whenever there is no server)
+    if os.environ.get("JUDGE_TEST_POSTGRES") or os.environ.get("CI"):
+        return
+    if _NO_POSTGRES or terminalreporter.config.getoption("numprocesses", None):
+        from tests.support.postgres import MISSING
+
+        terminalreporter.write_line(f"POSTGRES TESTS NOT RUN: {MISSING}", yellow=True)

@@ -1,9 +1,12 @@
-"""The one database file: games, seats, action log, snapshots, inbox, outbox, deadlines.
+"""The judge's database: games, seats, action log, snapshots, inbox, outbox, deadlines.
 
-SQLite through sqlite-utils, in WAL mode, with versioned migrations (the
-``migrations`` table records which have run). Every write the judge makes for
-one mail happens inside :meth:`Store.atomic`, so a crash leaves either all of it
-or none of it.
+Two back-ends, chosen by ``judge.database`` (:mod:`judge.store.dialect`): a
+file name is SQLite through sqlite-utils, in WAL mode (the embedded default,
+for one judge on one machine); a ``postgresql://`` URL is PostgreSQL through
+psycopg 3, which several daemons on several hosts may share. Both carry the
+same versioned migrations (the ``migrations`` table records which have run).
+Every write the judge makes for one mail happens inside :meth:`Store.atomic`,
+so a crash leaves either all of it or none of it.
 
 Secrets: seat tokens are stored only as scrypt hashes (``token_hash``) and are
 compared in constant time. The game seed is stored (it must survive restarts to
@@ -19,13 +22,26 @@ import json
 import os
 import secrets
 import sqlite3
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import sqlite_utils
+
+from judge.store.dialect import (
+    PostgresSchema,
+    Schema,
+    SqliteSchema,
+    connect_postgres,
+    is_url,
+    pg_sql,
+)
+
+if TYPE_CHECKING:
+    import psycopg
 
 # --------------------------------------------------------------------------- tokens
 
@@ -97,8 +113,9 @@ def check_token(token: str, stored: str | None) -> bool:
 # --------------------------------------------------------------------------- migrations
 
 
-def _m1(db: sqlite_utils.Database) -> None:
-    db.table("games").create(
+def _m1(s: Schema) -> None:
+    s.create_table(
+        "games",
         {
             "name": str,
             "game": str,
@@ -116,7 +133,8 @@ def _m1(db: sqlite_utils.Database) -> None:
         },
         pk="name",
     )
-    db.table("seats").create(
+    s.create_table(
+        "seats",
         {
             "id": int,
             "game": str,
@@ -131,9 +149,10 @@ def _m1(db: sqlite_utils.Database) -> None:
         pk="id",
         foreign_keys=[("game", "games", "name")],
     )
-    db.table("seats").create_index(["game", "role"])
-    db.table("seats").create_index(["address"])
-    db.table("actions").create(
+    s.create_index("seats", ["game", "role"])
+    s.create_index("seats", ["address"])
+    s.create_table(
+        "actions",
         {
             "seq": int,
             "game": str,
@@ -149,11 +168,13 @@ def _m1(db: sqlite_utils.Database) -> None:
         pk="seq",
         foreign_keys=[("game", "games", "name")],
     )
-    db.table("actions").create_index(["game", "n"], unique=True)
-    db.table("snapshots").create(
+    s.create_index("actions", ["game", "n"], unique=True)
+    s.create_table(
+        "snapshots",
         {"game": str, "n": int, "table_json": str, "created": str}, pk=("game", "n")
     )
-    db.table("inbox").create(
+    s.create_table(
+        "inbox",
         {
             "id": int,
             "message_id": str,
@@ -168,9 +189,10 @@ def _m1(db: sqlite_utils.Database) -> None:
         },
         pk="id",
     )
-    db.table("inbox").create_index(["message_id"])
-    db.table("inbox").create_index(["from_addr", "body_hash"])
-    db.table("outbox").create(
+    s.create_index("inbox", ["message_id"])
+    s.create_index("inbox", ["from_addr", "body_hash"])
+    s.create_table(
+        "outbox",
         {
             "id": int,
             "message_id": str,
@@ -189,9 +211,10 @@ def _m1(db: sqlite_utils.Database) -> None:
         },
         pk="id",
     )
-    db.table("outbox").create_index(["message_id"], unique=True)
-    db.table("outbox").create_index(["status", "next_attempt"])
-    db.table("deadlines").create(
+    s.create_index("outbox", ["message_id"], unique=True)
+    s.create_index("outbox", ["status", "next_attempt"])
+    s.create_table(
+        "deadlines",
         {
             "game": str,
             "phase": str,
@@ -204,65 +227,64 @@ def _m1(db: sqlite_utils.Database) -> None:
         },
         pk="game",
     )
-    db.table("ratelimit").create({"address": str, "kind": str, "last": str}, pk=("address", "kind"))
+    s.create_table("ratelimit", {"address": str, "kind": str, "last": str}, pk=("address", "kind"))
 
 
-def _m2(db: sqlite_utils.Database) -> None:
+def _m2(s: Schema) -> None:
     # The IMAP checkpoint: per mailbox, the UIDVALIDITY seen and the highest
     # UID moved out (judge.mail.imap). Replies are counted per address and hour
     # (limits.replies_per_hour) by the outbox's in_reply_to.
-    db.table("imap_state").create(
+    s.create_table(
+        "imap_state",
         {"mailbox": str, "uidvalidity": int, "last_uid": int}, pk="mailbox"
     )
-    db.table("outbox").add_column("in_reply_to", str, not_null_default="")
-    db.table("outbox").create_index(["to_addr", "created"])
+    s.add_column("outbox", "in_reply_to", str, not_null_default="")
+    s.create_index("outbox", ["to_addr", "created"])
 
 
-def _m3(db: sqlite_utils.Database) -> None:
+def _m3(s: Schema) -> None:
     # Mail only when needed (judge.notify): per seat, the decision it was last
     # asked, the last log entry whose events it was sent, the game turn of its
     # last mail, its mail and acknowledgement settings, and acknowledgements
     # waiting to fold into its next mail. A window's clock: when it opened and
     # the earliest it may close. The outbox row names the decision a request
     # asked for, so a reply to it is bound to that decision.
-    seats = db.table("seats")
-    seats.add_column("asked", str, not_null_default="")
-    seats.add_column("seen_n", int, not_null_default=0)
-    seats.add_column("turn_seen", str, not_null_default="")
-    seats.add_column("mail_mode", str, not_null_default="decisions")
-    seats.add_column("ack_mode", str, not_null_default="all")
-    seats.add_column("held_ack", str, not_null_default="")
-    deadlines = db.table("deadlines")
-    deadlines.add_column("opened", str, not_null_default="")
-    deadlines.add_column("min_close", str, not_null_default="")
-    db.table("outbox").add_column("decision", str, not_null_default="")
+    s.add_column("seats", "asked", str, not_null_default="")
+    s.add_column("seats", "seen_n", int, not_null_default=0)
+    s.add_column("seats", "turn_seen", str, not_null_default="")
+    s.add_column("seats", "mail_mode", str, not_null_default="decisions")
+    s.add_column("seats", "ack_mode", str, not_null_default="all")
+    s.add_column("seats", "held_ack", str, not_null_default="")
+    s.add_column("deadlines", "opened", str, not_null_default="")
+    s.add_column("deadlines", "min_close", str, not_null_default="")
+    s.add_column("outbox", "decision", str, not_null_default="")
     # A duplicate is the same delivery: the same Message-ID or the same raw
     # bytes, never merely the same body (a body sent again is handled again).
-    db.table("inbox").add_column("raw_hash", str, not_null_default="")
-    db.table("inbox").create_index(["raw_hash"])
+    s.add_column("inbox", "raw_hash", str, not_null_default="")
+    s.create_index("inbox", ["raw_hash"])
 
 
-def _m4(db: sqlite_utils.Database) -> None:
+def _m4(s: Schema) -> None:
     # Hostile mail: the relay claims an outgoing row before it sends it (two
     # relays never send one row twice); what each address or seat caused, for
     # the limits (press per hour, games created per day, strangers answered).
-    outbox = db.table("outbox")
-    outbox.add_column("claimed_by", str, not_null_default="")
-    outbox.add_column("claimed_until", str, not_null_default="")
-    db.table("usage").create(
+    s.add_column("outbox", "claimed_by", str, not_null_default="")
+    s.add_column("outbox", "claimed_until", str, not_null_default="")
+    s.create_table(
+        "usage",
         {"id": int, "kind": str, "who": str, "at": str, "count": int}, pk="id")
-    db.table("usage").create_index(["kind", "who", "at"])
-    db.table("usage").create_index(["kind", "at"])
+    s.create_index("usage", ["kind", "who", "at"])
+    s.create_index("usage", ["kind", "at"])
 
 
-def _m5(db: sqlite_utils.Database) -> None:
+def _m5(s: Schema) -> None:
     # Secrets at rest: a mail that carries a token (a JOIN's reply, a new
     # seat's notice) is queued with a copy whose tokens are masked; once it is
     # sent (or fails for good) the copy replaces the text and the token is gone.
-    db.table("outbox").add_column("kept", bytes)
+    s.add_column("outbox", "kept", bytes)
 
 
-def _m6(db: sqlite_utils.Database) -> None:
+def _m6(s: Schema) -> None:
     # Leagues (judge.game.league, judge.commands.league): a league's name, scoring
     # system and GM; the games that belong to one (a game to one league at
     # most, put there before it starts); its standby list in the order
@@ -271,77 +293,93 @@ def _m6(db: sqlite_utils.Database) -> None:
     # counts each decision for the player who held the seat then); and each
     # finished league game's log summary, kept with the log entry it was made
     # at so that standings need not replay every game.
-    db.table("leagues").create(
+    s.create_table(
+        "leagues",
         {"name": str, "scoring": str, "gm_address": str, "created": str}, pk="name")
-    db.table("league_games").create(
+    s.create_table(
+        "league_games",
         {"game": str, "league": str, "added": str}, pk="game",
         foreign_keys=[("game", "games", "name"), ("league", "leagues", "name")])
-    db.table("league_games").create_index(["league"])
-    db.table("standby").create(
+    s.create_index("league_games", ["league"])
+    s.create_table(
+        "standby",
         {"league": str, "address": str, "added": str, "offered": str}, pk=("league", "address"),
         foreign_keys=[("league", "leagues", "name")])
-    db.table("handovers").create(
+    s.create_table(
+        "handovers",
         {"id": int, "game": str, "role": str, "address": str, "last_n": int, "reason": str,
          "at": str}, pk="id")
-    db.table("handovers").create_index(["game"])
-    db.table("league_results").create({"game": str, "last_n": int, "summary": str}, pk="game")
+    s.create_index("handovers", ["game"])
+    s.create_table("league_results", {"game": str, "last_n": int, "summary": str}, pk="game")
 
 
-def _m7(db: sqlite_utils.Database) -> None:
+def _m7(s: Schema) -> None:
     # Absences (SET ABSENCE): per seat, the periods it announced, as a JSON
     # list of [from, to] UTC times; a deadline inside one moves to its end.
-    db.table("seats").add_column("absences", str, not_null_default="[]")
+    s.add_column("seats", "absences", str, not_null_default="[]")
 
 
-def _m8(db: sqlite_utils.Database) -> None:
+def _m8(s: Schema) -> None:
     # Observers (OBSERVE <game>): addresses that get a game's public reports.
-    db.table("observers").create({"game": str, "address": str, "since": str},
+    s.create_table("observers", {"game": str, "address": str, "since": str},
                                  pk=("game", "address"))
 
 
-def _m9(db: sqlite_utils.Database) -> None:
+def _m9(s: Schema) -> None:
     # Known tokens (Store.check_token): per stored scrypt hash, an HMAC of the
     # token that matched it, under a key kept outside the database (the
     # home's token key file), so that a seat's next mail costs an HMAC, not a
     # scrypt, in any later run. Without the key a tag tells nothing.
-    db.table("token_tags").create({"token_hash": str, "tag": str}, pk="token_hash")
+    s.create_table("token_tags", {"token_hash": str, "tag": str}, pk="token_hash")
 
 
-def _m10(db: sqlite_utils.Database) -> None:
+def _m10(s: Schema) -> None:
     # A mail whose retry waits because the server could not be reached at all
     # (judge.relay): when the server answers again its wait is cut short.
-    db.table("outbox").add_column("waits_for_server", int, not_null_default=0)
+    s.add_column("outbox", "waits_for_server", int, not_null_default=0)
 
 
-def _m11(db: sqlite_utils.Database) -> None:
+def _m11(s: Schema) -> None:
     # Press marked public (PRESS TO PUBLIC): kept for the game's public pages
     # (judge.site.publish), with the sender as the press setting showed it, the
     # phase it was sent in and the log entry it follows. Private press is
     # never kept.
-    db.table("public_press").create(
+    s.create_table(
+        "public_press",
         {"id": int, "game": str, "sender": str, "phase": str, "after_n": int, "text": str,
          "at": str}, pk="id", foreign_keys=[("game", "games", "name")])
-    db.table("public_press").create_index(["game"])
+    s.create_index("public_press", ["game"])
 
 
-def _m12(db: sqlite_utils.Database) -> None:
+def _m12(s: Schema) -> None:
     # A queued mail is stored as what it is made of (``spec``: its fields,
     # rendered text, attachments and the views its pictures draw, see
     # judge.outbox) and composed after the commit of the transaction that
     # queued it: ``raw`` and ``kept`` are empty until then, ``spec`` after.
-    db.table("outbox").add_column("spec", str)
-    db.execute("CREATE INDEX outbox_uncomposed ON outbox (id) WHERE raw IS NULL "
+    s.add_column("outbox", "spec", str)
+    s.execute("CREATE INDEX outbox_uncomposed ON outbox (id) WHERE raw IS NULL "
                "AND spec IS NOT NULL")
 
 
-def _m13(db: sqlite_utils.Database) -> None:
+def _m13(s: Schema) -> None:
     # The judge's own small state, by key: the last time a cycle saw and, when
     # the clock jumped forward, why phases wait for the operator
     # (judge.service.Judge.check_clock).
-    db.table("judge_state").create({"key": str, "value": str}, pk="key")
+    s.create_table("judge_state", {"key": str, "value": str}, pk="key")
 
 
-MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
+def _m14(s: Schema) -> None:
+    # Several daemons on one database (PostgreSQL): a daemon finds the mail
+    # another one handled by its transport key, and the same delivery never
+    # counts twice as handled (a duplicate is recorded as one). SQLite has one
+    # daemon per database (its home lock); its files keep their schema.
+    s.create_index("inbox", ["transport_key"])
+    if s.postgres:
+        s.execute("CREATE UNIQUE INDEX inbox_once ON inbox (raw_hash) WHERE raw_hash != '' "
+                  "AND status NOT IN ('failed', 'duplicate')")
+
+
+MIGRATIONS: list[tuple[int, str, Callable[[Schema], None]]] = [
     (1, "initial tables", _m1),
     (2, "IMAP checkpoint; outbox in_reply_to", _m2),
     (3, "mail per decision: seat cursors and settings; window clocks", _m3),
@@ -355,6 +393,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (11, "press marked public", _m11),
     (12, "outbox: mail queued as its spec, composed after the commit", _m12),
     (13, "the judge's own state: the clock's last reading, a held clock", _m13),
+    (14, "inbox: found by transport key; one handled row per delivery", _m14),
 ]
 
 
@@ -431,7 +470,11 @@ _SQLITE_BUSY, _SQLITE_LOCKED = 5, 6
 def is_busy(exc: BaseException) -> bool:
     """Whether ``exc`` says the database is locked by another connection
     (SQLITE_BUSY or SQLITE_LOCKED once the busy timeout passed): the work
-    may be tried again later, nothing is wrong with it."""
+    may be tried again later, nothing is wrong with it. On PostgreSQL: a
+    deadlock, a serialization failure or a lock wait that timed out."""
+    pg = _pg_state(exc)
+    if pg is not None:
+        return pg in _PG_RETRY
     if not isinstance(exc, sqlite3.OperationalError):
         return False
     code = getattr(exc, "sqlite_errorcode", None)
@@ -457,6 +500,13 @@ def is_fault(exc: BaseException) -> str:
     is the work's own."""
     if is_busy(exc):
         return "database busy (another process holds its write lock)"
+    pg = _pg_state(exc)
+    if pg is not None:
+        psycopg = sys.modules["psycopg"]
+        if pg[:2] in _PG_FAULT_CLASSES or (
+                isinstance(exc, psycopg.OperationalError) and pg[:2] != "42"):
+            return f"database unreachable or failing ({str(exc).strip() or type(exc).__name__})"
+        return ""
     if isinstance(exc, sqlite3.IntegrityError):
         return ""
     if isinstance(exc, sqlite3.OperationalError | sqlite3.DatabaseError):
@@ -470,6 +520,24 @@ def is_fault(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.errno in _OS_FAULTS:
         return f"disk fault ({exc.strerror or exc})"
     return ""
+
+
+#: PostgreSQL's SQLSTATEs of work that may simply be tried again: a
+#: serialization failure, a deadlock, a lock wait past ``lock_timeout``.
+_PG_RETRY = frozenset({"40001", "40P01", "55P03"})
+#: PostgreSQL's SQLSTATE classes of a fault of the server rather than of the
+#: work: connection exceptions, insufficient resources, operator
+#: intervention (a restart, a shutdown), system errors.
+_PG_FAULT_CLASSES = frozenset({"08", "53", "57", "58"})
+
+
+def _pg_state(exc: BaseException) -> str | None:
+    """The SQLSTATE of a psycopg error (``""`` when it has none, as when the
+    connection is lost); None for anything else."""
+    psycopg = sys.modules.get("psycopg")
+    if psycopg is None or not isinstance(exc, psycopg.Error):
+        return None
+    return str(getattr(exc, "sqlstate", None) or "")
 
 
 #: The database's errors, for the callers that catch them (and speak no SQL).
@@ -510,43 +578,132 @@ def load_token_key(path: Path) -> bytes:
     return key
 
 
+class Cursor(Protocol):
+    """What the store's statements give back on either back-end."""
+
+    @property
+    def rowcount(self) -> int: ...
+
+
+#: The identity column of each table whose key the database numbers
+#: (:meth:`Store._insert` returns the new row's number).
+_IDENTITY = {"seats": "id", "actions": "seq", "inbox": "id", "outbox": "id", "usage": "id",
+             "handovers": "id", "public_press": "id"}
+
+#: The key PostgreSQL's advisory lock of the migrations is taken on (any
+#: number; the same in every daemon), so that daemons starting together
+#: migrate one after the other.
+_MIGRATION_LOCK = 0x6A756467
+
+
 class Store:
     """The judge's database. Open with :meth:`open`; close with :meth:`close`."""
 
-    def __init__(self, db: sqlite_utils.Database) -> None:
-        self.db = db
+    def __init__(self, db: sqlite_utils.Database | None,
+                 pg: psycopg.Connection[Any] | None = None, *, url: str = "",
+                 password: str | None = None) -> None:
+        self._db = db
+        self._pg = pg
+        self._url = url
+        self._password = password
+        self._lock_timeout = BUSY_TIMEOUT
+        #: Whether this is a PostgreSQL store (else SQLite).
+        self.postgres = pg is not None
         #: The key of known-token tags (:meth:`check_token`); None: none are kept.
         self.token_key: bytes | None = None
 
+    @property
+    def db(self) -> sqlite_utils.Database:
+        """The SQLite database (sqlite-utils); a PostgreSQL store has none."""
+        if self._db is None:
+            raise AttributeError("a PostgreSQL store has no SQLite database")
+        return self._db
+
     @classmethod
-    def open(cls, path: Path | str, busy_timeout: float | None = None) -> Store:
-        """Open (and migrate) the database; ``busy_timeout`` in seconds
-        (default :data:`BUSY_TIMEOUT`, see :meth:`set_busy_timeout`)."""
-        private_file(Path(path))
-        db = sqlite_utils.Database(str(path))
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=NORMAL")
-        db.execute("PRAGMA foreign_keys=ON")
-        # Deleted and overwritten content is zeroed, so a redacted mail leaves
-        # no copy of its token in a free page of the file.
-        db.execute("PRAGMA secure_delete=ON")
-        store = cls(db)
+    def open(cls, path: Path | str, busy_timeout: float | None = None, *,
+             password: str | None = None) -> Store:
+        """Open (and migrate) the database: an SQLite file, or the PostgreSQL
+        database a ``postgresql://`` URL names (``password``: its password,
+        when the URL carries none); ``busy_timeout`` in seconds (default
+        :data:`BUSY_TIMEOUT`, see :meth:`set_busy_timeout`)."""
+        if is_url(path):
+            url = str(path)
+            store = cls(None, connect_postgres(url, password), url=url, password=password)
+        else:
+            private_file(Path(path))
+            db = sqlite_utils.Database(str(path))
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA foreign_keys=ON")
+            # Deleted and overwritten content is zeroed, so a redacted mail leaves
+            # no copy of its token in a free page of the file.
+            db.execute("PRAGMA secure_delete=ON")
+            store = cls(db)
         store.set_busy_timeout(BUSY_TIMEOUT if busy_timeout is None else busy_timeout)
         store.migrate()
         return store
 
     def set_busy_timeout(self, seconds: float) -> None:
         """How many seconds a write waits for another connection's write
-        lock before it fails with "database is locked" (see :func:`is_busy`)."""
-        self.db.execute(f"PRAGMA busy_timeout={max(0, round(seconds * 1000))}")
+        lock (on PostgreSQL: for a row or table lock) before it fails with
+        "database is locked" (see :func:`is_busy`)."""
+        self._lock_timeout = seconds
+        millis = max(0, round(seconds * 1000))
+        if self._pg is not None:
+            self.conn.execute(f"set lock_timeout = {millis}")
+        else:
+            self.db.execute(f"PRAGMA busy_timeout={millis}")
 
     def close(self) -> None:
-        self.db.close()
+        if self._pg is not None:
+            self._pg.close()
+        else:
+            self.db.close()
+
+    @property
+    def conn(self) -> Any:
+        """The connection the statements run on (sqlite3 or psycopg). A
+        PostgreSQL connection that was lost (the server restarted) is opened
+        again here, between transactions."""
+        if self._pg is None:
+            return self.db.conn
+        if self._pg.closed or self._pg.broken:
+            self._pg = connect_postgres(self._url, self._password)
+            millis = max(0, round(self._lock_timeout * 1000))
+            self._pg.execute(f"set lock_timeout = {millis}")
+        return self._pg
+
+    def in_transaction(self) -> bool:
+        """Whether a transaction is open on the connection."""
+        if self._pg is None:
+            return bool(self.db.conn.in_transaction)
+        from psycopg.pq import TransactionStatus
+
+        return (not self._pg.closed
+                and self._pg.info.transaction_status != TransactionStatus.IDLE)
+
+    def rollback_open(self) -> None:
+        """End a transaction a fault left open (SQLite may keep one after an
+        I/O error or a full disk; PostgreSQL after a failed statement)."""
+        if not self.in_transaction():
+            return
+        if self._pg is not None:
+            self._pg.rollback()
+        else:
+            self.db.conn.execute("ROLLBACK")
 
     # ----------------------------------------------------------------- schema
 
+    def table_names(self) -> list[str]:
+        if self._pg is None:
+            return list(self.db.table_names())
+        return [r["t"] for r in self._query(
+            "select tablename as t from pg_tables where schemaname = current_schema()")]
+
     def migrate(self) -> list[int]:
         """Run every migration not yet applied; return the versions run."""
+        if self._pg is not None:
+            return self._migrate_postgres()
         if "migrations" not in self.db.table_names():
             self.db.table("migrations").create({"version": int, "name": str}, pk="version")
         done = {r["version"] for r in self.db.table("migrations").rows}
@@ -555,9 +712,27 @@ class Store:
             if version in done:
                 continue
             with self.db.atomic():
-                step(self.db)
+                step(SqliteSchema(self.db))
                 self.db.table("migrations").insert({"version": version, "name": name})
             ran.append(version)
+        return ran
+
+    def _migrate_postgres(self) -> list[int]:
+        conn = self.conn
+        ran = []
+        with conn.transaction():
+            # Daemons that start together migrate one after the other.
+            conn.execute("select pg_advisory_xact_lock(%s)", [_MIGRATION_LOCK])
+            if "migrations" not in self.table_names():
+                conn.execute("create table migrations (version bigint primary key, name text)")
+            done = {r["version"] for r in self._query("select version from migrations")}
+            for version, name, step in MIGRATIONS:
+                if version in done:
+                    continue
+                step(PostgresSchema(conn))
+                self._write("insert into migrations (version, name) values (?, ?)",
+                            [version, name])
+                ran.append(version)
         return ran
 
     def schema_version(self) -> int:
@@ -568,10 +743,15 @@ class Store:
     def atomic(self) -> Iterator[Store]:
         """One transaction; nested calls become savepoints.
 
-        The outermost one starts with ``BEGIN IMMEDIATE``: it takes the write
-        lock at once (waiting up to the busy timeout), so a CLI command and the
-        daemon writing at the same time queue up instead of failing halfway
-        when a read transaction cannot be upgraded."""
+        On SQLite the outermost one starts with ``BEGIN IMMEDIATE``: it takes
+        the write lock at once (waiting up to the busy timeout), so a CLI
+        command and the daemon writing at the same time queue up instead of
+        failing halfway when a read transaction cannot be upgraded. On
+        PostgreSQL writers lock rows, not the database (:meth:`lock_game`)."""
+        if self._pg is not None:
+            with self.conn.transaction():
+                yield self
+            return
         conn = self.db.conn
         if conn.in_transaction:
             with self.db.atomic():  # a savepoint
@@ -588,17 +768,25 @@ class Store:
 
     # ----------------------------------------------------------------- statements
 
-    # The hot path (one mail: a dozen statements) talks to sqlite3 directly:
-    # sqlite-utils' table objects look the schema up and wrap each query in
-    # a savepoint, which cost more than the statements themselves.
+    # The hot path (one mail: a dozen statements) talks to the connection
+    # directly: sqlite-utils' table objects look the schema up and wrap each
+    # query in a savepoint, which cost more than the statements themselves.
+    # Statements are written with ``?`` placeholders (pg_sql turns them into
+    # psycopg's) in the SQL both back-ends speak.
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> Iterator[dict[str, Any]]:
-        cursor = self.db.conn.execute(sql, params)
+        if self._pg is not None:
+            cursor = self.conn.execute(pg_sql(sql), list(params))
+        else:
+            cursor = self.db.conn.execute(sql, params)
         keys = [d[0] for d in cursor.description]
         return (dict(zip(keys, row, strict=True)) for row in cursor.fetchall())
 
-    def _write(self, sql: str, values: Sequence[Any]) -> sqlite3.Cursor:
+    def _write(self, sql: str, values: Sequence[Any]) -> Cursor:
         """Run a write statement; outside a transaction it commits at once."""
+        if self._pg is not None:  # autocommit: a statement outside atomic() commits
+            cursor: Cursor = self.conn.execute(pg_sql(sql), list(values))
+            return cursor
         conn = self.db.conn
         was_open = conn.in_transaction
         try:
@@ -612,12 +800,34 @@ class Store:
         return cursor
 
     def _insert(self, table: str, row: dict[str, Any], *, ignore: bool = False) -> int:
+        """Insert ``row`` (nothing when ``ignore`` and its key is taken);
+        returns the new row's number, for a table the database numbers."""
         columns = ", ".join(f'"{c}"' for c in row)
         marks = ", ".join("?" * len(row))
-        verb = "INSERT OR IGNORE" if ignore else "INSERT"
         values = [_sql_value(v) for v in row.values()]
-        cursor = self._write(f'{verb} INTO "{table}" ({columns}) VALUES ({marks})', values)
-        return int(cursor.lastrowid or 0)
+        if self._pg is None:
+            verb = "INSERT OR IGNORE" if ignore else "INSERT"
+            cursor = self._write(f'{verb} INTO "{table}" ({columns}) VALUES ({marks})', values)
+            return int(getattr(cursor, "lastrowid", 0) or 0)
+        sql = f'INSERT INTO "{table}" ({columns}) VALUES ({marks})'
+        if ignore:
+            sql += " ON CONFLICT DO NOTHING"
+        key = _IDENTITY.get(table)
+        if key is None:
+            self._write(sql, values)
+            return 0
+        rows = list(self._query(f'{sql} RETURNING "{key}"', values))
+        return int(rows[0][key]) if rows else 0
+
+    def _upsert(self, table: str, row: dict[str, Any], keys: Sequence[str]) -> None:
+        """Insert ``row``, or update the row with its ``keys`` (both back-ends)."""
+        columns = ", ".join(f'"{c}"' for c in row)
+        marks = ", ".join("?" * len(row))
+        sets = ", ".join(f'"{c}" = excluded."{c}"' for c in row if c not in keys)
+        on = ", ".join(f'"{k}"' for k in keys)
+        self._write(f'INSERT INTO "{table}" ({columns}) VALUES ({marks}) '
+                    f"ON CONFLICT ({on}) DO " + (f"UPDATE SET {sets}" if sets else "NOTHING"),
+                    [_sql_value(v) for v in row.values()])
 
     def _update(self, table: str, key: str, value: Any, fields: dict[str, Any]) -> None:
         if not fields:
@@ -629,10 +839,46 @@ class Store:
     # ----------------------------------------------------------------- games
 
     def game(self, name: str) -> dict[str, Any] | None:
-        """The game called ``name`` (names are stored case-folded)."""
-        rows = list(self._query("select * from games where name in (?, ?) order by name = ? desc",
-                                [name, name.lower(), name]))
+        """The game called ``name`` (names are stored case-folded).
+
+        On PostgreSQL, read inside a transaction, the row is locked (``FOR
+        UPDATE``) until the transaction ends: the mail or deadline that reads
+        a game is the only one changing it, and a second daemon reading it
+        waits and then reads what the first one left."""
+        sql = "select * from games where name in (?, ?) order by name = ? desc"
+        if self._pg is not None and self.in_transaction():
+            sql += " for update"
+        rows = list(self._query(sql, [name, name.lower(), name]))
         return rows[0] if rows else None
+
+    def try_lock_game(self, name: str) -> bool:
+        """Inside a transaction, lock the game ``name`` unless another daemon
+        holds it (PostgreSQL: ``FOR UPDATE SKIP LOCKED``); False: leave it to
+        that one. On SQLite (one daemon, the database's write lock) always True."""
+        if self._pg is None:
+            return True
+        rows = list(self._query("select name from games where name in (?, ?) "
+                                "for update skip locked", [name, name.lower()]))
+        return bool(rows)
+
+    def claim_mail(self, raw: bytes) -> bool:
+        """Inside a transaction, claim the mail ``raw`` for this daemon until
+        the transaction ends (PostgreSQL: a transaction-level advisory lock
+        keyed by its bytes); False: another daemon is handling it now. On
+        SQLite always True."""
+        if self._pg is None:
+            return True
+        key = int.from_bytes(hashlib.sha256(raw).digest()[:8], "big", signed=True)
+        rows = list(self._query("select pg_try_advisory_xact_lock(?) as took", [key]))
+        return bool(rows[0]["took"])
+
+    def handled_key(self, transport_key: str) -> bool:
+        """Whether the inbox holds a handled mail read under ``transport_key``
+        (by another daemon, which has not moved it yet or died before)."""
+        rows = list(self._query(
+            "select 1 from inbox where transport_key = ? and status != 'failed' limit 1",
+            [transport_key]))
+        return bool(rows)
 
     def forming_games(self) -> list[str]:
         return [r["name"] for r in self._query(
@@ -650,7 +896,7 @@ class Store:
             "where g.status = 'forming' order by s.game, s.id"))
 
     def insert_game(self, row: dict[str, Any]) -> None:
-        self.db.table("games").insert(row)
+        self._insert("games", row)
 
     def update_game(self, name: str, **fields: Any) -> None:
         self._update("games", "name", name, fields)
@@ -683,8 +929,8 @@ class Store:
         tz: str = "UTC",
         now: str = "",
     ) -> int:
-        table = self.db.table("seats")
-        table.insert(
+        return self._insert(
+            "seats",
             {
                 "game": game,
                 "role": role,
@@ -694,15 +940,14 @@ class Store:
                 "status": status,
                 "tz": tz,
                 "joined": now,
-            }
+            },
         )
-        return int(table.last_pk or 0)
 
     def update_seat(self, seat_id: int, **fields: Any) -> None:
         self._update("seats", "id", seat_id, fields)
 
     def delete_seat(self, seat_id: int) -> None:
-        self.db.table("seats").delete(seat_id)
+        self._write("delete from seats where id = ?", [seat_id])
 
     def token_hash(self, game: str, role: str) -> str | None:
         """The stored token hash a SIGNON for ``role`` (or GM) in ``game`` is
@@ -755,9 +1000,9 @@ class Store:
         if not check_token(token, stored):
             return False
         try:
-            self._write("insert or replace into token_tags (token_hash, tag) values (?, ?)",
-                        [stored, self._tag(stored, token)])
-        except sqlite3.OperationalError as exc:
+            self._upsert("token_tags", {"token_hash": stored, "tag": self._tag(stored, token)},
+                         ["token_hash"])
+        except Exception as exc:
             if not is_fault(exc):
                 raise  # busy or full: recorded at the next match
         return True
@@ -775,8 +1020,8 @@ class Store:
 
     def observe(self, game: str, address: str, since: str, on: bool) -> None:
         if on:
-            self._write("insert or ignore into observers (game, address, since) values (?, ?, ?)",
-                        [game, address.lower(), since])
+            self._insert("observers", {"game": game, "address": address.lower(),
+                                       "since": since}, ignore=True)
         else:
             self._write("delete from observers where game = ? and address = ?",
                         [game, address.lower()])
@@ -872,22 +1117,20 @@ class Store:
         return rows[0] if rows else None
 
     def undo_actions_after(self, game: str, n: int) -> int:
-        cur = self.db.execute(
+        cur = self._write(
             "update actions set undone = 1 where game = ? and n > ? and undone = 0", [game, n]
         )
         return int(cur.rowcount)
 
     def save_snapshot(self, game: str, n: int, table_json: str, now: str) -> None:
-        self._write(
-            "INSERT OR REPLACE INTO snapshots (game, n, table_json, created) VALUES (?, ?, ?, ?)",
-            [game, n, table_json, now],
-        )
+        self._upsert("snapshots", {"game": game, "n": n, "table_json": table_json,
+                                   "created": now}, ["game", "n"])
 
     def snapshots(self, game: str) -> list[dict[str, Any]]:
         return list(self._query("select * from snapshots where game = ? order by n", [game]))
 
     def delete_snapshots_after(self, game: str, n: int) -> None:
-        self.db.execute("delete from snapshots where game = ? and n > ?", [game, n])
+        self._write("delete from snapshots where game = ? and n > ?", [game, n])
 
     # ----------------------------------------------------------------- inbox
 
@@ -972,6 +1215,13 @@ class Store:
         rows = list(self._query("select * from outbox where message_id = ?", [message_id]))
         return rows[0] if rows else None
 
+    def mail_by_token(self, token: str) -> dict[str, Any] | None:
+        """The outbox row whose Message-ID starts ``<token@`` (any domain;
+        letters in either case, as SQLite's ``like`` compares them)."""
+        rows = list(self._query("select * from outbox where lower(message_id) like ? limit 1",
+                                [f"<{token.lower()}@%"]))
+        return rows[0] if rows else None
+
     def mark_bounced(self, mail_id: int, error: str) -> None:
         """A mail the relay handed over came back (a 5xx or a delivery report)."""
         self._update("outbox", "id", mail_id, {"status": "bounced", "last_error": error})
@@ -1021,9 +1271,9 @@ class Store:
         return (int(rows[0]["uidvalidity"]), int(rows[0]["last_uid"])) if rows else None
 
     def set_imap_mark(self, mailbox: str, uidvalidity: int, last_uid: int) -> None:
-        self.db.table("imap_state").upsert(
-            {"mailbox": mailbox, "uidvalidity": uidvalidity, "last_uid": last_uid}, pk="mailbox"
-        )
+        self._upsert("imap_state",
+                     {"mailbox": mailbox, "uidvalidity": uidvalidity, "last_uid": last_uid},
+                     ["mailbox"])
 
     # ----------------------------------------------------------------- deadlines
 
@@ -1032,10 +1282,7 @@ class Store:
         return rows[0] if rows else None
 
     def set_deadline(self, row: dict[str, Any]) -> None:
-        columns = ", ".join(f'"{c}"' for c in row)
-        marks = ", ".join("?" * len(row))
-        self._write(f"INSERT OR REPLACE INTO deadlines ({columns}) VALUES ({marks})",
-                    [_sql_value(v) for v in row.values()])
+        self._upsert("deadlines", row, ["game"])
 
     def clear_deadline(self, game: str) -> None:
         self._write("delete from deadlines where game = ?", [game])
@@ -1059,8 +1306,8 @@ class Store:
 
     def set_league(self, game: str, league: str, now: str) -> None:
         """Put ``game`` in ``league`` (out of any league it was in)."""
-        self._write("INSERT OR REPLACE INTO league_games (game, league, added) VALUES (?, ?, ?)",
-                    [game, league.lower(), now])
+        self._upsert("league_games", {"game": game, "league": league.lower(), "added": now},
+                     ["game"])
 
     def league_of(self, game: str) -> str | None:
         rows = list(self._query("select league from league_games where game = ?", [game]))
@@ -1112,8 +1359,8 @@ class Store:
         return rows[0] if rows else None
 
     def save_league_summary(self, game: str, last_n: int, summary: str) -> None:
-        self._write("INSERT OR REPLACE INTO league_results (game, last_n, summary) "
-                    "VALUES (?, ?, ?)", [game, last_n, summary])
+        self._upsert("league_results", {"game": game, "last_n": last_n, "summary": summary},
+                     ["game"])
 
     # ----------------------------------------------------------------- usage
 
@@ -1159,15 +1406,12 @@ class Store:
     def allow(self, address: str, kind: str, now: str, since: str) -> bool:
         """True (and record ``now``) unless ``address`` had a ``kind`` mail after
         ``since`` and not after ``now`` (one recorded while the clock ran
-        ahead does not hold the address back)."""
-        rows = list(
-            self._query(
-                "select last from ratelimit where address = ? and kind = ?", [address, kind]
-            )
-        )
-        if rows and since < rows[0]["last"] <= now:
-            return False
-        self.db.table("ratelimit").upsert(
-            {"address": address, "kind": kind, "last": now}, pk=("address", "kind")
-        )
-        return True
+        ahead does not hold the address back).
+
+        One statement, so that two daemons asking at once cannot both be
+        allowed: the row is written only where it is absent or not in that span."""
+        cursor = self._write(
+            "INSERT INTO ratelimit (address, kind, last) VALUES (?, ?, ?) "
+            "ON CONFLICT (address, kind) DO UPDATE SET last = excluded.last "
+            "WHERE ratelimit.last <= ? OR ratelimit.last > ?", [address, kind, now, since, now])
+        return cursor.rowcount > 0

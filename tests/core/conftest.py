@@ -35,9 +35,15 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
+def home(tmp_path: Path, database: str) -> Path:
+    """A judge's home; its database is SQLite, or PostgreSQL in a module
+    that runs on both back-ends (``BOTH_BACKENDS``, tests/conftest.py)."""
     h = tmp_path / "home"
     cfg.init_home(h)
+    if database != "judge.db":
+        toml = h / cfg.CONFIG_NAME
+        toml.write_text(toml.read_text(encoding="utf-8").replace(
+            'database = "judge.db"', f'database = "{database}"', 1), encoding="utf-8")
     return h
 
 

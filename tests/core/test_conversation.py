@@ -10,6 +10,9 @@ import re
 from tests.core.conftest import Post
 from tests.core.helpers import CLASSIC_POWERS, GM_ADDR, start_classic, token_in
 
+#: The store and the mail pipeline on SQLite and on PostgreSQL (tests/conftest.py).
+BOTH_BACKENDS = True
+
 
 def test_the_acknowledgement_gives_the_deadline_and_the_units_left(post: Post) -> None:
     tokens = start_classic(post)

@@ -22,6 +22,9 @@ from judge.service import Crash, Judge
 from tests.core.conftest import Clock, Post
 from tests.core.helpers import hand, start_sealed
 
+#: The store and the mail pipeline on SQLite and on PostgreSQL (tests/conftest.py).
+BOTH_BACKENDS = True
+
 POINTS = ("parsed", "logged", "applied", "committed", "before-move", "composed", "sent")
 
 
@@ -83,6 +86,7 @@ def _run(base: Path, work: Path, mails: list[bytes], clock: Clock,
 
 
 @pytest.mark.slow
+@pytest.mark.sqlite_only  # it replays from copies of the home, database file and all
 def test_crash_at_every_step_loses_nothing_and_doubles_nothing(
     post: Post, home: Path, clock: Clock, tmp_path: Path
 ) -> None:

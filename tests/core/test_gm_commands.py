@@ -7,6 +7,9 @@ from judge.game import adjudicator as adj
 from tests.core.conftest import Clock, Post
 from tests.core.helpers import GM_ADDR, hand, start_sealed, stored_game, token_in
 
+#: The store and the mail pipeline on SQLite and on PostgreSQL (tests/conftest.py).
+BOTH_BACKENDS = True
+
 
 def _ack(post: Post, to: str) -> str:
     mails = [m for m in post.new() if m["To"] == to and (m["Subject"] or "").startswith("Re:")]

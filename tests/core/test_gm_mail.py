@@ -19,6 +19,9 @@ from judge.site import publish as site
 from tests.core.conftest import Clock, Post
 from tests.core.helpers import GM_ADDR, Seats, hand, start_sealed, stored_game, token_in
 
+#: The store and the mail pipeline on SQLite and on PostgreSQL (tests/conftest.py).
+BOTH_BACKENDS = True
+
 
 def _to(mails: list[EmailMessage], address: str) -> list[EmailMessage]:
     return [m for m in mails if m["To"] == address]

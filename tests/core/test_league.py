@@ -23,6 +23,9 @@ from judge.game import league as L
 from tests.core.conftest import Clock, Post
 from tests.core.helpers import GM_ADDR, hand, stored_game, token_in
 
+#: The store and the mail pipeline on SQLite and on PostgreSQL (tests/conftest.py).
+BOTH_BACKENDS = True
+
 F = Fraction
 ANN, BOB, CAT, DAN, EVE = "ann@x.example", "bob@x.example", "cat@x.example", "dan@x.example", \
     "eve@x.example"

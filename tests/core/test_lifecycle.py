@@ -12,6 +12,9 @@ from judge.session import CommandError
 from tests.core.conftest import Post
 from tests.core.helpers import start_sealed
 
+#: The store and the mail pipeline on SQLite and on PostgreSQL (tests/conftest.py).
+BOTH_BACKENDS = True
+
 
 def test_replace_returns_the_token_and_its_mails_and_queues_none(post: Post) -> None:
     seats = start_sealed(post)

@@ -18,6 +18,9 @@ from judge.cli import main
 from judge.commands import league as league_commands
 from tests.core.conftest import Post
 
+#: The store and the mail pipeline on SQLite and on PostgreSQL (tests/conftest.py).
+BOTH_BACKENDS = True
+
 
 def _cli(post: Post, *args: str, stdin: str | None = None) -> tuple[int, str]:
     result = CliRunner().invoke(main, ["--home", str(post.home), *args], input=stdin)

@@ -22,6 +22,9 @@ from judge.cli import main
 from tests.core.conftest import Post
 from tests.core.helpers import start_sealed
 
+#: `judge status` and `judge serve` on SQLite and on PostgreSQL (tests/conftest.py).
+BOTH_BACKENDS = True
+
 ROOT = Path(__file__).resolve().parents[2]
 TEXT_LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} (DEBUG|INFO|WARNING|ERROR) ")
 

@@ -36,6 +36,9 @@ from tests.core.helpers import GM_ADDR, Seats, hand, token_in
 from tests.games import FILES as SEALED_BIDS_FILES
 from tests.games.sealed_bids import SealedBids, record
 
+#: The store and the mail pipeline on SQLite and on PostgreSQL (tests/conftest.py).
+BOTH_BACKENDS = True
+
 ROLES = ("North", "East", "South")
 
 

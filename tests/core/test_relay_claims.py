@@ -27,6 +27,9 @@ from judge.relay import CLAIM_LEASE, RELAY_WINDOW, Ledger, claimant_gone
 from judge.service import Crash, Judge
 from tests.core.conftest import Clock
 
+#: The store and the mail pipeline on SQLite and on PostgreSQL (tests/conftest.py).
+BOTH_BACKENDS = True
+
 
 class Counting:
     """An outbound transport shared by several judges: counts every mail it
@@ -113,7 +116,7 @@ def test_two_judges_relaying_at_once_never_send_a_row_twice(
 
 
 def _claim_as(judge: Judge, claimant: str, until: str, mail_id: int) -> None:
-    judge.store.db.execute(
+    judge.store._write(
         "update outbox set claimed_by = ?, claimed_until = ? where id = ?",
         [claimant, until, mail_id])
 

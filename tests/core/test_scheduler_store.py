@@ -15,6 +15,15 @@ from judge.store import MIGRATIONS, Store, check_token, hash_token, new_token, s
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
+#: The store's tests run on SQLite and on PostgreSQL (tests/conftest.py).
+BOTH_BACKENDS = True
+
+
+@pytest.fixture
+def target(tmp_path: Path, database: str) -> Path | str:
+    """What the tests open: an SQLite file, or a fresh PostgreSQL schema's URL."""
+    return tmp_path / "j.db" if database == "judge.db" else database
+
 
 def test_clock_remind_late_process() -> None:
     clock = sch.plan(NOW, "S1901M", sch.DEFAULT_SETTINGS, "orders")
@@ -60,15 +69,23 @@ def test_times_are_stored_in_utc_and_shown_in_the_seat_zone() -> None:
         sch.zone("Mars/Olympus")
 
 
-def test_migrations_are_versioned_and_idempotent(tmp_path: Path) -> None:
-    store = Store.open(tmp_path / "j.db")
+def test_migrations_are_versioned_and_idempotent(target: Path | str) -> None:
+    store = Store.open(target)
     assert store.schema_version() == len(MIGRATIONS)
     assert store.migrate() == []
-    mode = next(iter(store.db.query("PRAGMA journal_mode")))["journal_mode"]
-    assert mode == "wal"
+    if store.postgres:
+        # First come first (standby lists) without SQLite's rowid: a column of its own.
+        columns = {r["c"] for r in store._query(
+            "select column_name as c from information_schema.columns "
+            "where table_schema = current_schema() and table_name = 'standby'")}
+        assert {"league", "address", "added", "offered", "rowid"} == columns
+    else:
+        mode = next(iter(store.db.query("PRAGMA journal_mode")))["journal_mode"]
+        assert mode == "wal"
     for table in ("games", "seats", "actions", "snapshots", "inbox", "outbox", "deadlines"):
-        assert table in store.db.table_names()
+        assert table in store.table_names()
     store.close()
+    assert Store.open(target).migrate() == []  # a second opening migrates nothing
 
 
 def test_tokens_are_hashed_slowly_and_checked() -> None:
@@ -105,6 +122,7 @@ def test_a_matched_token_is_not_hashed_again(monkeypatch: pytest.MonkeyPatch) ->
     assert not check_token(new_token(), other) and len(calls) == 5
 
 
+@pytest.mark.sqlite_only  # BEGIN IMMEDIATE; PostgreSQL's writers lock rows, not the database
 def test_two_writers_queue_up_instead_of_failing(tmp_path: Path) -> None:
     """A second connection writing while the first holds a transaction waits
     for it (BEGIN IMMEDIATE + busy timeout) and then succeeds."""
@@ -133,14 +151,15 @@ def test_two_writers_queue_up_instead_of_failing(tmp_path: Path) -> None:
     a.close()
 
 
-def test_a_failed_transaction_leaves_nothing(tmp_path: Path) -> None:
-    store = Store.open(tmp_path / "j.db")
+def test_a_failed_transaction_leaves_nothing(target: Path | str) -> None:
+    store = Store.open(target)
     with pytest.raises(RuntimeError), store.atomic():
-        store.db.execute("insert into ratelimit (address, kind, last) values ('x', 'k', '1')")
+        store._write("insert into ratelimit (address, kind, last) values ('x', 'k', '1')", [])
         with store.atomic():
-            store.db.execute("insert into ratelimit (address, kind, last) values ('y', 'k', '1')")
+            store._write("insert into ratelimit (address, kind, last) values ('y', 'k', '1')",
+                         [])
         raise RuntimeError("crash")
-    assert list(store.db.query("select * from ratelimit")) == []
+    assert list(store._query("select * from ratelimit")) == []
     store.close()
 
 
@@ -151,13 +170,13 @@ def _mail(message_id: str) -> dict[str, str]:
 
 
 def test_a_mail_reported_bounced_before_its_send_is_recorded_stays_bounced(
-        tmp_path: Path) -> None:
+        target: Path | str) -> None:
     """With a background relay the daemon reads its inbox while a mail is on
     its way; the delivery report of that mail may be read before the relay
     records the send: recording it then keeps ``bounced`` (the send time and
     the cleared claim are recorded all the same). A mail with no report
     becomes ``sent``."""
-    store = Store.open(tmp_path / "j.db")
+    store = Store.open(target)
     store.queue_mail(_mail("<a@x>"))
     store.queue_mail(_mail("<b@x>"))
     a, b = store.outbox()
@@ -173,13 +192,13 @@ def test_a_mail_reported_bounced_before_its_send_is_recorded_stays_bounced(
     store.close()
 
 
-def test_a_write_outside_a_transaction_is_committed_at_once(tmp_path: Path) -> None:
+def test_a_write_outside_a_transaction_is_committed_at_once(target: Path | str) -> None:
     """The store writes hot-path rows with sqlite3 directly; outside
     ``atomic()`` each write stands on its own, inside it waits for the
     transaction like the others."""
-    store = Store.open(tmp_path / "j.db")
+    store = Store.open(target)
     store.queue_mail(_mail("<a@x>"))
-    assert not store.db.conn.in_transaction
+    assert not store.in_transaction()
     store.queue_mail(_mail("<a@x>"))  # the same Message-ID is never queued twice
     [row] = store.outbox()
     Ledger(store).mark_retry(row["id"], 1, "2026-01-01T00:02:00+00:00", "421 busy")
@@ -188,7 +207,7 @@ def test_a_write_outside_a_transaction_is_committed_at_once(tmp_path: Path) -> N
         Ledger(store).mark_sent(row["id"], "2026-01-01T00:01:00+00:00")
         raise RuntimeError("crash")
     store.close()
-    again = Store.open(tmp_path / "j.db")
+    again = Store.open(target)
     [row] = again.outbox()
     assert (row["message_id"], row["status"], row["attempts"], row["last_error"]) == (
         "<a@x>", "queued", 1, "421 busy")  # fmt: skip

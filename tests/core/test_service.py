@@ -9,6 +9,9 @@ from judge.game import adjudicator as adj
 from tests.core.conftest import Clock, Post
 from tests.core.helpers import GM_ADDR, Seats, hand, owing, start_sealed, token_in
 
+#: The store and the mail pipeline on SQLite and on PostgreSQL (tests/conftest.py).
+BOTH_BACKENDS = True
+
 
 def _bid_all(post: Post, seats: Seats, skip: tuple[str, ...] = ()) -> None:
     for role in sorted(owing(post)):
