@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import email
 import email.policy
+import itertools
 import os
 import pwd
 import re
@@ -472,8 +473,8 @@ def answer(game: str, role: str, report: str) -> list[str]:
             return [f"{u} H" for u in units if u]
     if game == "kingdom_wars" and "Generals dealt to you:" in lines:
         at = lines.index("Generals dealt to you:")
-        dealt = [re.match(r"  (.+?) \((\w+),", ln) for ln in lines[at + 1:]
-                 if ln.startswith("  ")]
+        listed = list(itertools.takewhile(lambda ln: ln.startswith("  "), lines[at + 1:]))
+        dealt = [re.match(r"  (.+?) \((\w+),", ln) for ln in listed]
         by_kingdom: dict[str, list[str]] = {}
         for m in dealt:
             if m and m.group(2) != "Neutral":
